@@ -1,0 +1,158 @@
+/**
+ * Business constants and limits from the product spec (000 §9, 001 §9). Server, web and sandbox
+ * read them from here so a limit changes in one place only.
+ */
+
+/** Minimum length of account passwords and study passwords (000 §9). */
+export const MIN_PASSWORD_LENGTH = 6;
+
+/** Maximum length of participant first and last names (001 §9). */
+export const NAME_MAX_LENGTH = 100;
+
+/** Participants must be at least this old (001 §9). */
+export const MIN_PARTICIPANT_AGE = 18;
+
+/**
+ * Study code lengths. The validator accepts 6 to 8 characters, while the collaborator join dialog
+ * limits entry to 6 (000 §5) and codes we generate are 6 long, so they fit that dialog.
+ */
+export const STUDY_CODE = {
+  minLength: 6,
+  maxLength: 8,
+  joinEntryLength: 6,
+  generatedLength: 6,
+} as const;
+
+/**
+ * Alphabet for generated study codes: upper-case letters and digits without the look-alikes
+ * 0/O and 1/I/L, because people read codes out of e-mails and type them by hand.
+ */
+export const STUDY_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+
+/** Participant ids are 'P' followed by 16 hex characters: 17 in total (001 §3, §9). */
+export const PARTICIPANT_ID_LENGTH = 17;
+export const PARTICIPANT_ID_PREFIX = 'P';
+
+/** Verification codes sent by e-mail or SMS (001 §9). */
+export const VERIFICATION_CODE_LENGTH = 6;
+export const VERIFICATION_RESEND_SECONDS = 30;
+export const MAX_EMAIL_CODE_ATTEMPTS = 3;
+
+/** Phone numbers carry exactly this many digits (000 §9, 001 §9). */
+export const PHONE_DIGITS = 10;
+
+/** CSV roster upload limits (001 §5, §9): 5 MB, preview of 5 rows. */
+export const CSV_MAX_BYTES = 5_242_880;
+export const CSV_PREVIEW_ROWS = 5;
+
+/** HTTP client settings (000 §9); the retry delay doubles per attempt. */
+export const REQUEST_SETTINGS = {
+  timeoutMs: 30_000,
+  retryAttempts: 3,
+  retryDelayMs: 1_000,
+} as const;
+
+/** Lazy route chunks give up after this long (000 §9). */
+export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
+
+/** Browser storage keys of the session (000 §3, §9). */
+export const AUTH_STORAGE_KEYS = {
+  token: 'auth_token',
+  user: 'auth_user',
+} as const;
+
+/** Identity-provider token timing (000 §9): refresh 5 minutes early, treat as expired 30 s early. */
+export const IDENTITY_TOKEN_TIMING = {
+  refreshBeforeExpiryMs: 5 * 60 * 1_000,
+  expirySkewMs: 30_000,
+} as const;
+
+/** Delays before the automatic redirects after a success panel (000 §9, 001 §9). */
+export const REDIRECT_DELAYS_MS = {
+  applicationSubmit: 3_000,
+  profileSubmit: 3_000,
+  wearableSuccess: 3_000,
+} as const;
+
+/** Wearable authorization popup (001 §4.4, §9). */
+export const POPUP = {
+  width: 600,
+  height: 700,
+  closedCheckMs: 3_000,
+  closeAfterSuccessMs: 500,
+} as const;
+
+/** Settings every new study is created with (000 §3, §9). */
+export const DEFAULT_STUDY_SETTINGS = {
+  allowSelfEnrollment: false,
+  requireVerification: true,
+  dataRetentionDays: 365,
+} as const;
+
+/** Count-only list requests ask for a single row and read totalCount (000 §9). */
+export const COUNT_REQUEST_LIMIT = 1;
+
+/** The researcher-facing catalogue of data types, in the order of 001 §9. */
+export const DATA_TYPES = [
+  'profile',
+  'activity_summary',
+  'activity_steps_timeseries',
+  'activity_calories_timeseries',
+  'activity_distance_timeseries',
+  'activity_steps_intraday',
+  'activity_calories_intraday',
+  'heartrate_summary',
+  'heartrate_timeseries',
+  'heartrate_intraday_1sec',
+  'heartrate_intraday_1min',
+  'sleep_log',
+] as const;
+export type DataType = (typeof DATA_TYPES)[number];
+
+/** Data type preselected in the extraction panel (001 §9). */
+export const DEFAULT_DATA_TYPE: DataType = 'profile';
+
+/** Time-series data types cover this many days (001 §9). */
+export const TIME_SERIES_DAYS = 7;
+
+/** The extraction panel lists only the newest jobs (001 §2.1, §9). */
+export const EXTRACTION_JOB_LIST_LIMIT = 5;
+
+/** Job names in the list are cut to this many characters plus an ellipsis (001 §2.1). */
+export const EXTRACTION_JOB_NAME_MAX_CHARS = 10;
+
+/** Previews list this many items, then '+N more' (001 §2.1, §9). */
+export const PREVIEW_ITEMS = 5;
+
+/** Researcher verification documents attached to an application. */
+export const RESEARCHER_DOCUMENTS = {
+  maxFiles: 5,
+  maxFileBytes: 10 * 1024 * 1024,
+  mimeTypes: ['application/pdf', 'image/png', 'image/jpeg'],
+} as const;
+export type ResearcherDocumentMimeType = (typeof RESEARCHER_DOCUMENTS.mimeTypes)[number];
+
+/** File extensions a participant may attach to the profile form (001 §5). */
+export const PARTICIPANT_DOCUMENT_EXTENSIONS = [
+  'pdf',
+  'doc',
+  'docx',
+  'jpg',
+  'jpeg',
+  'png',
+  'gif',
+] as const;
+export type ParticipantDocumentExtension = (typeof PARTICIPANT_DOCUMENT_EXTENSIONS)[number];
+
+export const ROLES = ['researcher', 'master'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** 'noprofile' is the status of a signed-in user who has not applied yet (000 §4). */
+export const RESEARCHER_STATUSES = ['noprofile', 'pending', 'approved', 'rejected'] as const;
+export type ResearcherStatus = (typeof RESEARCHER_STATUSES)[number];
+
+export const APPLICATION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
+
+/** Label of the create-study button while the study is being created (000 §4). */
+export const STUDY_CREATE_WAIT_MESSAGE = 'Please wait 30 seconds for study to be created...';

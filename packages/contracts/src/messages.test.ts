@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AUTH_MESSAGES,
+  authenticationRequiredTo,
+  CSV_MESSAGES,
+  EXTRACTION_MESSAGES,
+  INVITE_MESSAGES,
+  NETWORK_MESSAGES,
+  participantMessage,
+  REAUTH_MESSAGES,
+  STUDY_CODE_MESSAGES,
+  STUDY_MESSAGES,
+  VERIFICATION_MESSAGES,
+  WEARABLE_MESSAGES,
+} from './messages.js';
+
+describe('messages', () => {
+  it('copies the spec texts exactly', () => {
+    expect(AUTH_MESSAGES.fillAllFields).toBe('Please fill in all fields');
+    expect(AUTH_MESSAGES.passwordTooShort).toBe('Password must be at least 6 characters');
+    expect(STUDY_MESSAGES.nameRequired).toBe('Study name is required');
+    expect(STUDY_MESSAGES.newPasswordTooShort).toBe(
+      'New password must be at least 6 characters long',
+    );
+    expect(STUDY_CODE_MESSAGES.invalidFormat).toBe(
+      'Study code must be 6-8 characters (letters and numbers only)',
+    );
+    expect(CSV_MESSAGES.tooLarge).toBe('File size must be less than 5MB');
+    expect(INVITE_MESSAGES.validPhones).toBe(
+      'Please enter valid phone numbers in format (111) - 0000 - 000',
+    );
+    expect(VERIFICATION_MESSAGES.tooManyAttempts).toBe(
+      'Too many failed attempts. Please request a new code.',
+    );
+    expect(WEARABLE_MESSAGES.missingPkceVerifier).toBe(
+      'Missing PKCE code verifier. OAuth flow may not have been initiated properly.',
+    );
+  });
+
+  it('fills placeholders', () => {
+    expect(AUTH_MESSAGES.signInFailed('bad password')).toBe('Failed to sign in: bad password');
+    expect(AUTH_MESSAGES.googleSignInFailed()).toBe('Failed to sign in with Google: Unknown error');
+    expect(NETWORK_MESSAGES.httpStatus(503, 'Service Unavailable')).toBe(
+      'HTTP 503: Service Unavailable',
+    );
+    expect(EXTRACTION_MESSAGES.startFailed('quota')).toBe('Failed to start extraction: quota');
+    expect(VERIFICATION_MESSAGES.codeSent('phone')).toBe('Verification code sent to your phone!');
+    expect(VERIFICATION_MESSAGES.attempts(2)).toBe('2/3');
+    expect(REAUTH_MESSAGES.failed()).toBe('Reauthorization failed: Unknown error');
+    expect(WEARABLE_MESSAGES.callbackFailed('access_denied')).toBe(
+      'Fitbit authorization failed: access_denied',
+    );
+    expect(INVITE_MESSAGES.invitationSubject('Sleep Study')).toBe(
+      'Invitation to participate in Sleep Study',
+    );
+    expect(INVITE_MESSAGES.collaboratorSubject('Sleep Study')).toBe(
+      'Collaborator Invitation: Sleep Study',
+    );
+  });
+
+  it('builds prefixed and authentication texts', () => {
+    expect(participantMessage(2, 'Email is required')).toBe('Participant 2: Email is required');
+    expect(authenticationRequiredTo('send invitations')).toBe(
+      'Authentication required to send invitations',
+    );
+    expect(authenticationRequiredTo()).toBe('Authentication required');
+  });
+});

@@ -1,0 +1,300 @@
+/**
+ * User-facing texts of the spec (000 §5, §8; 001 §5, §8), copied character for character. Forms,
+ * toasts and server errors take their wording from here so that web and API never drift apart.
+ * Texts with a placeholder in the spec ('{reason}', '...') are functions.
+ */
+
+import { MAX_EMAIL_CODE_ATTEMPTS, STUDY_CREATE_WAIT_MESSAGE } from './constants.js';
+
+/** Fallback used wherever the spec shows 'Unknown error' for a missing reason. */
+const UNKNOWN_ERROR = 'Unknown error';
+
+/** Sign-in, sign-up, password reset and session handling (000 §5, §8). */
+export const AUTH_MESSAGES = {
+  fillAllFields: 'Please fill in all fields',
+  passwordsDoNotMatch: 'Passwords do not match',
+  passwordTooShort: 'Password must be at least 6 characters',
+  enterEmailFirst: 'Please enter your email address first',
+  invalidResponse: 'Invalid response from server',
+  loginFailed: 'Login failed',
+  registrationFailed: 'Registration failed',
+  unknownError: UNKNOWN_ERROR,
+  signInFailed: (reason: string = UNKNOWN_ERROR) => `Failed to sign in: ${reason}`,
+  googleSignInFailed: (reason: string = UNKNOWN_ERROR) =>
+    `Failed to sign in with Google: ${reason}`,
+  createAccountFailed: (reason: string = UNKNOWN_ERROR) => `Failed to create account: ${reason}`,
+  resetPasswordFailed: (reason: string = UNKNOWN_ERROR) => `Failed to reset password: ${reason}`,
+  passwordResetSent: 'Password reset email sent! Check your inbox for instructions.',
+  profileLoadFailed: 'Failed to load user profile',
+  noAuthToken: 'No authentication token available',
+  authenticating: 'Authenticating...',
+  useSecureAuthOutsideProvider: 'useSecureAuth must be used within a SecureAuthProvider',
+  useUserOutsideProvider: 'useUser must be used within a UserProvider',
+} as const;
+
+/** Generic HTTP client failures (000 §8). */
+export const NETWORK_MESSAGES = {
+  requestTimeout: 'Request timeout',
+  connectionFailed: 'Network connection failed',
+  unknown: 'Unknown network error',
+  httpStatus: (status: number, statusText: string) => `HTTP ${status}: ${statusText}`,
+} as const;
+
+/** Notification titles shared by the dashboard and the study screen. */
+export const NOTIFICATION_TITLES = {
+  authenticationRequired: 'Authentication Required',
+  authenticationError: 'Authentication Error',
+  validationError: 'Validation Error',
+} as const;
+
+/**
+ * 'Authentication required to ...' (001 §5, §8) for a missing token; `action` completes the
+ * sentence, e.g. 'send invitations'. Without an action the bare text is used (bucket, extraction).
+ */
+export const authenticationRequiredTo = (action?: string): string =>
+  action === undefined ? 'Authentication required' : `Authentication required to ${action}`;
+
+/** Study create / edit / password / join rules and dashboard toasts (000 §5, §8; 001 §5, §8). */
+export const STUDY_MESSAGES = {
+  nameRequired: 'Study name is required',
+  descriptionRequired: 'Study description is required',
+  passwordTooShort: 'Password must be at least 6 characters',
+  allPasswordFieldsRequired: 'All password fields are required',
+  newPasswordsDoNotMatch: 'New passwords do not match',
+  newPasswordTooShort: 'New password must be at least 6 characters long',
+  invalidPasswordTitle: 'Invalid Password',
+  currentPasswordIncorrect: 'Current password is incorrect',
+  joinFieldsRequired: 'Please enter both study code and password',
+  createWait: STUDY_CREATE_WAIT_MESSAGE,
+  updating: 'Updating...',
+  changing: 'Changing...',
+  joining: 'Joining...',
+  notFound: 'Study not found',
+  noDescription: 'No description provided',
+
+  loginToViewStudies: 'Please log in to view your studies',
+  loginToDeleteStudy: 'Please log in to delete study',
+  loginToCreateStudy: 'Please log in to create a study',
+  loginToUpdateStudy: 'Please log in to update study',
+  loginToChangePassword: 'Please log in to change password',
+  authRequiredToJoin: 'Authentication required to join study',
+  authRequiredToLoad: 'Authentication required to load study data',
+  authRequiredToUpdate: 'Authentication required to update study',
+
+  loadStudiesFailedTitle: 'Failed to Load Studies',
+  loadOwnedStudiesFailed: 'Failed to load owned studies',
+  loadStudyFailedTitle: 'Failed to Load Study',
+  loadStudyFailed: 'An unexpected error occurred while loading study data',
+  deleteFailedTitle: 'Failed to Delete Study',
+  createFailedTitle: 'Failed to Create Study',
+  updateFailedTitle: 'Failed to Update Study',
+  changePasswordFailedTitle: 'Failed to Change Password',
+  joinFailedTitle: 'Failed to Join Study',
+  joinFailed: 'Invalid study code or password',
+
+  copyFailedTitle: 'Copy Failed',
+  copyFailedDetailTitle: 'Failed to Copy',
+  copyFailed: 'Failed to copy study code to clipboard',
+  codeCopied: 'Study code has been copied to clipboard',
+
+  deletedTitle: 'Study Deleted',
+  createdTitle: 'Study Created',
+  updatedTitle: 'Study Updated',
+  passwordChangedTitle: 'Password Changed',
+  joinedTitle: 'Study Joined',
+  joined: 'You have successfully joined the study as a collaborator',
+} as const;
+
+/** Study code entry (001 §5, §8). */
+export const STUDY_CODE_MESSAGES = {
+  required: 'Please enter a study code',
+  invalidFormat: 'Study code must be 6-8 characters (letters and numbers only)',
+  invalid: 'Invalid study code. Please check and try again.',
+  notFound: 'Study not found. Please check the study code.',
+  found: 'Study found! Please enter your contact information.',
+} as const;
+
+/** Researcher application form, status page and master review (000 §2, §5, §8). */
+export const APPLICATION_MESSAGES = {
+  submitted: 'Application Submitted Successfully!',
+  submitFailed: 'Failed to submit application. Please try again.',
+  invalidStatus: 'Invalid application status',
+  loadRejectionFailed: 'Failed to load rejection details',
+  noReason: 'No specific reason provided',
+  dateNotAvailable: 'Date not available',
+  rejectionReasonRequired: 'Rejection reason is required',
+  rejectionReasonRequiredOnReject: 'Rejection reason is required when rejecting an application.',
+} as const;
+
+/** Master dashboard failures (000 §8). */
+export const ADMIN_MESSAGES = {
+  loadApplicationsFailed: 'Failed to load applications',
+  loadResearchersFailed: 'Failed to load researchers',
+  loadRejectedFailed: 'Failed to load rejected applications',
+  resetFailed: 'Failed to reset application',
+  processFailed: 'Failed to process application',
+  loadDashboardFailed: 'Failed to load dashboard data',
+} as const;
+
+/** Data extraction panel (001 §5, §8). */
+export const EXTRACTION_MESSAGES = {
+  selectParticipant: 'Please select at least one participant',
+  selectDataType: 'Please select at least one data type',
+  selectDate: 'Please select a date',
+  selectBothDates: 'Please select both start and end dates',
+  startFailed: (reason: string) => `Failed to start extraction: ${reason}`,
+  jobRequestFailed: 'Network error or request failed',
+} as const;
+
+/** Study storage bucket (001 §8). */
+export const BUCKET_MESSAGES = {
+  generateUrlFailed: 'Failed to generate bucket URL',
+  accessFailed: (reason: string) => `Failed to access bucket: ${reason}`,
+} as const;
+
+/** CSV roster upload (001 §5). */
+export const CSV_MESSAGES = {
+  notCsv: 'File must be a CSV file',
+  tooLarge: 'File size must be less than 5MB',
+  empty: 'CSV file is empty',
+  parseFailed: 'Failed to parse CSV file',
+  readFailed: 'Failed to read CSV file',
+} as const;
+
+/**
+ * Per-participant roster rules (001 §5). The spec prefixes each message with 'Participant N' but
+ * does not show the separator; we use ': ' (see `participantMessage`).
+ */
+export const PARTICIPANT_LIST_MESSAGES = {
+  atLeastOne: 'At least one participant is required',
+  emailRequired: 'Email is required',
+  invalidEmail: 'Invalid email format',
+  invalidPhone: 'Invalid phone number format',
+  firstNameTooLong: 'First name is too long (max 100 characters)',
+  lastNameTooLong: 'Last name is too long (max 100 characters)',
+} as const;
+
+/** 'Participant N: message', N counted from 1 as people count rows. */
+export const participantMessage = (position: number, message: string): string =>
+  `Participant ${position}: ${message}`;
+
+/** Participant invitations (001 §4.3, §5, §8). */
+export const INVITE_MESSAGES = {
+  addAtLeastOne: 'Please add at least one participant',
+  enterEmails: 'Please enter participant email addresses',
+  validEmails: 'Please enter valid email addresses',
+  validPhones: 'Please enter valid phone numbers in format (111) - 0000 - 000',
+  studyNameRequired: 'Study name is required',
+  studyDescriptionRequired: 'Study description is required',
+  authRequired: 'Authentication required to send invitations',
+  sendFailedTitle: 'Failed to Send Invitations',
+  sendFailed: 'An error occurred while sending invitations',
+  sendUnexpected: 'An unexpected error occurred while sending invitations',
+  sentTitle: 'Invitations Sent',
+  durationNotSpecified: 'Not specified',
+  invitationSubject: (studyName: string) => `Invitation to participate in ${studyName}`,
+  collaboratorSubject: (studyName: string) => `Collaborator Invitation: ${studyName}`,
+} as const;
+
+/** Contact e-mails to participants or collaborators (001 §5, §8). */
+export const CONTACT_MESSAGES = {
+  titleAndContentRequired: 'Email title and content are required',
+  selectRecipient: 'Please select at least one recipient',
+  authRequired: 'Authentication required to send emails',
+  sendFailedTitle: 'Failed to Send Emails',
+  sentTitle: 'Emails Sent',
+} as const;
+
+/** Researcher actions on participants and pending participants (001 §5, §8). */
+export const PARTICIPANT_MESSAGES = {
+  namesRequired: 'First name and last name are required',
+  noneSelected: 'No participant selected',
+  authRequiredToView: 'Authentication required to view participant details',
+  authRequiredToDelete: 'Authentication required to delete participant',
+  authRequiredToEdit: 'Authentication required to edit participant',
+  loadDetailsFailedTitle: 'Failed to Load Details',
+  deleteFailedTitle: 'Failed to Delete Participant',
+  updateFailedTitle: 'Failed to Update Participant',
+  removeFailedTitle: 'Failed to Remove Participant',
+  deletedTitle: 'Participant Deleted',
+  updatedTitle: 'Participant Updated',
+  removedTitle: 'Participant Removed',
+} as const;
+
+/** Participant enrolment, pre-approved flow and profile form (001 §5, §8). */
+export const ENROLMENT_MESSAGES = {
+  fillRequiredFields: 'Please fill in all required fields',
+  underAge: 'You must be at least 18 years old to participate',
+  missingInformation: 'Missing required information',
+  contactInfoRequired: 'Please enter both email and phone number',
+  missingParticipantData: 'Missing participant data. Please restart the enrollment process.',
+  enrollFailed: 'Failed to enroll participant',
+  authUrlFailed: 'Failed to get Fitbit authorization URL',
+  notApproved: 'You are not approved for this study. Please contact the researcher.',
+  checkPendingFailed: 'Failed to check pending status',
+  approved: 'You are approved for this study! Please choose your verification method.',
+  updateInfoFailed: 'Failed to update participant information',
+} as const;
+
+export type VerificationChannel = 'email' | 'phone';
+
+/** Participant verification codes and lookups (001 §4.3, §5, §8). */
+export const VERIFICATION_MESSAGES = {
+  invalidCodeFormat: 'Please enter a valid 6-digit code',
+  codeRequired: 'Please enter the verification code',
+  tooManyAttempts: 'Too many failed attempts. Please request a new code.',
+  idAndEmailRequired: 'Please enter both Participant ID and email address',
+  idAndEmailRequiredFirst: 'Please enter both Participant ID and email address first',
+  sendCodeFailed: 'Failed to send verification code',
+  invalidCode: 'Invalid verification code',
+  failed: 'Verification failed. Please check your information and try again.',
+  sendEmailFailed: 'Failed to send verification email',
+  codeSent: (channel: VerificationChannel) => `Verification code sent to your ${channel}!`,
+  success: 'Verification successful!',
+  emailSuccess: 'Email verification successful!',
+  phoneSuccess: 'Phone verification successful!',
+  /** Attempts counter shown as 'n/3'. */
+  attempts: (used: number) => `${used}/${MAX_EMAIL_CODE_ATTEMPTS}`,
+} as const;
+
+/** Wearable authorization popup and callback (001 §4.4, §5, §8). */
+export const WEARABLE_MESSAGES = {
+  popupBlocked: 'Popup blocked. Please allow popups for this site and try again.',
+  authorizationFailed: 'Fitbit authorization failed',
+  cancelledByUser: 'Authorization cancelled by user',
+  configurationInvalid: 'Fitbit configuration is invalid',
+  initiateFailed: 'Failed to initiate Fitbit authorization',
+  callbackFailed: (error: string) => `Fitbit authorization failed: ${error}`,
+  missingCodeOrState: 'Missing authorization code or state parameter',
+  invalidState: 'Invalid state parameter',
+  missingStudyCode: 'Missing study code in state',
+  missingParticipantId: 'Missing participant ID. Please restart the enrollment process.',
+  missingPkceVerifier:
+    'Missing PKCE code verifier. OAuth flow may not have been initiated properly.',
+  processFailed: 'Failed to process Fitbit authorization',
+  exchangeFailed: 'Failed to exchange authorization code',
+  storeTokensFailed: 'Failed to store tokens',
+  openerDefaultError: 'Authorization failed',
+  processing: 'Processing Fitbit authorization...',
+  connectedTitle: 'Fitbit Connected Successfully!',
+  connected:
+    'Your Fitbit device has been successfully connected to the study. You can now participate in health data collection.',
+  closingAutomatically: 'Authorization complete. This window will close automatically.',
+  failedTitle: 'Authorization Failed',
+  failed: 'There was an issue connecting your Fitbit device.',
+} as const;
+
+/** Reauthorization page (001 §4.5, §5, §8). */
+export const REAUTH_MESSAGES = {
+  emailRequired: 'Email is required for verification.',
+  participantIdRequired: 'Please enter your Participant ID',
+  idAndEmailRequired: 'Please enter both Participant ID and email address',
+  verificationFailed: 'Participant verification failed. Please check your information.',
+  failed: (reason: string = UNKNOWN_ERROR) => `Reauthorization failed: ${reason}`,
+  initiateFailed: (reason: string) => `Failed to initiate reauthorization: ${reason}`,
+} as const;
+
+/** Router fallback page (000 §8). */
+export const ROUTER_MESSAGES = {
+  unexpectedError: 'Unexpected Application Error!',
+} as const;

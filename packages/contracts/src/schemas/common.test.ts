@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  applicationStatusSchema,
+  dataTypeSchema,
+  emailSchema,
+  firstNameSchema,
+  isoDateSchema,
+  lastNameSchema,
+  nameSchema,
+  normalizedEmailSchema,
+  optionalPhoneSchema,
+  participantIdSchema,
+  passwordSchema,
+  researcherStatusSchema,
+  roleSchema,
+  studyCodeSchema,
+  verificationCodeSchema,
+} from './common.js';
+
+/** Messages of a failed parse, so tests assert the exact texts a user would see. */
+function messages(schema: z.ZodType, value: unknown): string[] {
+  const result = schema.safeParse(value);
+  return result.success ? [] : result.error.issues.map((issue) => issue.message);
+}
+
+describe('emailSchema', () => {
+  it('trims and keeps case', () => {
+    expect(emailSchema.parse('  Jane@Example.com ')).toBe('Jane@Example.com');
+  });
+  it('reports a missing e-mail once', () => {
+    expect(messages(emailSchema, '')).toEqual(['Email is required']);
+    expect(messages(emailSchema, '   ')).toEqual(['Email is required']);
+  });
+  it('reports a malformed e-mail', () => {
+    expect(messages(emailSchema, 'jane@example')).toEqual(['Invalid email format']);
+    expect(messages(emailSchema, 'ja ne@example.com')).toEqual(['Invalid email format']);
+  });
+  it('rejects non-strings', () => {
+    expect(emailSchema.safeParse(42).success).toBe(false);
+  });
+  it('normalizedEmailSchema lower-cases and trims', () => {
+    expect(normalizedEmailSchema.parse(' Jane@Example.COM ')).toBe('jane@example.com');
+    expect(messages(normalizedEmailSchema, 'nope')).toEqual(['Invalid email format']);
+  });
+});
+
+describe('passwordSchema', () => {
+  it('accepts 6 characters, including spaces, untrimmed', () => {
+    expect(passwordSchema.parse('abc123')).toBe('abc123');
+    expect(passwordSchema.parse(' a b c ')).toBe(' a b c ');
+  });
+  it('rejects 5 characters and empty with the spec text', () => {
+    expect(messages(passwordSchema, 'abc12')).toEqual(['Password must be at least 6 characters']);
+    expect(messages(passwordSchema, '')).toEqual(['Password must be at least 6 characters']);
+  });
+});
+
+describe('name schemas', () => {
+  it('trims and accepts 100 characters', () => {
+    expect(nameSchema.parse(`  ${'a'.repeat(100)}  `)).toHaveLength(100);
+  });
+  it('rejects 101 characters and blanks', () => {
+    expect(messages(nameSchema, 'a'.repeat(101))).toEqual([
+      'Name is too long (max 100 characters)',
+    ]);
+    expect(messages(nameSchema, '  ')).toEqual(['Name is required']);
+  });
+  it('uses the participant texts for first and last names', () => {
+    expect(messages(firstNameSchema, 'a'.repeat(101))).toEqual([
+      'First name is too long (max 100 characters)',
+    ]);
+    expect(messages(lastNameSchema, 'a'.repeat(101))).toEqual([
+      'Last name is too long (max 100 characters)',
+    ]);
+    expect(messages(firstNameSchema, '')).toEqual(['First name and last name are required']);
+    expect(messages(lastNameSchema, ' ')).toEqual(['First name and last name are required']);
+    expect(firstNameSchema.parse(' Ada ')).toBe('Ada');
+  });
+});
+
+describe('studyCodeSchema', () => {
+  it('formats before validating', () => {
+    expect(studyCodeSchema.parse(' abc 123 ')).toBe('ABC123');
+    expect(studyCodeSchema.parse('abcd1234')).toBe('ABCD1234');
+  });
+  it('asks for a code when blank', () => {
+    expect(messages(studyCodeSchema, '')).toEqual(['Please enter a study code']);
+    expect(messages(studyCodeSchema, '  ')).toEqual(['Please enter a study code']);
+  });
+  it.each(['ABC12', 'ABCD12345', 'ABC-12', 'ÄBC123'])('rejects %j with the spec text', (code) => {
+    expect(messages(studyCodeSchema, code)).toEqual([
+      'Study code must be 6-8 characters (letters and numbers only)',
+    ]);
+  });
+});
+
+describe('participantIdSchema', () => {
+  it('accepts and trims a valid id', () => {
+    expect(participantIdSchema.parse(' P0123456789abcdef ')).toBe('P0123456789abcdef');
+  });
+  it('rejects blank and malformed ids', () => {
+    expect(messages(participantIdSchema, '')).toEqual(['Please enter your Participant ID']);
+    expect(messages(participantIdSchema, 'P123')).toEqual(['Invalid participant ID']);
+    expect(messages(participantIdSchema, 'X0123456789abcdef')).toEqual(['Invalid participant ID']);
+  });
+});
+
+describe('verificationCodeSchema', () => {
+  it('accepts 6 digits', () => {
+    expect(verificationCodeSchema.parse(' 123456 ')).toBe('123456');
+  });
+  it('uses the spec texts', () => {
+    expect(messages(verificationCodeSchema, '')).toEqual(['Please enter the verification code']);
+    expect(messages(verificationCodeSchema, '12345')).toEqual([
+      'Please enter a valid 6-digit code',
+    ]);
+    expect(messages(verificationCodeSchema, '12345a')).toEqual([
+      'Please enter a valid 6-digit code',
+    ]);
+    expect(messages(verificationCodeSchema, '1234567')).toEqual([
+      'Please enter a valid 6-digit code',
+    ]);
+  });
+});
+
+describe('isoDateSchema', () => {
+  it.each(['2026-01-31', '2024-02-29', '2000-02-29'])('accepts %s', (value) => {
+    expect(isoDateSchema.parse(value)).toBe(value);
+  });
+  it.each(['2023-02-29', '1900-02-29', '2026-04-31', '2026-13-01', '2026-1-1', '01/02/2026', ''])(
+    'rejects %j',
+    (value) => {
+      expect(messages(isoDateSchema, value)).toEqual([
+        'Date must be a valid date in yyyy-mm-dd format',
+      ]);
+    },
+  );
+  it('rejects a timestamp', () => {
+    expect(isoDateSchema.safeParse('2026-01-31T00:00:00Z').success).toBe(false);
+  });
+});
+
+describe('optionalPhoneSchema', () => {
+  it('accepts absent, blank and 10-digit phones', () => {
+    expect(optionalPhoneSchema.parse(undefined)).toBeUndefined();
+    expect(optionalPhoneSchema.parse('')).toBe('');
+    expect(optionalPhoneSchema.parse(' (111) - 0000 - 000 ')).toBe('(111) - 0000 - 000');
+  });
+  it('rejects wrong digit counts and letters', () => {
+    expect(messages(optionalPhoneSchema, '12345')).toEqual(['Invalid phone number format']);
+    expect(messages(optionalPhoneSchema, '555123456a')).toEqual(['Invalid phone number format']);
+    expect(messages(optionalPhoneSchema, '155512345678')).toEqual(['Invalid phone number format']);
+  });
+});
+
+describe('enum schemas', () => {
+  it('accept the spec values and reject others', () => {
+    expect(dataTypeSchema.parse('sleep_log')).toBe('sleep_log');
+    expect(dataTypeSchema.safeParse('steps').success).toBe(false);
+    expect(roleSchema.options).toEqual(['researcher', 'master']);
+    expect(researcherStatusSchema.safeParse('noprofile').success).toBe(true);
+    expect(applicationStatusSchema.safeParse('noprofile').success).toBe(false);
+  });
+});
+
+describe('JSON Schema conversion (used for OpenAPI)', () => {
+  it('converts every field schema without throwing', () => {
+    const schema = z.object({
+      email: emailSchema,
+      password: passwordSchema,
+      code: studyCodeSchema,
+      date: isoDateSchema,
+      phone: optionalPhoneSchema,
+    });
+    const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+    expect(json.type).toBe('object');
+    expect(json.required).toEqual(['email', 'password', 'code', 'date']);
+  });
+});

@@ -1,0 +1,533 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ACCOUNT_PHONE_PATTERN,
+  ageInYears,
+  bucketNameForStudy,
+  countDaysInclusive,
+  defaultExtractionName,
+  estimateExtraction,
+  fileExtension,
+  formatAccountPhone,
+  formatDateShort,
+  formatInvitePhone,
+  formatSizeHuman,
+  formatSizeKB,
+  formatSizeKBRounded,
+  formatSizeMB,
+  formatStudyCode,
+  formatStudyCodeInput,
+  formatVerificationCodeInput,
+  hasTenDigits,
+  INVITE_PHONE_PATTERN,
+  isAllowedParticipantDocument,
+  isAllowedResearcherDocument,
+  isAtLeastAge,
+  isCsvFile,
+  isValidEmail,
+  isValidIsoDate,
+  isValidOptionalPhone,
+  isValidParticipantId,
+  isValidStudyCode,
+  isValidVerificationCode,
+  normalizeEmail,
+  parseEmailList,
+  parseIsoDate,
+  participantDisplayStatus,
+  phoneDigits,
+  previewList,
+  toLocalIsoDate,
+  truncateJobName,
+  validateCsvFile,
+} from './validators.js';
+
+describe('isValidStudyCode', () => {
+  it.each(['ABC123', 'ABCDEFG', 'ABCD1234', '123456', 'ZZZZZZ'])('accepts %s', (code) => {
+    expect(isValidStudyCode(code)).toBe(true);
+  });
+  it.each([
+    ['empty', ''],
+    ['5 characters', 'ABC12'],
+    ['9 characters', 'ABCD12345'],
+    ['lower case', 'abc123'],
+    ['mixed case', 'Abc123'],
+    ['inner space', 'ABC 123'],
+    ['surrounding whitespace', ' ABC123 '],
+    ['punctuation', 'ABC-123'],
+    ['non-ASCII letter', 'ÄBC123'],
+  ])('rejects %s', (_label, code) => {
+    expect(isValidStudyCode(code)).toBe(false);
+  });
+});
+
+describe('formatStudyCode', () => {
+  it('removes every whitespace character and upper-cases', () => {
+    expect(formatStudyCode(' ab c\t12\n3 ')).toBe('ABC123');
+  });
+  it('keeps other characters for the validator to reject', () => {
+    expect(formatStudyCode('ab-12')).toBe('AB-12');
+  });
+  it('formats then validates a lower-case code', () => {
+    expect(isValidStudyCode(formatStudyCode('abc 123'))).toBe(true);
+  });
+  it('returns empty for whitespace only', () => {
+    expect(formatStudyCode('   ')).toBe('');
+  });
+});
+
+describe('formatStudyCodeInput', () => {
+  it('cuts to 8 by default', () => {
+    expect(formatStudyCodeInput('abcd12345')).toBe('ABCD1234');
+  });
+  it('cuts to the join dialog limit of 6', () => {
+    expect(formatStudyCodeInput('abc1234', 6)).toBe('ABC123');
+  });
+});
+
+describe('formatAccountPhone', () => {
+  it.each([
+    ['', ''],
+    ['1', '(1'],
+    ['12', '(12'],
+    ['123', '(123'],
+    ['1234', '(123) - 4'],
+    ['123456', '(123) - 456'],
+    ['1234567', '(123) - 456 - 7'],
+    ['5551234567', '(555) - 123 - 4567'],
+  ])('formats %j as %j', (input, expected) => {
+    expect(formatAccountPhone(input)).toBe(expected);
+  });
+  it('drops letters and punctuation', () => {
+    expect(formatAccountPhone('(555) abc 123-4567')).toBe('(555) - 123 - 4567');
+  });
+  it('ignores digits past the tenth', () => {
+    expect(formatAccountPhone('555123456789')).toBe('(555) - 123 - 4567');
+  });
+  it('is idempotent on its own output', () => {
+    expect(formatAccountPhone('(555) - 123 - 4567')).toBe('(555) - 123 - 4567');
+  });
+  it('returns empty for letters only', () => {
+    expect(formatAccountPhone('abc')).toBe('');
+  });
+  it('produces the full pattern for 10 digits', () => {
+    expect(ACCOUNT_PHONE_PATTERN.test(formatAccountPhone('5551234567'))).toBe(true);
+  });
+});
+
+describe('formatInvitePhone and INVITE_PHONE_PATTERN', () => {
+  it.each([
+    ['', ''],
+    ['1', '(1'],
+    ['111', '(111'],
+    ['1110', '(111) - 0'],
+    ['1110000', '(111) - 0000'],
+    ['11100000', '(111) - 0000 - 0'],
+    ['1110000000', '(111) - 0000 - 000'],
+    ['11100000009', '(111) - 0000 - 000'],
+  ])('formats %j as %j', (input, expected) => {
+    expect(formatInvitePhone(input)).toBe(expected);
+  });
+  it('matches the spec example exactly', () => {
+    expect(INVITE_PHONE_PATTERN.test('(111) - 0000 - 000')).toBe(true);
+  });
+  it.each([
+    '(111) - 000 - 0000',
+    '(111)-0000-000',
+    '1110000000',
+    '(111) - 0000 - 0000',
+    '(11a) - 0000 - 000',
+    '',
+  ])('rejects %j', (value) => {
+    expect(INVITE_PHONE_PATTERN.test(value)).toBe(false);
+  });
+});
+
+describe('hasTenDigits and isValidOptionalPhone', () => {
+  it.each([
+    '5551234567',
+    '(555) - 123 - 4567',
+    '(111) - 0000 - 000',
+    '555.123.4567',
+    '555 123 4567',
+  ])('accepts %j', (value) => {
+    expect(hasTenDigits(value)).toBe(true);
+    expect(isValidOptionalPhone(value)).toBe(true);
+  });
+  it.each([
+    ['9 digits', '555123456'],
+    ['11 digits', '15551234567'],
+    ['letters', '555-123-456a'],
+    ['letters with ten digits', 'call 5551234567'],
+    ['plus sign', '+5551234567'],
+  ])('rejects %s', (_label, value) => {
+    expect(hasTenDigits(value)).toBe(false);
+    expect(isValidOptionalPhone(value)).toBe(false);
+  });
+  it('treats blank, null and undefined as an absent optional phone', () => {
+    expect(isValidOptionalPhone('')).toBe(true);
+    expect(isValidOptionalPhone('   ')).toBe(true);
+    expect(isValidOptionalPhone(null)).toBe(true);
+    expect(isValidOptionalPhone(undefined)).toBe(true);
+    expect(hasTenDigits('')).toBe(false);
+  });
+  it('phoneDigits keeps only digits', () => {
+    expect(phoneDigits('(555) - 123 - 4567')).toBe('5551234567');
+  });
+});
+
+describe('isValidEmail', () => {
+  it.each(['a@x.com', 'first.last+tag@sub.example.org', 'A@B.CO'])('accepts %s', (value) => {
+    expect(isValidEmail(value)).toBe(true);
+  });
+  it.each([
+    '',
+    'plain',
+    'a@x',
+    '@x.com',
+    'a@.com',
+    'a@x.',
+    'a b@x.com',
+    ' a@x.com',
+    'a@x.com ',
+    'a@@x.com',
+    'a@x@y.com',
+  ])('rejects %j', (value) => {
+    expect(isValidEmail(value)).toBe(false);
+  });
+  it('normalizeEmail trims and lower-cases', () => {
+    expect(normalizeEmail('  Jane.Doe@Example.COM ')).toBe('jane.doe@example.com');
+  });
+});
+
+describe('parseEmailList', () => {
+  it('splits on commas, trims and drops empties', () => {
+    expect(parseEmailList('a@x.com, ,b@y.org,')).toEqual(['a@x.com', 'b@y.org']);
+  });
+  it('returns an empty list for blank input', () => {
+    expect(parseEmailList('')).toEqual([]);
+    expect(parseEmailList(' , ,')).toEqual([]);
+  });
+  it('keeps entries it cannot judge; validation is separate', () => {
+    expect(parseEmailList(' not-an-email ')).toEqual(['not-an-email']);
+  });
+});
+
+describe('isValidParticipantId', () => {
+  it.each(['P0123456789abcdef', 'P0123456789ABCDEF', 'Pffffffffffffffff'])('accepts %s', (id) => {
+    expect(id).toHaveLength(17);
+    expect(isValidParticipantId(id)).toBe(true);
+  });
+  it.each([
+    ['empty', ''],
+    ['lower-case prefix', 'p0123456789abcdef'],
+    ['16 characters', 'P0123456789abcde'],
+    ['18 characters', 'P0123456789abcdef0'],
+    ['non-hex', 'P0123456789abcdeg'],
+    ['no prefix', '00123456789abcdef'],
+    ['whitespace', ' P0123456789abcdef'],
+  ])('rejects %s', (_label, id) => {
+    expect(isValidParticipantId(id)).toBe(false);
+  });
+});
+
+describe('isValidVerificationCode', () => {
+  it('accepts exactly 6 digits', () => {
+    expect(isValidVerificationCode('012345')).toBe(true);
+  });
+  it.each(['', '12345', '1234567', '12345a', ' 123456', '12 345', '１２３４５６'])(
+    'rejects %j',
+    (code) => {
+      expect(isValidVerificationCode(code)).toBe(false);
+    },
+  );
+  it('input formatting keeps at most 6 digits', () => {
+    expect(formatVerificationCodeInput('12a3-45678')).toBe('123456');
+  });
+});
+
+describe('parseIsoDate and isValidIsoDate', () => {
+  it('parses a real date', () => {
+    expect(parseIsoDate('2024-02-29')).toEqual({ year: 2024, month: 2, day: 29 });
+  });
+  it.each(['2023-02-29', '2024-13-01', '2024-00-10', '2024-04-31', '2024-4-1', '20240401', ''])(
+    'rejects %j',
+    (value) => {
+      expect(isValidIsoDate(value)).toBe(false);
+    },
+  );
+  it('accepts leap day in a leap century year only', () => {
+    expect(isValidIsoDate('2000-02-29')).toBe(true);
+    expect(isValidIsoDate('1900-02-29')).toBe(false);
+  });
+  it('toLocalIsoDate pads month and day', () => {
+    expect(toLocalIsoDate(new Date(2026, 0, 5))).toBe('2026-01-05');
+  });
+});
+
+describe('ageInYears and isAtLeastAge', () => {
+  it('counts whole years', () => {
+    expect(ageInYears('2000-06-15', new Date(2026, 5, 15))).toBe(26);
+    expect(ageInYears('2000-06-15', new Date(2026, 5, 14))).toBe(25);
+  });
+  it('is 17 on the day before the 18th birthday and 18 on the day', () => {
+    expect(ageInYears('2008-03-10', new Date(2026, 2, 9))).toBe(17);
+    expect(isAtLeastAge('2008-03-10', new Date(2026, 2, 9))).toBe(false);
+    expect(ageInYears('2008-03-10', new Date(2026, 2, 10))).toBe(18);
+    expect(isAtLeastAge('2008-03-10', new Date(2026, 2, 10))).toBe(true);
+  });
+  it('handles a month boundary (birthday on the 1st)', () => {
+    expect(isAtLeastAge('2008-01-01', new Date(2025, 11, 31))).toBe(false);
+    expect(isAtLeastAge('2008-01-01', new Date(2026, 0, 1))).toBe(true);
+  });
+  it('treats 1 March as the birthday of a 29 February birth in common years', () => {
+    expect(ageInYears('2008-02-29', new Date(2026, 1, 28))).toBe(17);
+    expect(isAtLeastAge('2008-02-29', new Date(2026, 1, 28))).toBe(false);
+    expect(ageInYears('2008-02-29', new Date(2026, 2, 1))).toBe(18);
+    expect(isAtLeastAge('2008-02-29', new Date(2026, 2, 1))).toBe(true);
+  });
+  it('uses 29 February itself in leap years', () => {
+    expect(ageInYears('2004-02-29', new Date(2024, 1, 28))).toBe(19);
+    expect(ageInYears('2004-02-29', new Date(2024, 1, 29))).toBe(20);
+  });
+  it('returns NaN / false for malformed dates', () => {
+    expect(ageInYears('2008-02-30', new Date(2026, 0, 1))).toBeNaN();
+    expect(ageInYears('not a date', new Date(2026, 0, 1))).toBeNaN();
+    expect(isAtLeastAge('', new Date(2026, 0, 1))).toBe(false);
+  });
+  it('is negative for a future birth date and never old enough', () => {
+    expect(ageInYears('2030-01-01', new Date(2026, 0, 1))).toBe(-4);
+    expect(isAtLeastAge('2030-01-01', new Date(2026, 0, 1))).toBe(false);
+  });
+  it('takes a custom minimum age', () => {
+    expect(isAtLeastAge('2010-01-01', new Date(2026, 0, 1), 16)).toBe(true);
+  });
+});
+
+describe('countDaysInclusive', () => {
+  it('counts a range inclusively', () => {
+    expect(countDaysInclusive('2026-01-01', '2026-01-03')).toBe(3);
+    expect(countDaysInclusive('2026-01-01', '2026-01-01')).toBe(1);
+  });
+  it('spans month, leap-day and DST boundaries by calendar days', () => {
+    expect(countDaysInclusive('2024-02-28', '2024-03-01')).toBe(3);
+    expect(countDaysInclusive('2026-03-01', '2026-03-31')).toBe(31);
+    expect(countDaysInclusive('2025-12-31', '2026-01-01')).toBe(2);
+  });
+  it('is 1 for a single date', () => {
+    expect(countDaysInclusive('2026-01-01')).toBe(1);
+    expect(countDaysInclusive('2026-01-01', '')).toBe(1);
+    expect(countDaysInclusive('2026-01-01', null)).toBe(1);
+  });
+  it('is 0 for a missing or bad start, a bad end or an end before the start', () => {
+    expect(countDaysInclusive('')).toBe(0);
+    expect(countDaysInclusive('2026-01-05', '2026-01-04')).toBe(0);
+    expect(countDaysInclusive('2026-01-05', '2026-02-30')).toBe(0);
+  });
+});
+
+describe('estimateExtraction', () => {
+  it('multiplies participants, data types and inclusive days', () => {
+    expect(
+      estimateExtraction({
+        participants: 3,
+        dataTypes: 4,
+        startDate: '2026-01-01',
+        endDate: '2026-01-10',
+      }),
+    ).toEqual({ days: 10, calls: 120, minMinutes: 12, maxMinutes: 24 });
+  });
+  it('counts a single date as one day', () => {
+    expect(estimateExtraction({ participants: 2, dataTypes: 5, startDate: '2026-01-01' })).toEqual({
+      days: 1,
+      calls: 10,
+      minMinutes: 1,
+      maxMinutes: 2,
+    });
+  });
+  it('is zero with nothing selected or no date', () => {
+    expect(
+      estimateExtraction({ participants: 0, dataTypes: 5, startDate: '2026-01-01' }).calls,
+    ).toBe(0);
+    expect(estimateExtraction({ participants: 2, dataTypes: 2, startDate: '' }).calls).toBe(0);
+  });
+  it('keeps fractional minutes', () => {
+    expect(estimateExtraction({ participants: 1, dataTypes: 3, startDate: '2026-01-01' })).toEqual({
+      days: 1,
+      calls: 3,
+      minMinutes: 0.3,
+      maxMinutes: 0.6,
+    });
+  });
+});
+
+describe('bucketNameForStudy', () => {
+  it('lower-cases and replaces every non-alphanumeric with a hyphen', () => {
+    expect(bucketNameForStudy('AbC_12.x y')).toBe('study-abc-12-x-y-data');
+  });
+  it('keeps a plain id', () => {
+    expect(bucketNameForStudy('abc123')).toBe('study-abc123-data');
+    expect(bucketNameForStudy(42)).toBe('study-42-data');
+  });
+  it('replaces each character, not runs, including non-ASCII', () => {
+    expect(bucketNameForStudy('A--B!!é')).toBe('study-a--b----data');
+  });
+  it('keeps the hyphens of a UUID', () => {
+    expect(bucketNameForStudy('3F2504E0-4F89-11D3-9A0C-0305E82C3301')).toBe(
+      'study-3f2504e0-4f89-11d3-9a0c-0305e82c3301-data',
+    );
+  });
+});
+
+describe('defaultExtractionName', () => {
+  it('uses the local calendar date and the participant count', () => {
+    expect(defaultExtractionName(new Date(2026, 10, 3, 23, 59), 4)).toBe(
+      'Extraction_2026-11-03_4participants',
+    );
+    expect(defaultExtractionName(new Date(2026, 0, 9), 1)).toBe(
+      'Extraction_2026-01-09_1participants',
+    );
+  });
+});
+
+describe('truncateJobName and previewList', () => {
+  it('cuts names longer than 10 characters', () => {
+    expect(truncateJobName('Extraction_2026')).toBe('Extraction...');
+    expect(truncateJobName('0123456789')).toBe('0123456789');
+    expect(truncateJobName('')).toBe('');
+  });
+  it('shows the first 5 items and +N more', () => {
+    expect(previewList([1, 2, 3, 4, 5, 6, 7])).toEqual({
+      items: [1, 2, 3, 4, 5],
+      moreLabel: '+2 more',
+    });
+    expect(previewList([1, 2, 3, 4, 5])).toEqual({ items: [1, 2, 3, 4, 5], moreLabel: null });
+    expect(previewList([])).toEqual({ items: [], moreLabel: null });
+  });
+});
+
+describe('participantDisplayStatus', () => {
+  const now = new Date('2026-11-21T12:00:00Z');
+  it('is inactive without authorization', () => {
+    expect(participantDisplayStatus({ authorizationStatus: false, accessToken: 't' }, now)).toBe(
+      'inactive',
+    );
+    expect(participantDisplayStatus({}, now)).toBe('inactive');
+  });
+  it('follows the expiry when a token and expiry exist', () => {
+    expect(
+      participantDisplayStatus(
+        { authorizationStatus: true, accessToken: 't', expiresAt: '2026-11-21T12:00:01Z' },
+        now,
+      ),
+    ).toBe('active');
+    expect(
+      participantDisplayStatus(
+        { authorizationStatus: true, accessToken: 't', expiresAt: now.getTime() },
+        now,
+      ),
+    ).toBe('inactive');
+  });
+  it('is active when authorized without an expiry', () => {
+    expect(participantDisplayStatus({ authorizationStatus: true, accessToken: 't' }, now)).toBe(
+      'active',
+    );
+    expect(participantDisplayStatus({ authorizationStatus: true }, now)).toBe('active');
+  });
+});
+
+describe('files', () => {
+  it('recognises CSV by type or extension', () => {
+    expect(isCsvFile({ name: 'roster.txt', type: 'text/csv' })).toBe(true);
+    expect(isCsvFile({ name: 'ROSTER.CSV', type: '' })).toBe(true);
+    expect(isCsvFile({ name: 'roster.xlsx', type: 'application/vnd.ms-excel' })).toBe(false);
+  });
+  it('validates CSV type, size limit and emptiness in that order', () => {
+    expect(validateCsvFile({ name: 'a.pdf', type: 'application/pdf', size: 0 })).toBe(
+      'File must be a CSV file',
+    );
+    expect(validateCsvFile({ name: 'a.csv', type: 'text/csv', size: 5_242_880 })).toBe(
+      'File size must be less than 5MB',
+    );
+    expect(validateCsvFile({ name: 'a.csv', type: 'text/csv', size: 5_242_879 })).toBeNull();
+    expect(validateCsvFile({ name: 'a.csv', type: 'text/csv', size: 0 })).toBe('CSV file is empty');
+  });
+  it('reads file extensions', () => {
+    expect(fileExtension('Report.Final.PDF')).toBe('pdf');
+    expect(fileExtension('noext')).toBe('');
+    expect(fileExtension('.gitignore')).toBe('');
+    expect(fileExtension('trailing.')).toBe('');
+  });
+  it('allows only the participant document extensions', () => {
+    for (const name of ['a.pdf', 'a.doc', 'a.docx', 'a.jpg', 'a.JPEG', 'a.png', 'a.gif']) {
+      expect(isAllowedParticipantDocument(name)).toBe(true);
+    }
+    for (const name of ['a.exe', 'a.txt', 'pdf', 'a.pdf.exe']) {
+      expect(isAllowedParticipantDocument(name)).toBe(false);
+    }
+  });
+  it('allows researcher documents of the right type up to 10 MB', () => {
+    expect(isAllowedResearcherDocument({ type: 'application/pdf', size: 10 * 1024 * 1024 })).toBe(
+      true,
+    );
+    expect(isAllowedResearcherDocument({ type: 'image/jpeg', size: 1 })).toBe(true);
+    expect(isAllowedResearcherDocument({ type: 'image/png', size: 10 * 1024 * 1024 + 1 })).toBe(
+      false,
+    );
+    expect(isAllowedResearcherDocument({ type: 'image/gif', size: 100 })).toBe(false);
+    expect(isAllowedResearcherDocument({ type: 'application/pdf', size: 0 })).toBe(false);
+  });
+});
+
+describe('size formatting', () => {
+  it('formats MB with 2 decimals', () => {
+    expect(formatSizeMB(0)).toBe('0.00 MB');
+    expect(formatSizeMB(1_048_576)).toBe('1.00 MB');
+    expect(formatSizeMB(1_572_864)).toBe('1.50 MB');
+    expect(formatSizeMB(5_000)).toBe('0.00 MB');
+  });
+  it('formats KB with 1 decimal', () => {
+    expect(formatSizeKB(0)).toBe('0.0 KB');
+    expect(formatSizeKB(1024)).toBe('1.0 KB');
+    expect(formatSizeKB(1536)).toBe('1.5 KB');
+    expect(formatSizeKB(1_048_576)).toBe('1024.0 KB');
+  });
+  it('formats rounded KB', () => {
+    expect(formatSizeKBRounded(1535)).toBe('1 KB');
+    expect(formatSizeKBRounded(1536)).toBe('2 KB');
+  });
+  it.each([
+    [0, '0 Bytes'],
+    [-5, '0 Bytes'],
+    [Number.NaN, '0 Bytes'],
+    [1, '1 Bytes'],
+    [1023, '1023 Bytes'],
+    [1024, '1 KB'],
+    [1536, '1.5 KB'],
+    [1_048_575, '1 MB'],
+    [1_048_576, '1 MB'],
+    [1_073_741_823, '1 GB'],
+    [1_073_741_824, '1 GB'],
+    [5 * 1024 ** 4, '5120 GB'],
+  ])('formatSizeHuman(%d) = %s', (bytes, expected) => {
+    expect(formatSizeHuman(bytes)).toBe(expected);
+  });
+});
+
+describe('formatDateShort', () => {
+  it('shows a calendar date as M/D/YYYY in any zone', () => {
+    expect(formatDateShort('2026-03-07')).toBe('3/7/2026');
+    expect(formatDateShort('2026-12-31', 'Pacific/Honolulu')).toBe('12/31/2026');
+  });
+  it('shows timestamps in the given time zone', () => {
+    expect(formatDateShort('2026-03-07T23:30:00Z', 'UTC')).toBe('3/7/2026');
+    expect(formatDateShort('2026-03-07T23:30:00Z', 'Asia/Tokyo')).toBe('3/8/2026');
+    expect(formatDateShort(new Date(Date.UTC(2026, 0, 2)), 'UTC')).toBe('1/2/2026');
+    expect(formatDateShort(Date.UTC(2026, 0, 2), 'UTC')).toBe('1/2/2026');
+  });
+  it('gives empty text for missing or invalid input', () => {
+    expect(formatDateShort(null)).toBe('');
+    expect(formatDateShort(undefined)).toBe('');
+    expect(formatDateShort('')).toBe('');
+    expect(formatDateShort('nope')).toBe('');
+    expect(formatDateShort('2026-02-30')).toBe('');
+  });
+});
