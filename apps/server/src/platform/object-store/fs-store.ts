@@ -1,0 +1,286 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, type Dirent } from 'node:fs';
+import {
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rmdir,
+  stat,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { AppError } from '../../errors.js';
+import { hmacSign, hmacVerify } from '../crypto.js';
+import {
+  assertValidBucket,
+  assertValidExpiry,
+  assertValidKey,
+  BucketNotFoundError,
+  DEFAULT_CONTENT_TYPE,
+  normalizeLimit,
+  ObjectNotFoundError,
+  type ObjectPage,
+  type ObjectStore,
+  type StoredObject,
+} from './types.js';
+
+export interface FsObjectStoreOptions {
+  /** Directory holding one folder per bucket, e.g. `./data/storage`. */
+  root: string;
+  /** Public origin of the API, e.g. `https://research.example.org`; signed URLs point there. */
+  publicUrl: string;
+  /** Secret for download signatures (at least 32 bytes). */
+  signingKey: Buffer;
+}
+
+export interface SignedDownload {
+  bucket: string;
+  key: string;
+  /** Unix seconds, as found in the URL. */
+  expires: string | number | undefined;
+  signature: string | undefined;
+  filename?: string | undefined;
+}
+
+export interface FsObjectStore extends ObjectStore {
+  readonly driver: 'fs';
+  /** True when the signature matches and the link has not expired. */
+  verifySignature(download: SignedDownload, now?: Date): boolean;
+}
+
+/** Path of the download route that serves signed links (modules/storage). */
+export const DOWNLOAD_ROUTE_PREFIX = '/api/storage/objects';
+
+// Next to the bucket folders; a bucket name can never start with '.', so these never collide.
+const META_DIR = '.meta';
+const TMP_DIR = '.tmp';
+
+/** Encodes each segment but keeps '/' so the link reads like the key. */
+export function encodeKey(key: string): string {
+  return key.split('/').map(encodeURIComponent).join('/');
+}
+
+function canonicalDownload(bucket: string, key: string, expires: number, filename?: string) {
+  // JSON keeps the fields unambiguous whatever characters a key or file name holds.
+  return JSON.stringify(['storage-download-v1', bucket, key, expires, filename ?? null]);
+}
+
+function isErrno(error: unknown, ...codes: string[]): boolean {
+  return codes.includes((error as NodeJS.ErrnoException | undefined)?.code ?? '');
+}
+
+export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStore {
+  if (options.signingKey.length < 32) {
+    throw new Error('The storage signing key must be at least 32 bytes');
+  }
+  const root = options.root;
+  const publicUrl = options.publicUrl.replace(/\/+$/, '');
+  const tmpDir = join(root, TMP_DIR);
+
+  // Validation happens before any path is built, so join() never sees '..' or an absolute key.
+  const bucketDir = (bucket: string) => {
+    assertValidBucket(bucket);
+    return join(root, bucket);
+  };
+  const dataPath = (bucket: string, key: string) => {
+    assertValidKey(key);
+    return join(bucketDir(bucket), ...key.split('/'));
+  };
+  // Metadata mirrors the data tree exactly, so it can only conflict where the data does.
+  const metaPath = (bucket: string, key: string) => join(root, META_DIR, bucket, ...key.split('/'));
+
+  async function assertBucketExists(bucket: string): Promise<void> {
+    const info = await stat(bucketDir(bucket)).catch((error: unknown) => {
+      if (isErrno(error, 'ENOENT', 'ENOTDIR')) return undefined;
+      throw error;
+    });
+    if (!info?.isDirectory()) throw new BucketNotFoundError(bucket);
+  }
+
+  async function tempFile(): Promise<string> {
+    await mkdir(tmpDir, { recursive: true });
+    return join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+  }
+
+  /** rename() is atomic on one file system: readers see the old object or the new, never half. */
+  async function moveIntoPlace(tmp: string, target: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      await mkdir(dirname(target), { recursive: true });
+      try {
+        await rename(tmp, target);
+        return;
+      } catch (error) {
+        // A concurrent delete may prune the freshly made parent folder; make it again.
+        if (isErrno(error, 'ENOENT') && attempt < 3) continue;
+        throw error;
+      }
+    }
+  }
+
+  /** Removes folders left empty by a delete, up to (not including) `stopAt`. */
+  async function pruneEmptyDirs(from: string, stopAt: string): Promise<void> {
+    let dir = from;
+    while (dir.startsWith(`${stopAt}/`)) {
+      try {
+        await rmdir(dir);
+      } catch {
+        return;
+      }
+      dir = dirname(dir);
+    }
+  }
+
+  async function walk(dir: string, keyPrefix: string, out: string[]): Promise<void> {
+    let entries: Dirent[];
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (error) {
+      if (isErrno(error, 'ENOENT', 'ENOTDIR')) return;
+      throw error;
+    }
+    for (const entry of entries) {
+      const key = `${keyPrefix}${entry.name}`;
+      if (entry.isDirectory()) await walk(join(dir, entry.name), `${key}/`, out);
+      else if (entry.isFile()) out.push(key);
+    }
+  }
+
+  return {
+    driver: 'fs',
+
+    async ensureBucket(bucket) {
+      await mkdir(bucketDir(bucket), { recursive: true });
+    },
+
+    async putObject(bucket, key, body, opts) {
+      const target = dataPath(bucket, key);
+      await assertBucketExists(bucket);
+      const dataTmp = await tempFile();
+      const metaTmp = await tempFile();
+      try {
+        if (typeof body === 'string' || Buffer.isBuffer(body)) {
+          await writeFile(dataTmp, body);
+        } else {
+          await pipeline(body, createWriteStream(dataTmp));
+        }
+        const meta = { contentType: opts?.contentType ?? DEFAULT_CONTENT_TYPE };
+        await writeFile(metaTmp, JSON.stringify(meta));
+        await moveIntoPlace(metaTmp, metaPath(bucket, key));
+        await moveIntoPlace(dataTmp, target);
+      } catch (error) {
+        await Promise.all([unlink(dataTmp).catch(() => {}), unlink(metaTmp).catch(() => {})]);
+        if (isErrno(error, 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENOTEMPTY')) {
+          // A file system cannot hold both `a` and `a/b`; S3 can. Keys should not rely on it.
+          throw new AppError(
+            409,
+            'OBJECT_KEY_CONFLICT',
+            `Object key ${JSON.stringify(key)} conflicts with an existing object or folder`,
+          );
+        }
+        throw error;
+      }
+    },
+
+    async getObject(bucket, key) {
+      const path = dataPath(bucket, key);
+      const handle = await open(path, 'r').catch((error: unknown) => {
+        if (isErrno(error, 'ENOENT', 'ENOTDIR', 'EISDIR'))
+          throw new ObjectNotFoundError(bucket, key);
+        throw error;
+      });
+      try {
+        // Size and stream come from the same open file, so a concurrent replace cannot mix them.
+        const info = await handle.stat();
+        if (!info.isFile()) throw new ObjectNotFoundError(bucket, key);
+        const contentType = await readFile(metaPath(bucket, key), 'utf8')
+          .then((text) => (JSON.parse(text) as { contentType?: string }).contentType)
+          .catch(() => undefined);
+        return {
+          body: handle.createReadStream(),
+          contentType: contentType ?? DEFAULT_CONTENT_TYPE,
+          size: info.size,
+        };
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
+    },
+
+    async listObjects(bucket, opts = {}) {
+      await assertBucketExists(bucket);
+      const limit = normalizeLimit(opts.limit);
+      const prefix = opts.prefix ?? '';
+      // Only the folder named by the prefix's complete segments can hold matching keys.
+      const folder = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/') + 1) : '';
+      if (folder) assertValidKey(folder.slice(0, -1));
+      const keys: string[] = [];
+      await walk(join(bucketDir(bucket), ...folder.split('/').filter(Boolean)), folder, keys);
+      const cursor = opts.cursor;
+      const matching = keys
+        .filter((key) => key.startsWith(prefix) && (cursor === undefined || key > cursor))
+        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+
+      const objects: StoredObject[] = [];
+      let index = 0;
+      for (; index < matching.length && objects.length < limit; index++) {
+        const key = matching[index] as string;
+        const info = await stat(dataPath(bucket, key)).catch(() => undefined);
+        // Deleted since the walk: skip rather than fail the page.
+        if (info) objects.push({ key, size: info.size, lastModified: info.mtime });
+      }
+      const page: ObjectPage = { objects };
+      const last = objects.at(-1);
+      if (index < matching.length && last) page.nextCursor = last.key;
+      return page;
+    },
+
+    async deleteObject(bucket, key) {
+      const path = dataPath(bucket, key);
+      for (const [file, stopAt] of [
+        [path, bucketDir(bucket)],
+        [metaPath(bucket, key), join(root, META_DIR, bucket)],
+      ] as const) {
+        try {
+          await unlink(file);
+        } catch (error) {
+          if (isErrno(error, 'ENOENT', 'ENOTDIR')) continue;
+          if (isErrno(error, 'EISDIR', 'EPERM')) return;
+          throw error;
+        }
+        await pruneEmptyDirs(dirname(file), stopAt);
+      }
+    },
+
+    async signedDownloadUrl(bucket, key, opts) {
+      assertValidBucket(bucket);
+      assertValidKey(key);
+      assertValidExpiry(opts.expiresInSeconds);
+      const expires = Math.floor(Date.now() / 1000) + opts.expiresInSeconds;
+      const query = new URLSearchParams({ expires: String(expires) });
+      if (opts.filename !== undefined) query.set('filename', opts.filename);
+      query.set(
+        'signature',
+        hmacSign(options.signingKey, canonicalDownload(bucket, key, expires, opts.filename)),
+      );
+      return `${publicUrl}${DOWNLOAD_ROUTE_PREFIX}/${bucket}/${encodeKey(key)}?${query}`;
+    },
+
+    verifySignature(download, now = new Date()) {
+      const expiresText = String(download.expires ?? '');
+      if (!/^\d{1,12}$/.test(expiresText) || !download.signature) return false;
+      const expires = Number(expiresText);
+      if (expires * 1000 <= now.getTime()) return false;
+      return hmacVerify(
+        options.signingKey,
+        canonicalDownload(download.bucket, download.key, expires, download.filename),
+        download.signature,
+      );
+    },
+
+    close() {},
+  };
+}
