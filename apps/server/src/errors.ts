@@ -18,8 +18,10 @@ export const badRequest = (message: string, code = 'BAD_REQUEST') =>
   new AppError(400, code, message);
 export const unauthorized = (message = 'Authentication required', code = 'UNAUTHENTICATED') =>
   new AppError(401, code, message);
-export const forbidden = (message = 'You do not have access to this resource', code = 'FORBIDDEN') =>
-  new AppError(403, code, message);
+export const forbidden = (
+  message = 'You do not have access to this resource',
+  code = 'FORBIDDEN',
+) => new AppError(403, code, message);
 export const notFound = (message = 'Not found', code = 'NOT_FOUND') =>
   new AppError(404, code, message);
 export const conflict = (message: string, code = 'CONFLICT') => new AppError(409, code, message);

@@ -1,0 +1,155 @@
+import { hkdfSync } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { AppConfig } from './config.js';
+import { type Database, openDatabase } from './db/client.js';
+import { runMigrations } from './db/migrate.js';
+import { registerDocs } from './http/docs.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { loggerOptions } from './http/logger.js';
+import { registerSecurity } from './http/security.js';
+import { registerWebApp } from './http/web-app.js';
+import { healthRoutes } from './modules/health/health.routes.js';
+import { createMessaging, type Messaging } from './modules/messaging/messaging.service.js';
+import { storageRoutes } from './modules/storage/storage.routes.js';
+import { type Cipher, createCipher, type KeyRing, loadEncryptionKeys } from './platform/crypto.js';
+import { type JobQueue, startJobQueue } from './platform/jobs.js';
+import { createMailer, type Mailer } from './platform/mailer.js';
+import { createObjectStore } from './platform/object-store/index.js';
+import type { ObjectStore } from './platform/object-store/types.js';
+import { createSmsSender } from './platform/sms.js';
+
+/** Everything a route or service needs, built once per app. */
+export interface Platform {
+  config: AppConfig;
+  database: Database;
+  db: Database['db'];
+  keyRing: KeyRing;
+  cipher: Cipher;
+  jobs: JobQueue;
+  objectStore: ObjectStore;
+  mailer: Mailer;
+  messaging: Messaging;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    platform: Platform;
+  }
+}
+
+export interface BuildAppOptions {
+  /** Tunes job retries; tests shorten the back-off. */
+  jobRetry?: { limit: number; delaySeconds: number; pollingIntervalSeconds?: number };
+}
+
+const deriveKey = (keyRing: KeyRing, purpose: string) => {
+  const key = keyRing.keys.get(keyRing.currentKeyId);
+  if (!key) throw new Error('current encryption key missing from key ring');
+  return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), purpose, 32));
+};
+
+/**
+ * The one factory for the HTTP app: used by the server entry point and by every test, so
+ * both run the same plugins, hooks and error handling.
+ */
+export async function buildApp(
+  config: AppConfig,
+  options: BuildAppOptions = {},
+): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: loggerOptions(config.logLevel),
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Let in-flight requests finish on shutdown, but stop keep-alive sockets from holding it open.
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const keyRing = await loadEncryptionKeys({
+    encryptionKey: config.encryption.key,
+    previousKeys: config.encryption.previousKeys,
+    dataDir: config.dataDir,
+  });
+  const cipher = createCipher(keyRing);
+  const database = await openDatabase(config.database);
+  let jobs: JobQueue | undefined;
+  let mailer: Mailer | undefined;
+  try {
+    await runMigrations(database, config.database);
+
+    mailer = createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from });
+    const sms = createSmsSender(config.sms);
+    const objectStore =
+      config.storage.driver === 'fs'
+        ? createObjectStore({
+            driver: 'fs',
+            root: config.storage.root,
+            publicUrl: config.publicUrl,
+            signingKey: deriveKey(keyRing, 'object-store-url-signing'),
+          })
+        : createObjectStore(config.storage);
+
+    const retry = options.jobRetry ?? { limit: 8, delaySeconds: 10 };
+    const messaging = createMessaging({
+      db: database.db,
+      jobs: () => {
+        if (!jobs) throw new Error('job queue not started');
+        return jobs;
+      },
+      cipher,
+      sendEmail: (message) => (mailer as Mailer).send(message),
+      sendSms: (message) => sms.send(message),
+      retryLimit: retry.limit,
+      retryDelaySeconds: retry.delaySeconds,
+    });
+
+    jobs = await startJobQueue({
+      executor: database.executor,
+      definitions: [...messaging.jobs],
+      pollingIntervalSeconds: retry.pollingIntervalSeconds ?? 2,
+      onError: (error) => app.log.error({ err: error }, 'job queue error'),
+    });
+    if (config.runWorkers) await jobs.startWorkers();
+
+    app.decorate('platform', {
+      config,
+      database,
+      db: database.db,
+      keyRing,
+      cipher,
+      jobs,
+      objectStore,
+      mailer,
+      messaging,
+    });
+  } catch (error) {
+    await jobs?.stop(1000).catch(() => {});
+    mailer?.close();
+    await database.close();
+    throw error;
+  }
+
+  // Closing the app finishes in-flight requests first (Fastify), then running jobs, then the pool.
+  app.addHook('onClose', async () => {
+    await app.platform.jobs.stop();
+    app.platform.mailer.close();
+    await app.platform.database.close();
+  });
+
+  registerErrorHandling(app);
+  await registerSecurity(app, config);
+  await registerDocs(app, config);
+  await app.register(healthRoutes);
+  if (config.storage.driver === 'fs') {
+    await app.register(storageRoutes, { store: app.platform.objectStore });
+  }
+  await registerWebApp(app, config.webDistDir);
+  return app;
+}

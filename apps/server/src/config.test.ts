@@ -1,0 +1,73 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('runs on the embedded defaults with nothing set', () => {
+    const config = loadConfig({ INIT_CWD: '/srv/app' });
+    expect(config.port).toBe(3000);
+    expect(config.publicUrl).toBe('http://localhost:3000');
+    expect(config.dataDir).toBe('/srv/app/data');
+    expect(config.database).toEqual({ kind: 'pglite', dataDir: '/srv/app/data/db' });
+    expect(config.storage).toEqual({ driver: 'fs', root: '/srv/app/data/storage' });
+    expect(config.mail).toMatchObject({ smtpUrl: 'smtp://127.0.0.1:2525', usesSandbox: true });
+    expect(config.sms).toMatchObject({ baseUrl: 'http://127.0.0.1:3100', usesSandbox: true });
+    expect(config.google).toMatchObject({ issuer: 'http://localhost:3100', usesSandbox: true });
+    expect(config.runWorkers).toBe(true);
+  });
+
+  it('follows the sandbox ports and switches to PostgreSQL when DATABASE_URL is set', () => {
+    const config = loadConfig({
+      SANDBOX_PORT: '4100',
+      SANDBOX_SMTP_PORT: '4525',
+      DATABASE_URL: 'postgres://app@db:5432/research',
+      DATA_DIR: 'var',
+      INIT_CWD: '/srv/app',
+    });
+    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://app@db:5432/research' });
+    expect(config.mail.smtpUrl).toBe('smtp://127.0.0.1:4525');
+    expect(config.sms.baseUrl).toBe('http://127.0.0.1:4100');
+    expect(config.google.issuer).toBe('http://localhost:4100');
+    expect(config.dataDir).toBe(path.resolve('/srv/app/var'));
+  });
+
+  it('treats empty strings as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', PORT: '' }).database.kind).toBe('pglite');
+  });
+
+  it('lists every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: 'eighty',
+        DATABASE_URL: 'mysql://x',
+        ENCRYPTION_KEY: 'c2hvcnQ=',
+        STORAGE_DRIVER: 's3',
+        TWILIO_FROM: '555-1234',
+        GOOGLE_CLIENT_ID: 'only-the-id',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = (error as ConfigError).problems.join('\n');
+    for (const name of [
+      'PORT',
+      'DATABASE_URL',
+      'ENCRYPTION_KEY',
+      'S3_ACCESS_KEY_ID',
+      'S3_SECRET_ACCESS_KEY',
+      'TWILIO_FROM',
+      'GOOGLE_CLIENT_SECRET',
+    ]) {
+      expect(problems).toContain(name);
+    }
+    expect((error as ConfigError).message).toMatch(/^Invalid configuration:/);
+  });
+
+  it('accepts a 32-byte base64 encryption key and a list of previous keys', () => {
+    const key = Buffer.alloc(32, 7).toString('base64');
+    const config = loadConfig({ ENCRYPTION_KEY: key, ENCRYPTION_KEY_PREVIOUS: ` ${key} , ` });
+    expect(config.encryption).toEqual({ key, previousKeys: [key] });
+  });
+});

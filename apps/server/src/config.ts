@@ -1,0 +1,211 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every setting the server reads, parsed once from the environment. Defaults run the product
+ * locally against the sandbox (see apps/sandbox); production sets the real endpoints.
+ * `.env.example` documents each variable for operators.
+ */
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const port = z.coerce
+  .number({ error: 'must be a port number (0-65535)' })
+  .int('must be a port number (0-65535)')
+  .min(0, 'must be a port number (0-65535)')
+  .max(65535, 'must be a port number (0-65535)');
+const url = z.url({ protocol: /^https?$/ });
+
+const envSchema = z.object({
+  PORT: port.default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_URL: url.optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  ENCRYPTION_KEY: z
+    .string()
+    .refine(
+      (v) => Buffer.from(v, 'base64').length === 32,
+      'must be 32 random bytes in base64 (openssl rand -base64 32)',
+    )
+    .optional(),
+  ENCRYPTION_KEY_PREVIOUS: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: bool.default(false),
+  RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
+  RUN_WORKERS: bool.default(true),
+  WEB_DIST_DIR: z.string().optional(),
+
+  SANDBOX_PORT: port.default(3100),
+  SANDBOX_SMTP_PORT: port.default(2525),
+
+  SMTP_URL: z.url({ protocol: /^smtps?$/ }).optional(),
+  MAIL_FROM: z.string().min(3).default('Wearable Health Research Platform <no-reply@localhost>'),
+
+  TWILIO_BASE_URL: url.optional(),
+  TWILIO_ACCOUNT_SID: z
+    .string()
+    .regex(/^AC[0-9a-fA-F]{32}$/)
+    .optional(),
+  TWILIO_AUTH_TOKEN: z.string().min(1).optional(),
+  TWILIO_FROM: z
+    .string()
+    .regex(/^\+[1-9]\d{6,14}$/, 'must be an E.164 number such as +15551234567')
+    .default('+15005550006'),
+
+  STORAGE_DRIVER: z.enum(['fs', 's3']).default('fs'),
+  S3_ENDPOINT: url.optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  S3_BUCKET_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9-]*$/)
+    .default(''),
+
+  GOOGLE_ISSUER: url.optional(),
+  GOOGLE_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+});
+
+export type Env = z.input<typeof envSchema>;
+
+/** Rules across variables; checked on the raw input so they are listed with every other problem. */
+function crossVariableProblems(env: Record<string, string | undefined>): string[] {
+  const problems: string[] = [];
+  if (env.STORAGE_DRIVER === 's3') {
+    for (const key of ['S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY']) {
+      if (!env[key]) problems.push(`${key}: required when STORAGE_DRIVER=s3`);
+    }
+  }
+  if ((env.GOOGLE_CLIENT_ID === undefined) !== (env.GOOGLE_CLIENT_SECRET === undefined)) {
+    problems.push('GOOGLE_CLIENT_SECRET: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET together');
+  }
+  return problems;
+}
+
+// The sandbox's well-known credentials (apps/sandbox SANDBOX_DEFAULTS); used only when the
+// operator has not configured the real provider.
+const SANDBOX_TWILIO_SID = 'AC00000000000000000000000000000000';
+const SANDBOX_TWILIO_TOKEN = 'sandbox-auth-token';
+const SANDBOX_GOOGLE_CLIENT_ID = 'sandbox-client-id.apps.googleusercontent.com';
+const SANDBOX_GOOGLE_CLIENT_SECRET = 'sandbox-client-secret';
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
+  encryption: { key?: string; previousKeys: string[] };
+  logLevel: string;
+  trustProxy: boolean;
+  rateLimitMax: number;
+  runWorkers: boolean;
+  webDistDir: string;
+  mail: { smtpUrl: string; from: string; usesSandbox: boolean };
+  sms: {
+    baseUrl: string;
+    accountSid: string;
+    authToken: string;
+    from: string;
+    usesSandbox: boolean;
+  };
+  storage:
+    | { driver: 'fs'; root: string }
+    | {
+        driver: 's3';
+        endpoint?: string;
+        region: string;
+        accessKeyId: string;
+        secretAccessKey: string;
+        forcePathStyle: boolean;
+        bucketPrefix: string;
+      };
+  google: { issuer: string; clientId: string; clientSecret: string; usesSandbox: boolean };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+const defaultWebDist = () =>
+  path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web/dist');
+
+/** Parses the environment; throws ConfigError listing every bad variable at once. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
+  // Empty strings in an .env file mean "not set".
+  const cleaned = Object.fromEntries(
+    Object.entries(source).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  const problems = [
+    ...(parsed.success
+      ? []
+      : parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`)),
+    ...crossVariableProblems(cleaned),
+  ];
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
+  const env = parsed.data;
+  // npm runs workspace scripts inside the workspace; relative paths mean where npm was invoked.
+  const baseDir = source.INIT_CWD ?? process.cwd();
+  const dataDir = path.resolve(baseDir, env.DATA_DIR);
+  const sandboxHttp = `http://localhost:${env.SANDBOX_PORT}`;
+
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    dataDir,
+    database: env.DATABASE_URL
+      ? { kind: 'postgres', url: env.DATABASE_URL }
+      : { kind: 'pglite', dataDir: path.join(dataDir, 'db') },
+    encryption: {
+      ...(env.ENCRYPTION_KEY ? { key: env.ENCRYPTION_KEY } : {}),
+      previousKeys: (env.ENCRYPTION_KEY_PREVIOUS ?? '')
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+    },
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY,
+    rateLimitMax: env.RATE_LIMIT_MAX,
+    runWorkers: env.RUN_WORKERS,
+    webDistDir: env.WEB_DIST_DIR ? path.resolve(baseDir, env.WEB_DIST_DIR) : defaultWebDist(),
+    mail: {
+      smtpUrl: env.SMTP_URL ?? `smtp://127.0.0.1:${env.SANDBOX_SMTP_PORT}`,
+      from: env.MAIL_FROM,
+      usesSandbox: env.SMTP_URL === undefined,
+    },
+    sms: {
+      baseUrl: (env.TWILIO_BASE_URL ?? `http://127.0.0.1:${env.SANDBOX_PORT}`).replace(/\/$/, ''),
+      accountSid: env.TWILIO_ACCOUNT_SID ?? SANDBOX_TWILIO_SID,
+      authToken: env.TWILIO_AUTH_TOKEN ?? SANDBOX_TWILIO_TOKEN,
+      from: env.TWILIO_FROM,
+      usesSandbox: env.TWILIO_BASE_URL === undefined,
+    },
+    storage:
+      env.STORAGE_DRIVER === 's3'
+        ? {
+            driver: 's3',
+            ...(env.S3_ENDPOINT ? { endpoint: env.S3_ENDPOINT } : {}),
+            region: env.S3_REGION,
+            accessKeyId: env.S3_ACCESS_KEY_ID ?? '',
+            secretAccessKey: env.S3_SECRET_ACCESS_KEY ?? '',
+            forcePathStyle: env.S3_FORCE_PATH_STYLE,
+            bucketPrefix: env.S3_BUCKET_PREFIX,
+          }
+        : { driver: 'fs', root: path.join(dataDir, 'storage') },
+    google: {
+      issuer: (env.GOOGLE_ISSUER ?? sandboxHttp).replace(/\/$/, ''),
+      clientId: env.GOOGLE_CLIENT_ID ?? SANDBOX_GOOGLE_CLIENT_ID,
+      clientSecret: env.GOOGLE_CLIENT_SECRET ?? SANDBOX_GOOGLE_CLIENT_SECRET,
+      usesSandbox: env.GOOGLE_ISSUER === undefined,
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import pg from 'pg';
+import type { AppConfig } from '../config.js';
+import * as schema from './schema/index.js';
+
+export type Schema = typeof schema;
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+
+/** Raw SQL access shared by pg-boss and health checks, whatever the driver. */
+export interface SqlExecutor {
+  executeSql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  db: Db;
+  executor: SqlExecutor;
+  close(): Promise<void>;
+}
+
+export class DatabaseLockedError extends Error {}
+
+/**
+ * PGlite is one process's database: a second process opening the same folder would corrupt it.
+ * A lock file with the owner's pid makes the second opener fail with a clear message instead.
+ */
+async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
+  const lockPath = path.join(dataDir, '.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const handle = await open(lockPath, 'wx');
+      await handle.writeFile(String(process.pid));
+      await handle.close();
+      return () => rm(lockPath, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const owner = Number((await readFile(lockPath, 'utf8').catch(() => '')).trim());
+      if (owner && isAlive(owner)) {
+        throw new DatabaseLockedError(
+          `The embedded database in ${dataDir} is in use by another process (pid ${owner}). ` +
+            'Stop that process first, or use PostgreSQL by setting DATABASE_URL.',
+        );
+      }
+      // A stale lock from a process that died: take it over.
+      await rm(lockPath, { force: true });
+    }
+  }
+  throw new DatabaseLockedError(`Could not lock the embedded database in ${dataDir}.`);
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function openDatabase(config: AppConfig['database']): Promise<Database> {
+  if (config.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+    // Without a listener an idle client's network error would crash the process.
+    pool.on('error', () => {});
+    const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Db;
+    return {
+      kind: 'postgres',
+      db,
+      executor: { executeSql: (text, values) => pool.query(text, values) },
+      close: () => pool.end(),
+    };
+  }
+
+  await mkdir(config.dataDir, { recursive: true });
+  const unlock = await lockDataDir(config.dataDir);
+  try {
+    const client = await PGlite.create(config.dataDir);
+    const db = drizzlePglite(client, { schema, casing: 'snake_case' }) as unknown as Db;
+    return {
+      kind: 'pglite',
+      db,
+      executor: {
+        // PGlite's `query` takes one statement with parameters; `exec` runs a script without.
+        async executeSql(text, values) {
+          if (values && values.length > 0) {
+            const result = await client.query<Record<string, unknown>>(text, values);
+            return { rows: result.rows };
+          }
+          const results = await client.exec(text);
+          return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+        },
+      },
+      async close() {
+        await client.close();
+        await unlock();
+      },
+    };
+  } catch (error) {
+    await unlock();
+    throw error;
+  }
+}
+
+export async function pingDatabase(database: Database): Promise<boolean> {
+  try {
+    await database.db.execute(sql`select 1`);
+    return true;
+  } catch {
+    return false;
+  }
+}

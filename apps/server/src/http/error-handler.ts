@@ -1,0 +1,81 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  isResponseSerializationError,
+} from 'fastify-type-provider-zod';
+import { AppError } from '../errors.js';
+
+/**
+ * One place turns every failure into the envelope `{ success: false, error, message, code }`.
+ * Validation failures name each field; 5xx bodies never carry internals.
+ */
+export interface ErrorBody {
+  success: false;
+  error: string;
+  message: string;
+  code: string;
+  details?: Record<string, unknown>;
+}
+
+export const errorBody = (
+  message: string,
+  code: string,
+  details?: Record<string, unknown>,
+): ErrorBody => ({
+  success: false,
+  error: message,
+  message,
+  code,
+  ...(details ? { details } : {}),
+});
+
+const fieldOf = (instancePath: string, context: string | undefined) => {
+  const field = instancePath.replace(/^\//, '').replaceAll('/', '.');
+  return field || context || 'body';
+};
+
+export function registerErrorHandling(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      return reply
+        .status(error.statusCode)
+        .send(errorBody(error.message, error.code, error.details));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields = error.validation.map((issue) => ({
+        field: fieldOf(issue.instancePath, error.validationContext),
+        message: issue.message ?? 'Invalid value',
+      }));
+      const first = fields[0];
+      const message = first ? `${first.message} (${first.field})` : 'Invalid request';
+      return reply.status(400).send(errorBody(message, 'VALIDATION_ERROR', { fields }));
+    }
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error }, 'response did not match its schema');
+      return reply
+        .status(500)
+        .send(errorBody('Something went wrong on our side. Please try again.', 'INTERNAL_ERROR'));
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 429) {
+      return reply.status(429).send(errorBody(error.message, 'RATE_LIMITED'));
+    }
+    if (status >= 400 && status < 500) {
+      const known: Record<string, [string, string]> = {
+        FST_ERR_CTP_BODY_TOO_LARGE: ['The request is too large.', 'TOO_LARGE'],
+        FST_ERR_CTP_INVALID_MEDIA_TYPE: ['Unsupported content type.', 'UNSUPPORTED_MEDIA_TYPE'],
+        FST_ERR_CTP_EMPTY_JSON_BODY: ['The request body is empty.', 'VALIDATION_ERROR'],
+        FST_ERR_CTP_INVALID_JSON_BODY: ['The request body is not valid JSON.', 'VALIDATION_ERROR'],
+      };
+      const [message, code] = known[error.code] ?? [
+        error.code === 'FST_ERR_VALIDATION' ? error.message : 'The request could not be processed.',
+        status === 413 ? 'TOO_LARGE' : 'BAD_REQUEST',
+      ];
+      return reply.status(status).send(errorBody(message, code));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply
+      .status(500)
+      .send(errorBody('Something went wrong on our side. Please try again.', 'INTERNAL_ERROR'));
+  });
+}

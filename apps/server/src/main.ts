@@ -1,0 +1,18 @@
+import { buildApp } from './app.js';
+import { closeOnSignals, loadConfigOrExit } from './process-lifecycle.js';
+
+const config = loadConfigOrExit();
+const app = await buildApp(config);
+closeOnSignals(app);
+await app.listen({ port: config.port, host: config.host });
+
+const lines = [
+  `API and web app   ${config.publicUrl}`,
+  `API docs          ${config.publicUrl}/api/docs`,
+  `Database          ${config.database.kind === 'pglite' ? `embedded (PGlite) in ${config.database.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
+  `Files             ${config.storage.driver === 'fs' ? config.storage.root : 'S3'}`,
+  `Background jobs   ${config.runWorkers ? 'running in this process' : 'off here (run npm run start:worker)'}`,
+];
+if (config.mail.usesSandbox)
+  lines.push('Mail and SMS      captured by the sandbox (SMTP_URL / TWILIO_BASE_URL not set)');
+console.log(`\n${lines.join('\n')}\n`);

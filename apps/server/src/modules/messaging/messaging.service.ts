@@ -1,0 +1,109 @@
+import { eq, sql } from 'drizzle-orm';
+import type PgBoss from 'pg-boss';
+import type { Db } from '../../db/client.js';
+import { outboundMessages } from '../../db/schema/index.js';
+import { defineJob, type JobQueue } from '../../platform/jobs.js';
+
+/**
+ * Mail and SMS always leave through the job queue: a relay that is down delays delivery but
+ * loses nothing, and a request never waits on SMTP or Twilio.
+ */
+export type OutboundPayload =
+  | { channel: 'email'; to: string; subject: string; html: string; text: string; replyTo?: string }
+  | { channel: 'sms'; to: string; body: string };
+
+export interface DeliveryError extends Error {
+  transient: boolean;
+}
+
+export interface MessagingDeps {
+  db: Db;
+  jobs: () => JobQueue;
+  cipher: { encrypt(plaintext: string): string; decrypt(token: string): string };
+  sendEmail(message: {
+    to: string;
+    subject: string;
+    html: string;
+    text: string;
+    replyTo?: string;
+  }): Promise<{ messageId: string }>;
+  sendSms(message: { to: string; body: string }): Promise<{ sid: string }>;
+  retryLimit: number;
+  retryDelaySeconds: number;
+}
+
+const isTransient = (error: unknown) =>
+  typeof error === 'object' &&
+  error !== null &&
+  'transient' in error &&
+  (error as DeliveryError).transient === true;
+
+/** A short, personal-data-free description of a failure for the status column. */
+const describe = (error: unknown) =>
+  (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 500);
+
+export function createMessaging(deps: MessagingDeps) {
+  const deliverJob = defineJob<{ messageId: string }>({
+    name: 'deliver-message',
+    retryLimit: deps.retryLimit,
+    retryDelaySeconds: deps.retryDelaySeconds,
+    concurrency: 4,
+    handler: async (job) => deliver(job),
+  });
+
+  async function deliver(job: PgBoss.JobWithMetadata<{ messageId: string }>) {
+    const [row] = await deps.db
+      .update(outboundMessages)
+      .set({ attempts: sql`${outboundMessages.attempts} + 1` })
+      .where(eq(outboundMessages.id, job.data.messageId))
+      .returning();
+    if (row?.status !== 'queued') return;
+    const payload = JSON.parse(deps.cipher.decrypt(row.payloadEncrypted)) as OutboundPayload;
+    try {
+      const providerId =
+        payload.channel === 'email'
+          ? (await deps.sendEmail(payload)).messageId
+          : (await deps.sendSms(payload)).sid;
+      await deps.db
+        .update(outboundMessages)
+        .set({ status: 'sent', sentAt: new Date(), providerId, lastError: null })
+        .where(eq(outboundMessages.id, row.id));
+    } catch (error) {
+      const final = !isTransient(error) || deps.jobs().isFinalAttempt(job);
+      await deps.db
+        .update(outboundMessages)
+        .set({ lastError: describe(error), ...(final ? { status: 'failed' as const } : {}) })
+        .where(eq(outboundMessages.id, row.id));
+      // Throwing hands the job back to pg-boss for a retry with back-off.
+      if (!final) throw error;
+    }
+  }
+
+  async function enqueue(purpose: string, payload: OutboundPayload): Promise<string> {
+    const [row] = await deps.db
+      .insert(outboundMessages)
+      .values({
+        channel: payload.channel,
+        purpose,
+        payloadEncrypted: deps.cipher.encrypt(JSON.stringify(payload)),
+      })
+      .returning({ id: outboundMessages.id });
+    if (!row) throw new Error('outbound message not stored');
+    await deps.jobs().send(deliverJob, { messageId: row.id });
+    return row.id;
+  }
+
+  return {
+    jobs: [deliverJob],
+    queueEmail: (
+      purpose: string,
+      message: Omit<Extract<OutboundPayload, { channel: 'email' }>, 'channel'>,
+    ) => enqueue(purpose, { channel: 'email', ...message }),
+    queueSms: (
+      purpose: string,
+      message: Omit<Extract<OutboundPayload, { channel: 'sms' }>, 'channel'>,
+    ) => enqueue(purpose, { channel: 'sms', ...message }),
+  };
+}
+
+export type Messaging = ReturnType<typeof createMessaging>;

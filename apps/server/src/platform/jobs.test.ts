@@ -1,0 +1,92 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import { type Database, openDatabase } from '../db/client.js';
+import { cloneDatabase, eventually } from '../test/test-app.js';
+import { defineJob, startJobQueue } from './jobs.js';
+
+describe('job queue', () => {
+  let database: Database;
+  let cleanup: () => Promise<void>;
+  beforeAll(async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'wrp-jobs-'));
+    const clone = await cloneDatabase(dir);
+    const config = loadConfig({ DATA_DIR: dir, ...clone.env });
+    database = await openDatabase(config.database);
+    cleanup = async () => {
+      await database.close();
+      await clone.drop();
+      await rm(dir, { recursive: true, force: true });
+    };
+  });
+  afterAll(() => cleanup());
+
+  const stateOf = async (id: string) => {
+    const { rows } = await database.executor.executeSql(
+      'select state, retry_count from pgboss.job where id = $1',
+      [id],
+    );
+    return rows[0] as { state: string; retry_count: number } | undefined;
+  };
+
+  it('retries a failing job with back-off, then records it as failed', async () => {
+    const attempts: number[] = [];
+    const failing = defineJob<{ n: number }>({
+      name: 'always-fails',
+      retryLimit: 2,
+      retryDelaySeconds: 1,
+      handler: async () => {
+        attempts.push(Date.now());
+        throw new Error('provider unavailable');
+      },
+    });
+    const jobs = await startJobQueue({
+      executor: database.executor,
+      definitions: [failing],
+      pollingIntervalSeconds: 0.5,
+    });
+    try {
+      await jobs.startWorkers();
+      const id = await jobs.send(failing, { n: 1 });
+      const final = await eventually(async () => {
+        const s = await stateOf(id);
+        return s?.state === 'failed' ? s : undefined;
+      }, 30_000);
+      expect(final.retry_count).toBe(2);
+      expect(attempts).toHaveLength(3);
+      // Back-off: the second wait is longer than the first.
+      const [a, b, c] = attempts as [number, number, number];
+      expect(c - b).toBeGreaterThan(b - a);
+    } finally {
+      await jobs.stop();
+    }
+  }, 45_000);
+
+  it('lets a running job finish before stopping', async () => {
+    let started = false;
+    let finished = false;
+    const slow = defineJob<object>({
+      name: 'slow-job',
+      retryLimit: 0,
+      retryDelaySeconds: 1,
+      handler: async () => {
+        started = true;
+        await new Promise((r) => setTimeout(r, 1500));
+        finished = true;
+      },
+    });
+    const jobs = await startJobQueue({
+      executor: database.executor,
+      definitions: [slow],
+      pollingIntervalSeconds: 0.5,
+    });
+    await jobs.startWorkers();
+    const id = await jobs.send(slow, {});
+    await eventually(async () => started);
+    await jobs.stop(10_000);
+    expect(finished).toBe(true);
+    expect((await stateOf(id))?.state).toBe('completed');
+  }, 30_000);
+});

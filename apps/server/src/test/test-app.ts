@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { type Sandbox, startSandbox } from '@research/sandbox';
+import type { FastifyInstance } from 'fastify';
+import { inject } from 'vitest';
+import { buildApp } from '../app.js';
+import { type AppConfig, loadConfig } from '../config.js';
+import { admin, withDatabase } from './global-setup.js';
+
+export type TestDatabaseKind = 'pglite' | 'postgres';
+
+/** Which database this run's integration tests use: PostgreSQL when TEST_DATABASE_URL is set. */
+export const testDatabaseKind = (): TestDatabaseKind =>
+  inject('postgresTemplate') ? 'postgres' : 'pglite';
+
+export interface TestApp {
+  app: FastifyInstance;
+  sandbox: Sandbox | null;
+  config: AppConfig;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Start without a sandbox (e.g. to test a relay that is down). */
+  withoutSandbox?: boolean;
+  smtpPort?: number;
+  /** Extra routes registered before the app is ready (for testing cross-cutting behaviour). */
+  routes?: (app: FastifyInstance) => void;
+}
+
+/** A free TCP port on loopback (for tests that start a peer later). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** A fresh, migrated database of this run's kind, cloned from the template. */
+export async function cloneDatabase(
+  dataDir: string,
+): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const postgres = inject('postgresTemplate');
+  if (postgres) {
+    const name = `wrp_test_${randomBytes(6).toString('hex')}`;
+    await admin(postgres.adminUrl, (c) =>
+      c.query(`create database ${name} template ${postgres.name}`).then(() => {}),
+    );
+    return {
+      env: { DATABASE_URL: withDatabase(postgres.adminUrl, name) },
+      drop: () =>
+        admin(postgres.adminUrl, (c) =>
+          c.query(`drop database if exists ${name} with (force)`).then(() => {}),
+        ),
+    };
+  }
+  await cp(inject('pgliteTemplateDir'), path.join(dataDir, 'db'), { recursive: true });
+  return { env: {}, drop: async () => {} };
+}
+
+/**
+ * The real app (buildApp) on a fresh database, wired to a sandbox on random ports: SMTP, Twilio
+ * and Google calls travel over real sockets to it.
+ */
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wrp-app-'));
+  const database = await cloneDatabase(dataDir);
+  const sandbox = options.withoutSandbox
+    ? null
+    : await startSandbox({ httpPort: 0, smtpPort: options.smtpPort ?? 0 });
+  const smtpPort = sandbox?.smtpPort ?? options.smtpPort ?? (await freePort());
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    PUBLIC_URL: 'http://localhost:3000',
+    WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+    SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+    ...(sandbox ? { TWILIO_BASE_URL: sandbox.httpUrl, GOOGLE_ISSUER: sandbox.issuer } : {}),
+    ...database.env,
+    ...options.env,
+  });
+  const app = await buildApp(config, {
+    jobRetry: { limit: 4, delaySeconds: 1, pollingIntervalSeconds: 0.5 },
+  });
+  options.routes?.(app);
+  await app.ready();
+  return {
+    app,
+    sandbox,
+    config,
+    async close() {
+      await app.close();
+      await sandbox?.close();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls until `check` returns a value (not undefined/false) or the time runs out. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false>,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() - started > timeoutMs)
+      throw new Error(`condition not met within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
