@@ -1,0 +1,54 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { defineConfig } from '@playwright/test';
+
+const PORT = 3900;
+const baseURL = `http://localhost:${PORT}`;
+
+// E2E_BASE_URL points the specs at a server that is already running (e.g. `vite preview` while
+// working on pages); otherwise Playwright starts the whole product with a fresh data directory.
+const externalBaseURL = process.env.E2E_BASE_URL;
+
+export default defineConfig({
+  testDir: './e2e',
+  outputDir: 'test-results',
+  fullyParallel: false,
+  workers: 1,
+  forbidOnly: Boolean(process.env.CI),
+  reporter: [['list'], ['html', { open: 'never' }]],
+  use: {
+    baseURL: externalBaseURL ?? baseURL,
+    headless: true,
+    trace: 'retain-on-failure',
+    launchOptions: {
+      // Debian's Chromium: Playwright's own browser download is not available on our machines.
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  webServer: externalBaseURL
+    ? undefined
+    : {
+        command: 'node ../../scripts/start.mjs',
+        url: `${baseURL}/healthz`,
+        reuseExistingServer: false,
+        timeout: 180_000,
+        env: {
+          PORT: String(PORT),
+          SANDBOX_PORT: '3901',
+          SANDBOX_SMTP_PORT: '3902',
+          // A fresh database and file store per run, so runs never see each other's data.
+          DATA_DIR: mkdtempSync(path.join(tmpdir(), 'wrp-e2e-')),
+          PUBLIC_URL: baseURL,
+        },
+      },
+});

@@ -1,0 +1,75 @@
+import Box from '@mui/material/Box';
+import { keyframes } from '@mui/material/styles';
+import { Outlet, useNavigation } from 'react-router';
+import { ScrollToTop } from './scroll-to-top';
+import { SiteFooter } from './site-footer';
+import { TopNav } from './top-nav';
+
+export function RootLayout() {
+  // Between pages the old page stays up while the next chunk loads; a thin bar says so.
+  const navigation = useNavigation();
+  return (
+    <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
+      <Box
+        component="a"
+        href="#main-content"
+        sx={{
+          position: 'absolute',
+          left: 8,
+          top: -48,
+          zIndex: (theme) => theme.zIndex.appBar + 1,
+          bgcolor: 'background.paper',
+          color: 'primary.main',
+          px: 2,
+          py: 1,
+          borderRadius: 1,
+          '&:focus': { top: 8 },
+        }}
+      >
+        Skip to main content
+      </Box>
+      {navigation.state === 'loading' && <NavigationProgress />}
+      <TopNav />
+      <Box component="main" id="main-content" tabIndex={-1} sx={{ flex: 1, outline: 'none' }}>
+        <Outlet />
+      </Box>
+      <SiteFooter />
+      <ScrollToTop />
+    </Box>
+  );
+}
+
+const slide = keyframes`
+  from { transform: translateX(-100%); }
+  to { transform: translateX(250%); }
+`;
+
+/** A thin indeterminate bar; hand-made because LinearProgress costs ~1.5 KB gzip up front. */
+function NavigationProgress() {
+  return (
+    <Box
+      role="progressbar"
+      aria-label="Loading page"
+      sx={{
+        position: 'fixed',
+        top: 0,
+        left: 0,
+        right: 0,
+        height: 3,
+        overflow: 'hidden',
+        zIndex: (theme) => theme.zIndex.appBar + 1,
+        bgcolor: 'rgba(0, 80, 92, 0.25)',
+      }}
+    >
+      <Box
+        sx={{
+          width: '40%',
+          height: '100%',
+          bgcolor: 'secondary.main',
+          animation: `${slide} 1.1s ease-in-out infinite`,
+          '@media (prefers-reduced-motion: reduce)': { animation: 'none', width: '100%' },
+        }}
+      />
+    </Box>
+  );
+}

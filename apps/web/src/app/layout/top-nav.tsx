@@ -1,0 +1,111 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router';
+import { BrandLogo } from '../../components/brand-logo';
+
+/** What the navigation needs to know about a signed-in user (spec 000 §2, §3). */
+export interface NavUser {
+  email: string;
+  displayName?: string | null;
+  photoURL?: string | null;
+}
+
+export interface TopNavProps {
+  /** null or absent: signed out. The signed-in account menu arrives with the auth issue. */
+  user?: NavUser | null;
+}
+
+export function TopNav({ user = null }: TopNavProps) {
+  return (
+    // A plain <header> rather than AppBar/Toolbar/Container: same look, ~2 KB less JavaScript on
+    // the landing route, whose budget is tight (DESIGN §12).
+    <Box
+      component="header"
+      sx={{
+        position: 'sticky',
+        top: 0,
+        zIndex: 'appBar',
+        bgcolor: 'primary.main',
+        color: 'primary.contrastText',
+        boxShadow: '0 1px 0 rgba(0, 0, 0, 0.12)',
+      }}
+    >
+      <Box
+        component="nav"
+        aria-label="Main"
+        sx={{
+          maxWidth: 'lg',
+          mx: 'auto',
+          display: 'flex',
+          alignItems: 'center',
+          gap: 1,
+          minHeight: { xs: 60, sm: 68 },
+          px: { xs: 1.5, sm: 3 },
+        }}
+      >
+        <Box
+          component={RouterLink}
+          to="/"
+          aria-label="Wearable Health Research Platform home"
+          sx={{
+            display: 'flex',
+            alignItems: 'center',
+            gap: 1.5,
+            color: 'inherit',
+            textDecoration: 'none',
+            mr: 'auto',
+            minWidth: 0,
+            borderRadius: 1,
+            '&:focus-visible': { outline: '2px solid #fff', outlineOffset: 4 },
+          }}
+        >
+          <BrandLogo tone="light" size={36} />
+          {/* Below 600 px the two buttons need the width; the hero repeats the name anyway. */}
+          <Typography
+            component="span"
+            variant="h6"
+            noWrap
+            sx={{ display: { xs: 'none', sm: 'block' }, fontWeight: 700, fontSize: '1.1rem' }}
+          >
+            Wearable Health Research Platform
+          </Typography>
+        </Box>
+        {user ? null : <SignedOutActions />}
+      </Box>
+    </Box>
+  );
+}
+
+function SignedOutActions() {
+  return (
+    <Box sx={{ display: 'flex', gap: { xs: 1, sm: 1.5 }, flexShrink: 0 }}>
+      <Button
+        component={RouterLink}
+        to="/participant/enroll"
+        variant="contained"
+        sx={{
+          bgcolor: 'common.white',
+          color: 'primary.main',
+          '&:hover': { bgcolor: 'grey.100' },
+          px: { xs: 1.5, sm: 2 },
+        }}
+      >
+        Join Study
+      </Button>
+      <Button
+        component={RouterLink}
+        to="/researcher/auth"
+        variant="outlined"
+        color="inherit"
+        sx={{
+          borderColor: 'rgba(255,255,255,0.7)',
+          '&:hover': { borderColor: 'common.white', bgcolor: 'rgba(255,255,255,0.08)' },
+          px: { xs: 1.5, sm: 2 },
+        }}
+      >
+        Researcher Login
+      </Button>
+    </Box>
+  );
+}

@@ -1,0 +1,50 @@
+import { createTheme } from '@mui/material/styles';
+
+// Only the weights the theme uses are bundled (see main.tsx); headings are 700, labels 500.
+const fontFamily = '"Roboto", "Helvetica Neue", Arial, sans-serif';
+
+export const BRAND_PRIMARY = '#8C1515';
+export const BRAND_SECONDARY = '#00505C';
+
+export const theme = createTheme({
+  palette: {
+    // Both brand colours reach a contrast above 8:1 against white, so white text on them and
+    // them on white pass WCAG AA at any size.
+    primary: { main: BRAND_PRIMARY, light: '#B83A3A', dark: '#5E0E0E', contrastText: '#FFFFFF' },
+    secondary: {
+      main: BRAND_SECONDARY,
+      light: '#2E7F8A',
+      dark: '#00363E',
+      contrastText: '#FFFFFF',
+    },
+    background: { default: '#FAF8F7', paper: '#FFFFFF' },
+    text: { primary: '#1F1B1A', secondary: '#57504D' },
+  },
+  shape: { borderRadius: 12 },
+  spacing: 8,
+  typography: {
+    fontFamily,
+    h1: { fontWeight: 700, letterSpacing: '-0.02em' },
+    h2: { fontWeight: 700, letterSpacing: '-0.015em' },
+    h3: { fontWeight: 700 },
+    h4: { fontWeight: 700 },
+    h5: { fontWeight: 700 },
+    h6: { fontWeight: 500 },
+    subtitle1: { fontWeight: 500 },
+    button: { fontWeight: 500, textTransform: 'none', letterSpacing: 0 },
+    overline: { fontWeight: 700, letterSpacing: '0.12em' },
+  },
+  components: {
+    MuiButton: {
+      defaultProps: { disableElevation: true },
+      styleOverrides: { root: { borderRadius: 10 } },
+    },
+    MuiCard: {
+      defaultProps: { elevation: 0 },
+      styleOverrides: { root: { border: '1px solid #E8E1DE' } },
+    },
+    MuiChip: {
+      styleOverrides: { root: { fontWeight: 500 } },
+    },
+  },
+});

@@ -1,0 +1,99 @@
+import Biotech from '@mui/icons-material/Biotech';
+import Watch from '@mui/icons-material/Watch';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { AudienceCard } from './audience-card';
+import { FeatureGrid } from './feature-grid';
+
+/**
+ * The signed-out landing page (spec 000 §2). The entry cards come straight after the hero: a
+ * participant arriving with a study code should not have to scroll past the marketing grid.
+ */
+export default function LandingPage() {
+  return (
+    <>
+      <Box
+        component="section"
+        sx={{
+          background:
+            'radial-gradient(1200px 400px at 10% -10%, rgba(140, 21, 21, 0.10), transparent 60%),' +
+            'radial-gradient(900px 360px at 100% 0%, rgba(0, 80, 92, 0.10), transparent 60%)',
+          pt: { xs: 6, md: 10 },
+          pb: { xs: 5, md: 8 },
+        }}
+      >
+        <Box sx={{ maxWidth: 'lg', mx: 'auto', px: { xs: 2, sm: 3 } }}>
+          <Box sx={{ textAlign: 'center', maxWidth: 820, mx: 'auto', mb: { xs: 4, md: 6 } }}>
+            <Typography
+              variant="h2"
+              component="h1"
+              sx={{ fontSize: { xs: '2.1rem', sm: '2.75rem', md: '3.5rem' }, mb: 2 }}
+            >
+              Wearable Health Research Platform
+            </Typography>
+            <Typography
+              variant="h6"
+              component="p"
+              color="text.secondary"
+              sx={{ fontWeight: 400, fontSize: { xs: '1.05rem', md: '1.25rem' } }}
+            >
+              A secure research platform for health data collection from wearable devices: run
+              studies, enrol participants with a study code and gather Fitbit data for analysis.
+            </Typography>
+          </Box>
+          <Box
+            sx={{
+              display: 'grid',
+              gap: { xs: 2.5, md: 4 },
+              gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' },
+              maxWidth: 1000,
+              mx: 'auto',
+            }}
+          >
+            <AudienceCard
+              title="For Participants"
+              description="Join a research study with the study code from your research team and connect your Fitbit wearable. There is nothing to sign up for."
+              tag="No Account Required"
+              actionLabel="Join Study"
+              actionTo="/participant/enroll"
+              Icon={Watch}
+              color="primary"
+            />
+            <AudienceCard
+              title="For Researchers"
+              description="Sign in to create and manage studies, invite participants and collaborators, follow participant status and export raw data."
+              tag="Secure Login Required"
+              actionLabel="Researcher Login"
+              actionTo="/researcher/auth"
+              Icon={Biotech}
+              color="secondary"
+            />
+          </Box>
+        </Box>
+      </Box>
+      <Box component="section" aria-labelledby="features-heading" sx={{ py: { xs: 6, md: 9 } }}>
+        <Box sx={{ maxWidth: 'lg', mx: 'auto', px: { xs: 2, sm: 3 } }}>
+          <Box sx={{ textAlign: 'center', mb: { xs: 4, md: 6 } }}>
+            <Typography
+              variant="overline"
+              component="p"
+              color="secondary"
+              sx={{ display: 'block', mb: 1 }}
+            >
+              Platform features
+            </Typography>
+            <Typography
+              id="features-heading"
+              variant="h4"
+              component="h2"
+              sx={{ fontSize: { xs: '1.6rem', md: '2.125rem' } }}
+            >
+              Everything a wearable study needs
+            </Typography>
+          </Box>
+          <FeatureGrid />
+        </Box>
+      </Box>
+    </>
+  );
+}

@@ -1,0 +1,11 @@
+import '@testing-library/jest-dom/vitest';
+import { cleanup } from '@testing-library/react';
+import { afterEach } from 'vitest';
+
+// Vitest globals are off, so Testing Library cannot register its own cleanup.
+afterEach(() => {
+  cleanup();
+});
+
+// jsdom has no layout, and its scrollTo only logs "not implemented"; pages call it on navigation.
+window.scrollTo = () => {};
