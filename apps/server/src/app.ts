@@ -45,6 +45,8 @@ declare module 'fastify' {
 export interface BuildAppOptions {
   /** Tunes job retries; tests shorten the back-off. */
   jobRetry?: { limit: number; delaySeconds: number; pollingIntervalSeconds?: number };
+  /** Where logs go (stdout by default); tests capture them to check redaction. */
+  logStream?: NodeJS.WritableStream;
 }
 
 const deriveKey = (keyRing: KeyRing, purpose: string) => {
@@ -62,7 +64,10 @@ export async function buildApp(
   options: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: loggerOptions(config.logLevel),
+    logger: {
+      ...loggerOptions(config.logLevel),
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     // Let in-flight requests finish on shutdown, but stop keep-alive sockets from holding it open.

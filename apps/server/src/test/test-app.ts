@@ -30,6 +30,7 @@ export interface TestAppOptions {
   smtpPort?: number;
   /** Extra routes registered before the app is ready (for testing cross-cutting behaviour). */
   routes?: (app: FastifyInstance) => void;
+  logStream?: NodeJS.WritableStream;
 }
 
 /** A free TCP port on loopback (for tests that start a peer later). */
@@ -90,6 +91,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const app = await buildApp(config, {
     jobRetry: { limit: 4, delaySeconds: 1, pollingIntervalSeconds: 0.5 },
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   options.routes?.(app);
   await app.ready();
