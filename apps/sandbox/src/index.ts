@@ -2,13 +2,14 @@ import type { AddressInfo } from 'node:net';
 import formbody from '@fastify/formbody';
 import Fastify from 'fastify';
 import { registerInbox } from './inbox-page.js';
-import { registerOidc } from './oidc.js';
+import { type IdTokenTamper, registerOidc } from './oidc.js';
 import { startSmtpCatcher } from './smtp-catcher.js';
 import { type CapturedMessage, MessageStore } from './store.js';
 import { registerTwilio } from './twilio.js';
 
 export type { SimulatedAccount } from './accounts.js';
 export { SIMULATED_ACCOUNTS, subjectFor } from './accounts.js';
+export type { IdTokenTamper } from './oidc.js';
 export type { CapturedMessage } from './store.js';
 
 export interface SandboxOptions {
@@ -49,6 +50,8 @@ export interface Sandbox {
     claims: Record<string, unknown>,
     options?: { expiresInSeconds?: number; signWith?: 'issuer' | 'foreign' },
   ): Promise<string>;
+  /** Makes the next ID token from the token endpoint faulty: other claims, foreign key, expired, bad signature. */
+  tamperNextIdToken(tamper: IdTokenTamper): void;
   close(): Promise<void>;
 }
 
@@ -130,6 +133,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     waitForMessage: (filter, timeoutMs) => store.waitFor(filter, timeoutMs),
     clear: () => store.clear(),
     mintIdToken: (claims, mintOptions) => oidc.mintIdToken(claims, mintOptions),
+    tamperNextIdToken: (tamper) => oidc.tamperNextIdToken(tamper),
     close() {
       closed ??= Promise.all([app.close(), smtp.close()]).then(() => undefined);
       return closed;

@@ -30,9 +30,18 @@ export interface MintOptions {
   signWith?: 'issuer' | 'foreign';
 }
 
+/** A fault for the next ID token the token endpoint issues (tests of the client's checks). */
+export interface IdTokenTamper extends MintOptions {
+  /** Claims that replace or add to the real ones, e.g. `{ aud: 'someone-else' }`, `{ nonce: 'x' }`. */
+  claims?: Record<string, unknown>;
+  /** Flip a character of the signature. */
+  corruptSignature?: boolean;
+}
+
 export interface OidcIssuer {
   grants: GrantStore;
   mintIdToken(claims: Record<string, unknown>, options?: MintOptions): Promise<string>;
+  tamperNextIdToken(tamper: IdTokenTamper): void;
 }
 
 export const AUTHORIZE_PATH = '/o/oauth2/v2/auth';
@@ -119,6 +128,11 @@ export async function registerOidc(
 ): Promise<OidcIssuer> {
   const signingKey = await loadOrCreateSigningKey(options.dataDir);
   let foreignKey: SigningKey | undefined;
+  let pendingTamper: IdTokenTamper | undefined;
+  const corrupt = (jwt: string) => {
+    const last = jwt.at(-2) === 'A' ? 'B' : 'A';
+    return `${jwt.slice(0, -2)}${last}${jwt.slice(-1)}`;
+  };
   const grants = new GrantStore(options.dataDir);
   const clients = options.clients;
   const issuer = options.issuer;
@@ -173,12 +187,16 @@ export async function registerOidc(
     };
     if (includeRefresh && grant.refreshToken) body.refresh_token = grant.refreshToken;
     if (grant.scopes.includes('openid')) {
-      body.id_token = await sign(
-        idTokenClaims(grant, access.token, nonce),
-        signingKey,
+      const tamper = pendingTamper;
+      pendingTamper = undefined;
+      if (tamper?.signWith === 'foreign' && !foreignKey) foreignKey = await createForeignKey();
+      const token = await sign(
+        { ...idTokenClaims(grant, access.token, nonce), ...tamper?.claims },
+        tamper?.signWith === 'foreign' && foreignKey ? foreignKey : signingKey,
         signingKey.kid,
-        ID_TOKEN_SECONDS,
+        tamper?.expiresInSeconds ?? ID_TOKEN_SECONDS,
       );
+      body.id_token = tamper?.corruptSignature ? corrupt(token) : token;
     }
     return body;
   }
@@ -634,6 +652,9 @@ export async function registerOidc(
 
   return {
     grants,
+    tamperNextIdToken(tamper) {
+      pendingTamper = tamper;
+    },
     async mintIdToken(claims, mintOptions = {}) {
       if (mintOptions.signWith === 'foreign' && !foreignKey) foreignKey = await createForeignKey();
       const key = mintOptions.signWith === 'foreign' && foreignKey ? foreignKey : signingKey;

@@ -13,6 +13,8 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { loggerOptions } from './http/logger.js';
 import { registerSecurity } from './http/security.js';
 import { registerWebApp } from './http/web-app.js';
+import { authRoutes } from './modules/auth/auth.routes.js';
+import { localAdminRoutes } from './modules/auth/local-admin.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createMessaging, type Messaging } from './modules/messaging/messaging.service.js';
 import { storageRoutes } from './modules/storage/storage.routes.js';
@@ -22,6 +24,7 @@ import { createMailer, type Mailer } from './platform/mailer.js';
 import { createObjectStore } from './platform/object-store/index.js';
 import type { ObjectStore } from './platform/object-store/types.js';
 import { createSmsSender } from './platform/sms.js';
+import { createServices } from './services.js';
 
 /** Everything a route or service needs, built once per app. */
 export interface Platform {
@@ -148,10 +151,16 @@ export async function buildApp(
     await app.platform.database.close();
   });
 
+  app.decorate('services', createServices(app.platform));
+  app.decorateRequest('user', null);
+  app.decorateRequest('sessionToken', null);
+
   registerErrorHandling(app);
   await registerSecurity(app, config);
   await registerDocs(app, config);
   await app.register(healthRoutes);
+  await app.register(authRoutes);
+  if (config.database.kind === 'pglite') await app.register(localAdminRoutes);
   if (config.storage.driver === 'fs') {
     await app.register(storageRoutes, { store: app.platform.objectStore });
   }

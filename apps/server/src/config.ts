@@ -35,6 +35,8 @@ const envSchema = z.object({
   TRUST_PROXY: bool.default(false),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(600),
   RUN_WORKERS: bool.default(true),
+  SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(120),
+  SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(24),
   WEB_DIST_DIR: z.string().optional(),
 
   SANDBOX_PORT: port.default(3100),
@@ -104,6 +106,7 @@ export interface AppConfig {
   trustProxy: boolean;
   rateLimitMax: number;
   runWorkers: boolean;
+  sessions: { idleMinutes: number; maxHours: number };
   webDistDir: string;
   mail: { smtpUrl: string; from: string; usesSandbox: boolean };
   sms: {
@@ -176,6 +179,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     rateLimitMax: env.RATE_LIMIT_MAX,
     runWorkers: env.RUN_WORKERS,
+    sessions: { idleMinutes: env.SESSION_IDLE_MINUTES, maxHours: env.SESSION_MAX_HOURS },
     webDistDir: env.WEB_DIST_DIR ? path.resolve(baseDir, env.WEB_DIST_DIR) : defaultWebDist(),
     mail: {
       smtpUrl: env.SMTP_URL ?? `smtp://127.0.0.1:${env.SANDBOX_SMTP_PORT}`,

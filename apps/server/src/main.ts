@@ -16,3 +16,11 @@ const lines = [
 if (config.mail.usesSandbox)
   lines.push('Mail and SMS      captured by the sandbox (SMTP_URL / TWILIO_BASE_URL not set)');
 console.log(`\n${lines.join('\n')}\n`);
+
+// Until a master account exists, anyone at this console can create it from a single-use link.
+const setupLink = await app.services.master.ensureSetupLink();
+if (setupLink) {
+  console.log(
+    `No master account yet. Create it here (single use, valid 24 hours):\n  ${setupLink}\n`,
+  );
+}

@@ -115,3 +115,7 @@ export async function pingDatabase(database: Database): Promise<boolean> {
     return false;
   }
 }
+
+/** A transaction handle; repositories accept either so callers choose the unit of work. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;

@@ -42,10 +42,13 @@ export function registerErrorHandling(app: FastifyInstance) {
         .send(errorBody(error.message, error.code, error.details));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const fields = error.validation.map((issue) => ({
-        field: fieldOf(issue.instancePath, error.validationContext),
-        message: issue.message ?? 'Invalid value',
-      }));
+      // One entry per field: its first problem is the one to fix first.
+      const byField = new Map<string, string>();
+      for (const issue of error.validation) {
+        const field = fieldOf(issue.instancePath, error.validationContext);
+        if (!byField.has(field)) byField.set(field, issue.message ?? 'Invalid value');
+      }
+      const fields = [...byField].map(([field, message]) => ({ field, message }));
       const first = fields[0];
       const message = first ? `${first.message} (${first.field})` : 'Invalid request';
       return reply.status(400).send(errorBody(message, 'VALIDATION_ERROR', { fields }));

@@ -1,0 +1,315 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEvents, sessions, users } from '../../db/schema/index.js';
+import { bearer, registerUser, uniqueEmail } from '../../test/auth-helpers.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+
+describe('sign-up, sign-in and sessions', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('registers a researcher: 201 with token, user and message; the password is stored as argon2id', async () => {
+    const email = uniqueEmail();
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: {
+        email: `  ${email.toUpperCase()} `,
+        password: 'secret1',
+        displayName: 'Grace Hopper',
+      },
+    });
+    expect(res.statusCode).toBe(201);
+    const body = res.json();
+    expect(body).toMatchObject({
+      success: true,
+      message: 'Account created successfully',
+      user: { email, displayName: 'Grace Hopper', photoURL: null, role: 'researcher' },
+    });
+    expect(body.user.uid).toBe(body.user.id);
+    expect(body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const [row] = await t.app.platform.db.select().from(users).where(eq(users.email, email));
+    expect(row?.passwordHash).toMatch(/^\$argon2id\$/);
+    // Only the token's hash is stored.
+    const stored = await t.app.platform.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.userId, body.user.id));
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.tokenHash).not.toBe(body.token);
+  });
+
+  it('refuses a second account with the same address (any case) with 409', async () => {
+    const { email } = await registerUser(t.app);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { email: email.toUpperCase(), password: 'another1', displayName: 'Someone' },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({
+      success: false,
+      code: 'EMAIL_IN_USE',
+      message: 'An account with this email already exists',
+    });
+  });
+
+  it.each([
+    ['missing fields', {}, ['email', 'password', 'displayName']],
+    ['a short password', { email: 'a@b.org', password: '12345', displayName: 'A' }, ['password']],
+    [
+      'wrong types',
+      { email: 42, password: ['x'], displayName: null },
+      ['email', 'password', 'displayName'],
+    ],
+    [
+      'oversized strings',
+      { email: 'a@b.org', password: 'x'.repeat(257), displayName: 'n'.repeat(101) },
+      ['password', 'displayName'],
+    ],
+    [
+      'a malformed e-mail',
+      { email: 'not an email', password: 'secret1', displayName: 'A' },
+      ['email'],
+    ],
+  ])('refuses a sign-up with %s (400, each field named)', async (_label, payload, fields) => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/auth/register', payload });
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.code).toBe('VALIDATION_ERROR');
+    expect(body.details.fields.map((f: { field: string }) => f.field).sort()).toEqual(
+      [...fields].sort(),
+    );
+  });
+
+  it('gives the short-password rule the spec text', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { email: 'a@b.org', password: '12345', displayName: 'A' },
+    });
+    expect(res.json().details.fields[0].message).toBe('Password must be at least 6 characters');
+  });
+
+  it('signs in with the right password and records the last login', async () => {
+    const account = await registerUser(t.app);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: account.email, password: account.password },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({
+      success: true,
+      message: 'Signed in successfully',
+      user: { email: account.email },
+    });
+    const [row] = await t.app.platform.db
+      .select()
+      .from(users)
+      .where(eq(users.email, account.email));
+    expect(row?.lastLoginAt).toBeInstanceOf(Date);
+    const audit = await t.app.platform.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.actorId, account.user.id));
+    expect(audit.map((a) => a.action)).toEqual(
+      expect.arrayContaining(['auth.register', 'auth.sign_in']),
+    );
+  });
+
+  it('answers a wrong password and an unknown e-mail identically', async () => {
+    const account = await registerUser(t.app);
+    const wrong = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: account.email, password: 'wrong-password' },
+    });
+    const unknown = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: uniqueEmail('nobody'), password: 'wrong-password' },
+    });
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.json()).toEqual(unknown.json());
+    expect(wrong.json()).toEqual({
+      success: false,
+      code: 'INVALID_CREDENTIALS',
+      error: 'Invalid email or password',
+      message: 'Invalid email or password',
+    });
+  });
+
+  it('refuses an empty password with the spec text', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'a@b.org', password: '' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details.fields).toEqual([
+      { field: 'password', message: 'Please fill in all fields' },
+    ]);
+  });
+
+  it('verifies a token and returns the server copy of the user; refuses a bad one', async () => {
+    const account = await registerUser(t.app, { displayName: 'Katherine Johnson' });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/verify-token',
+      payload: { token: account.token },
+    });
+    expect(ok.json()).toEqual({ success: true, user: account.user });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/verify-token',
+      payload: { token: 'not-a-real-token' },
+    });
+    expect(bad.statusCode).toBe(401);
+    expect(bad.json()).toMatchObject({ success: false, code: 'SESSION_EXPIRED' });
+  });
+
+  it('returns the §3 profile: a researcher without an application is noprofile', async () => {
+    const account = await registerUser(t.app, { displayName: 'Mary  Jackson Smith' });
+    const res = await t.app.inject({ url: '/api/auth/profile', headers: bearer(account.token) });
+    expect(res.json()).toEqual({
+      success: true,
+      researcher: {
+        id: account.user.id,
+        email: account.email,
+        firstName: 'Mary',
+        lastName: 'Jackson Smith',
+        role: 'researcher',
+        status: 'noprofile',
+        institution: null,
+        department: null,
+        position: null,
+        approvedAt: null,
+        isMasterAccount: false,
+      },
+    });
+    const master = await t.app.inject({
+      url: '/api/admin/check-master-status',
+      headers: bearer(account.token),
+    });
+    expect(master.json()).toEqual({ success: true, isMasterAccount: false });
+  });
+
+  it.each([
+    ['GET', '/api/auth/profile'],
+    ['GET', '/api/admin/check-master-status'],
+    ['POST', '/api/auth/logout'],
+  ] as const)('%s %s needs a session: 401 without or with a bad token', async (method, url) => {
+    const none = await t.app.inject({ method, url });
+    expect(none.statusCode).toBe(401);
+    expect(none.json()).toMatchObject({
+      code: 'UNAUTHENTICATED',
+      message: 'Authentication required',
+    });
+    const bad = await t.app.inject({ method, url, headers: bearer('forged-token-value') });
+    expect(bad.statusCode).toBe(401);
+    expect(bad.json()).toMatchObject({ code: 'SESSION_EXPIRED' });
+  });
+
+  it('signing out revokes only that session', async () => {
+    const account = await registerUser(t.app);
+    const second = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: account.email, password: account.password },
+    });
+    const out = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: bearer(account.token),
+    });
+    expect(out.json()).toEqual({ success: true });
+    expect(
+      (await t.app.inject({ url: '/api/auth/profile', headers: bearer(account.token) })).statusCode,
+    ).toBe(401);
+    expect(
+      (await t.app.inject({ url: '/api/auth/profile', headers: bearer(second.json().token) }))
+        .statusCode,
+    ).toBe(200);
+  });
+
+  it('ends a session after the idle time and after its absolute end', async () => {
+    const idle = await registerUser(t.app);
+    const db = t.app.platform.db;
+    const idleMinutes = t.config.sessions.idleMinutes;
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - (idleMinutes + 1) * 60_000) })
+      .where(eq(sessions.userId, idle.user.id));
+    expect(
+      (await t.app.inject({ url: '/api/auth/profile', headers: bearer(idle.token) })).statusCode,
+    ).toBe(401);
+
+    const old = await registerUser(t.app);
+    await db
+      .update(sessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(sessions.userId, old.user.id));
+    expect(
+      (await t.app.inject({ url: '/api/auth/profile', headers: bearer(old.token) })).statusCode,
+    ).toBe(401);
+
+    // A session used within the idle time stays alive.
+    const active = await registerUser(t.app);
+    await db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(Date.now() - (idleMinutes - 5) * 60_000) })
+      .where(eq(sessions.userId, active.user.id));
+    expect(
+      (await t.app.inject({ url: '/api/auth/profile', headers: bearer(active.token) })).statusCode,
+    ).toBe(200);
+  });
+});
+
+describe('sign-in throttling', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  const login = (email: string, password: string, ip = '198.51.100.7') =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password },
+      remoteAddress: ip,
+    });
+
+  it('locks an account after 5 failures, even for the right password, with when to retry', async () => {
+    const account = await registerUser(t.app);
+    for (let i = 0; i < 5; i++)
+      expect((await login(account.email, 'wrong-password', `203.0.113.${i}`)).statusCode).toBe(401);
+    const locked = await login(account.email, account.password, '203.0.113.99');
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
+    expect(locked.json().message).toMatch(
+      /^Too many failed sign-in attempts\. Please try again in 1[45] minutes\.$/,
+    );
+  });
+
+  it('locks an address after 20 failures across accounts; other addresses still sign in', async () => {
+    const account = await registerUser(t.app);
+    for (let i = 0; i < 20; i++)
+      expect((await login(uniqueEmail('guess'), 'nope-nope', '192.0.2.50')).statusCode).toBe(401);
+    expect((await login(account.email, account.password, '192.0.2.50')).statusCode).toBe(429);
+    expect((await login(account.email, account.password, '192.0.2.51')).statusCode).toBe(200);
+  });
+
+  it('a successful sign-in clears the account’s failures', async () => {
+    const account = await registerUser(t.app);
+    for (let i = 0; i < 4; i++) await login(account.email, 'wrong-password', '198.51.100.20');
+    expect((await login(account.email, account.password, '198.51.100.20')).statusCode).toBe(200);
+    for (let i = 0; i < 4; i++) await login(account.email, 'wrong-password', '198.51.100.20');
+    expect((await login(account.email, account.password, '198.51.100.20')).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,43 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, forbidden } from '../../errors.js';
+import type { UserRow } from './auth.repository.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `requireUser` / `requireMaster`; null on public routes. */
+    user: UserRow | null;
+    sessionToken: string | null;
+  }
+}
+
+export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/** preHandler: a live session is required (401 otherwise). */
+export async function requireUser(request: FastifyRequest, _reply: FastifyReply) {
+  const token = bearerToken(request);
+  if (!token) throw new AppError(401, 'UNAUTHENTICATED', 'Authentication required');
+  const found = await request.server.services.auth.authenticate(token);
+  if (!found) throw new AppError(401, 'SESSION_EXPIRED', SESSION_EXPIRED_MESSAGE);
+  request.user = found.user;
+  request.sessionToken = token;
+}
+
+/** preHandler: the master account only (401 signed out, 403 anyone else). */
+export async function requireMaster(request: FastifyRequest, reply: FastifyReply) {
+  await requireUser(request, reply);
+  if (request.user?.role !== 'master')
+    throw forbidden('This action needs the master account.', 'MASTER_ONLY');
+}
+
+/** The signed-in user inside a handler guarded by requireUser/requireMaster. */
+export function currentUser(request: FastifyRequest): UserRow {
+  if (!request.user) throw new AppError(401, 'UNAUTHENTICATED', 'Authentication required');
+  return request.user;
+}
