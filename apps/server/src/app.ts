@@ -1,4 +1,5 @@
 import { hkdfSync } from 'node:crypto';
+import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
 import {
   serializerCompiler,
@@ -13,6 +14,7 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { loggerOptions } from './http/logger.js';
 import { registerSecurity } from './http/security.js';
 import { registerWebApp } from './http/web-app.js';
+import { applicationsRoutes } from './modules/applications/applications.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
 import { localAdminRoutes } from './modules/auth/local-admin.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
@@ -156,10 +158,32 @@ export async function buildApp(
   app.decorateRequest('sessionToken', null);
 
   registerErrorHandling(app);
+  // Clients send `Content-Type: application/json` on every call, also on body-less PUT/DELETE.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string', bodyLimit: 1024 * 1024 },
+    (_request, body, done) => {
+      if (body === '') return done(null, undefined);
+      try {
+        done(null, JSON.parse(body as string));
+      } catch {
+        done(
+          Object.assign(new Error('The request body is not valid JSON.'), {
+            statusCode: 400,
+            code: 'FST_ERR_CTP_INVALID_JSON_BODY',
+          }),
+        );
+      }
+    },
+  );
+  // Upload limits are set per route (readMultipart); these are the outer bounds.
+  await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 10, fields: 50 } });
   await registerSecurity(app, config);
   await registerDocs(app, config);
   await app.register(healthRoutes);
   await app.register(authRoutes);
+  await app.register(applicationsRoutes);
   if (config.database.kind === 'pglite') await app.register(localAdminRoutes);
   if (config.storage.driver === 'fs') {
     await app.register(storageRoutes, { store: app.platform.objectStore });

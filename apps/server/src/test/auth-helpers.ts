@@ -31,3 +31,73 @@ export async function registerUser(
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A master account and its session. */
+export async function createMaster(app: FastifyInstance) {
+  const email = uniqueEmail('master');
+  await app.services.master.createOrPromoteMaster({
+    email,
+    password: 'master-password',
+    displayName: 'Master Admin',
+  });
+  const res = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email, password: 'master-password' },
+    remoteAddress: someAddress(),
+  });
+  return { email, token: (res.json() as { token: string }).token };
+}
+
+export function applicationFor(email: string, overrides: Record<string, string> = {}) {
+  return {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email,
+    dateOfBirth: '1985-12-10',
+    phoneNumber: '(617) - 555 - 0199',
+    institution: 'Analytical Engine University',
+    position: 'Associate Professor',
+    department: 'Mathematics',
+    researchArea: 'Sleep and activity',
+    description: 'Wearable sleep study',
+    ...overrides,
+  };
+}
+
+/** A researcher with an application in the given state, and a session. */
+export async function researcherWithApplication(
+  app: FastifyInstance,
+  state: 'none' | 'pending' | 'approved' | 'rejected',
+  master?: { token: string },
+) {
+  const account = await registerUser(app);
+  if (state === 'none') return { ...account, applicationId: null as string | null };
+  const submitted = await app.inject({
+    method: 'POST',
+    url: '/api/admin/researcher-applications',
+    headers: bearer(account.token),
+    payload: applicationFor(account.email),
+    remoteAddress: someAddress(),
+  });
+  const applicationId = (submitted.json() as { applicationId: string }).applicationId;
+  if (state !== 'pending') {
+    if (!master) throw new Error('a master session is needed to review');
+    const res =
+      state === 'approved'
+        ? await app.inject({
+            method: 'POST',
+            url: `/api/admin/researcher-applications/${applicationId}/approve`,
+            headers: bearer(master.token),
+            payload: {},
+          })
+        : await app.inject({
+            method: 'PUT',
+            url: `/api/admin/researcher-applications/${applicationId}/review`,
+            headers: bearer(master.token),
+            payload: { action: 'reject', reviewNotes: 'Missing institutional affiliation' },
+          });
+    if (res.statusCode !== 200) throw new Error(`review failed: ${res.body}`);
+  }
+  return { ...account, applicationId };
+}

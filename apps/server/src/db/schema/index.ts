@@ -1,2 +1,3 @@
+export * from './applications.js';
 export * from './auth.js';
 export * from './platform.js';

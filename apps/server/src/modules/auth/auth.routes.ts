@@ -114,7 +114,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: profileResponseSchema, ...errorResponses(401) },
       },
     },
-    async (request) => ({ success: true as const, researcher: toProfile(currentUser(request)) }),
+    async (request) => {
+      const user = currentUser(request);
+      const application =
+        user.role === 'master'
+          ? undefined
+          : await app.services.applications.liveApplicationOf(user.id);
+      return { success: true as const, researcher: toProfile(user, application) };
+    },
   );
 
   app.get(

@@ -4,6 +4,7 @@ import type { Db, DbOrTx } from '../../db/client.js';
 import { AppError, conflict, tooManyRequests } from '../../errors.js';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
 import { renderEmail } from '../../platform/mail-templates.js';
+import type { ApplicationRow } from '../applications/applications.repository.js';
 import { recordAudit } from '../audit/audit.service.js';
 import type { Messaging } from '../messaging/messaging.service.js';
 import * as repo from './auth.repository.js';
@@ -48,11 +49,14 @@ const splitName = (displayName: string) => {
   return { firstName, lastName: rest.join(' ') };
 };
 
-/** The profile of spec 000 §3; a master's id is the literal 'master'. */
-export function toProfile(user: repo.UserRow): UserProfile {
+/**
+ * The profile of spec 000 §3; a master's id is the literal 'master'. A researcher's status,
+ * names and institution come from their current application ('noprofile' without one).
+ */
+export function toProfile(user: repo.UserRow, application?: ApplicationRow): UserProfile {
   const names = splitName(user.displayName);
-  const blank = { institution: null, department: null, position: null, approvedAt: null };
   if (user.role === 'master') {
+    const blank = { institution: null, department: null, position: null, approvedAt: null };
     return {
       id: 'master',
       email: user.email,
@@ -66,10 +70,15 @@ export function toProfile(user: repo.UserRow): UserProfile {
   return {
     id: user.id,
     email: user.email,
-    ...names,
+    firstName: application?.firstName ?? names.firstName,
+    lastName: application?.lastName ?? names.lastName,
     role: 'researcher',
-    status: 'noprofile',
-    ...blank,
+    status: application?.status ?? 'noprofile',
+    institution: application?.institution ?? null,
+    department: application?.department ?? null,
+    position: application?.position ?? null,
+    approvedAt:
+      application?.status === 'approved' ? (application.reviewedAt?.toISOString() ?? null) : null,
     isMasterAccount: false,
   };
 }

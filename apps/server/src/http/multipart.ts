@@ -1,0 +1,95 @@
+import type { FastifyRequest } from 'fastify';
+import { fileTypeFromBuffer } from 'file-type';
+import { AppError, tooLarge } from '../errors.js';
+
+export interface UploadedFile {
+  fieldName: string;
+  fileName: string;
+  data: Buffer;
+}
+
+export interface UploadLimits {
+  maxFiles: number;
+  maxFileBytes: number;
+  /** Shown in messages, e.g. '10 MB'. */
+  maxFileLabel: string;
+}
+
+/** Reads a multipart body into text fields and in-memory files, within the given limits. */
+export async function readMultipart(request: FastifyRequest, limits: UploadLimits) {
+  const fields: Record<string, string> = {};
+  const files: UploadedFile[] = [];
+  try {
+    for await (const part of request.parts({
+      limits: {
+        files: limits.maxFiles,
+        fileSize: limits.maxFileBytes,
+        fields: 50,
+        fieldSize: 16 * 1024,
+      },
+    })) {
+      if (part.type === 'file') {
+        const data = await part.toBuffer();
+        // An empty file input still sends a part with no name.
+        if (part.filename || data.length > 0)
+          files.push({ fieldName: part.fieldname, fileName: part.filename, data });
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_FILES_LIMIT')
+      throw tooLarge(`At most ${limits.maxFiles} files can be attached.`, 'TOO_MANY_FILES');
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw tooLarge(`Each file must be at most ${limits.maxFileLabel}.`, 'FILE_TOO_LARGE');
+    if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
+      throw tooLarge('The form has too many fields.', 'TOO_LARGE');
+    throw error;
+  }
+  return { fields, files };
+}
+
+export interface AllowedType {
+  mime: string;
+  extensions: string[];
+}
+
+/**
+ * The file's real type, read from its bytes. Refuses files whose content is not one of the
+ * allowed types, or whose name claims another type than the content (a renamed file).
+ */
+export async function checkFileType(
+  file: UploadedFile,
+  allowed: AllowedType[],
+  allowedLabel: string,
+): Promise<string> {
+  const sniffed = await fileTypeFromBuffer(file.data);
+  const match = allowed.find((type) => type.mime === sniffed?.mime);
+  if (!match) {
+    throw new AppError(
+      415,
+      'UNSUPPORTED_FILE_TYPE',
+      `"${file.fileName}" is not a ${allowedLabel} file.`,
+    );
+  }
+  const extension = file.fileName.includes('.')
+    ? file.fileName.split('.').pop()?.toLowerCase()
+    : undefined;
+  if (extension && !match.extensions.includes(extension)) {
+    throw new AppError(
+      415,
+      'UNSUPPORTED_FILE_TYPE',
+      `"${file.fileName}" does not match its content (${match.extensions[0]?.toUpperCase()}).`,
+    );
+  }
+  return match.mime;
+}
+
+/** A file name safe to store and show: no path, no control characters, bounded length. */
+export function safeFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? 'file';
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return (cleaned || 'file').slice(0, 200);
+}

@@ -1,0 +1,315 @@
+import { randomUUID } from 'node:crypto';
+import { RESEARCHER_DOCUMENTS, type ResearcherApplicationInput } from '@research/contracts';
+import type { AppConfig } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import { checkFileType, safeFileName, type UploadedFile } from '../../http/multipart.js';
+import { renderEmail } from '../../platform/mail-templates.js';
+import type { ObjectStore } from '../../platform/object-store/types.js';
+import { recordAudit } from '../audit/audit.service.js';
+import type { UserRow } from '../auth/auth.repository.js';
+import type { RequestContext } from '../auth/auth.service.js';
+import type { Messaging } from '../messaging/messaging.service.js';
+import * as repo from './applications.repository.js';
+
+/** Verification documents live in one private bucket, keyed by application. */
+export const DOCUMENTS_BUCKET = 'researcher-documents';
+
+const ALLOWED_DOCUMENT_TYPES = [
+  { mime: 'application/pdf', extensions: ['pdf'] },
+  { mime: 'image/png', extensions: ['png'] },
+  { mime: 'image/jpeg', extensions: ['jpg', 'jpeg'] },
+];
+
+export const APPLICATION_TEXT = {
+  alreadyPending:
+    'You already have an application under review. Please wait for the decision before applying again.',
+  alreadyApproved: 'Your application has already been approved.',
+  emailMismatch: 'The email address must be the one you signed in with.',
+  notPending: 'This application has already been reviewed.',
+  notRejected: 'Only a rejected application can be reset for resubmission.',
+  notFound: 'Application not found',
+} as const;
+
+export interface ApplicationsDeps {
+  db: Db;
+  config: AppConfig;
+  messaging: Messaging;
+  objectStore: ObjectStore;
+}
+
+export function createApplicationsService({
+  db,
+  config,
+  messaging,
+  objectStore,
+}: ApplicationsDeps) {
+  let bucketReady: Promise<void> | undefined;
+  const ensureBucket = () => {
+    bucketReady ??= objectStore.ensureBucket(DOCUMENTS_BUCKET).catch((error: unknown) => {
+      bucketReady = undefined;
+      throw error;
+    });
+    return bucketReady;
+  };
+
+  async function notify(
+    to: string,
+    purpose: string,
+    subject: string,
+    paragraphs: string[],
+    withLink = true,
+  ) {
+    const mail = renderEmail({
+      title: subject,
+      paragraphs,
+      ...(withLink
+        ? { action: { label: 'Open the platform', url: `${config.publicUrl}/dashboard` } }
+        : {}),
+    });
+    await messaging.queueEmail(purpose, { to, subject, ...mail });
+  }
+
+  return {
+    /** The signed-in user's current application, or undefined when they have none. */
+    liveApplicationOf: (userId: string) => repo.findLiveApplicationOfUser(db, userId),
+
+    async statusOf(userId: string) {
+      const row = await repo.findLiveApplicationOfUser(db, userId);
+      if (!row) return null;
+      const [view] = await repo.viewsOf(db, [row]);
+      return view ?? null;
+    },
+
+    async submit(
+      user: UserRow,
+      input: ResearcherApplicationInput,
+      files: UploadedFile[],
+      ctx: RequestContext,
+    ) {
+      if (user.role === 'master')
+        throw conflict(
+          'The master account does not need a researcher application.',
+          'MASTER_ACCOUNT',
+        );
+      if (input.email.trim().toLowerCase() !== user.email)
+        throw badRequest(APPLICATION_TEXT.emailMismatch, 'EMAIL_MISMATCH');
+      if (files.length > RESEARCHER_DOCUMENTS.maxFiles) {
+        throw new AppError(
+          413,
+          'TOO_MANY_FILES',
+          `At most ${RESEARCHER_DOCUMENTS.maxFiles} files can be attached.`,
+        );
+      }
+      // Every file is checked before anything is stored, so a bad one leaves nothing behind.
+      const documents: { id: string; fileName: string; contentType: string; data: Buffer }[] = [];
+      for (const file of files) {
+        const contentType = await checkFileType(file, ALLOWED_DOCUMENT_TYPES, 'PDF, PNG or JPEG');
+        documents.push({
+          id: randomUUID(),
+          fileName: safeFileName(file.fileName),
+          contentType,
+          data: file.data,
+        });
+      }
+      if (documents.length > 0) await ensureBucket();
+
+      const application = await db.transaction(async (tx) => {
+        const current = await repo.findLiveApplicationOfUser(tx, user.id);
+        if (current?.status === 'pending')
+          throw conflict(APPLICATION_TEXT.alreadyPending, 'APPLICATION_PENDING');
+        if (current?.status === 'approved')
+          throw conflict(APPLICATION_TEXT.alreadyApproved, 'APPLICATION_APPROVED');
+        // Applying again after a rejection replaces the rejected application.
+        if (current) await repo.archiveApplication(tx, current.id);
+        const row = await repo.insertApplication(tx, {
+          userId: user.id,
+          firstName: input.firstName,
+          lastName: input.lastName,
+          email: user.email,
+          dateOfBirth: input.dateOfBirth,
+          phoneNumber: input.phoneNumber,
+          institution: input.institution,
+          position: input.position,
+          department: input.department || null,
+          researchArea: input.researchArea || null,
+          description: input.description || null,
+        });
+        for (const document of documents) {
+          await objectStore.putObject(DOCUMENTS_BUCKET, `${row.id}/${document.id}`, document.data, {
+            contentType: document.contentType,
+          });
+        }
+        await repo.insertDocuments(
+          tx,
+          documents.map((d) => ({
+            id: d.id,
+            applicationId: row.id,
+            fileName: d.fileName,
+            contentType: d.contentType,
+            sizeBytes: d.data.length,
+            storageKey: `${row.id}/${d.id}`,
+          })),
+        );
+        await recordAudit(tx, {
+          actorId: user.id,
+          action: current ? 'application.resubmitted' : 'application.submitted',
+          targetType: 'researcher_application',
+          targetId: row.id,
+          details: { documents: documents.length },
+          ip: ctx.ip,
+        });
+        return row;
+      });
+
+      await notify(user.email, 'application_received', 'We received your researcher application', [
+        `Dear ${input.firstName},`,
+        'Thank you for applying for researcher access. An administrator will review your application and you will receive an e-mail with the decision.',
+        'You can follow the status of your application after signing in.',
+      ]);
+      return application.id;
+    },
+
+    async list(filter: {
+      status?: repo.ApplicationRow['status'] | undefined;
+      email?: string | undefined;
+      limit: number;
+      offset: number;
+    }) {
+      const { rows, totalCount } = await repo.listApplications(db, filter);
+      return { applications: await repo.viewsOf(db, rows), totalCount };
+    },
+
+    async listResearchers(filter: { status: 'all' | 'approved'; limit: number; offset: number }) {
+      const { rows, totalCount } = await repo.listResearchers(db, {
+        approvedOnly: filter.status === 'approved',
+        limit: filter.limit,
+        offset: filter.offset,
+      });
+      return {
+        totalCount,
+        researchers: rows.map(({ application: a, lastLoginAt }) => ({
+          id: a.userId,
+          applicationId: a.id,
+          firstName: a.firstName,
+          lastName: a.lastName,
+          email: a.email,
+          institution: a.institution,
+          department: a.department,
+          position: a.position,
+          researchArea: a.researchArea,
+          status: a.status,
+          approvedAt: a.status === 'approved' ? (a.reviewedAt?.toISOString() ?? null) : null,
+          lastLoginAt: lastLoginAt?.toISOString() ?? null,
+        })),
+      };
+    },
+
+    async approve(
+      id: string,
+      reviewNotes: string | undefined,
+      master: UserRow,
+      ctx: RequestContext,
+    ) {
+      const row = await db.transaction(async (tx) => {
+        if (!(await repo.findApplication(tx, id))) throw notFound(APPLICATION_TEXT.notFound);
+        const updated = await repo.transition(tx, id, 'pending', {
+          status: 'approved',
+          reviewedAt: new Date(),
+          reviewedBy: master.id,
+          reviewNotes: reviewNotes || null,
+        });
+        if (!updated) throw conflict(APPLICATION_TEXT.notPending, 'APPLICATION_NOT_PENDING');
+        await recordAudit(tx, {
+          actorId: master.id,
+          action: 'application.approved',
+          targetType: 'researcher_application',
+          targetId: id,
+          ip: ctx.ip,
+        });
+        return updated;
+      });
+      await notify(row.email, 'application_approved', 'Your researcher application was approved', [
+        `Dear ${row.firstName},`,
+        'Your application for researcher access has been approved. You can now sign in and create studies.',
+        ...(row.reviewNotes ? [`Notes from the reviewer: ${row.reviewNotes}`] : []),
+      ]);
+    },
+
+    async reject(id: string, reason: string, master: UserRow, ctx: RequestContext) {
+      const row = await db.transaction(async (tx) => {
+        if (!(await repo.findApplication(tx, id))) throw notFound(APPLICATION_TEXT.notFound);
+        const updated = await repo.transition(tx, id, 'pending', {
+          status: 'rejected',
+          reviewedAt: new Date(),
+          reviewedBy: master.id,
+          reviewNotes: reason,
+        });
+        if (!updated) throw conflict(APPLICATION_TEXT.notPending, 'APPLICATION_NOT_PENDING');
+        await recordAudit(tx, {
+          actorId: master.id,
+          action: 'application.rejected',
+          targetType: 'researcher_application',
+          targetId: id,
+          ip: ctx.ip,
+        });
+        return updated;
+      });
+      await notify(
+        row.email,
+        'application_rejected',
+        'Your researcher application was not approved',
+        [
+          `Dear ${row.firstName},`,
+          'After review, your application for researcher access was not approved.',
+          `Reason: ${reason}`,
+          'You can sign in to see the details and submit a new application.',
+        ],
+      );
+    },
+
+    /** Archives a rejected application so its owner starts again with a fresh form. */
+    async reset(id: string, master: UserRow, ctx: RequestContext) {
+      const row = await db.transaction(async (tx) => {
+        const current = await repo.findApplication(tx, id);
+        if (!current) throw notFound(APPLICATION_TEXT.notFound);
+        if (current.status !== 'rejected')
+          throw conflict(APPLICATION_TEXT.notRejected, 'APPLICATION_NOT_REJECTED');
+        await repo.archiveApplication(tx, id);
+        await recordAudit(tx, {
+          actorId: master.id,
+          action: 'application.reset',
+          targetType: 'researcher_application',
+          targetId: id,
+          ip: ctx.ip,
+        });
+        return current;
+      });
+      await notify(row.email, 'application_reset', 'You can submit a new researcher application', [
+        `Dear ${row.firstName},`,
+        'An administrator has reopened your researcher application. Sign in to submit it again.',
+      ]);
+    },
+
+    async openDocument(
+      applicationId: string,
+      documentId: string,
+      master: UserRow,
+      ctx: RequestContext,
+    ) {
+      const document = await repo.findDocument(db, applicationId, documentId);
+      if (!document) throw notFound('Document not found');
+      const object = await objectStore.getObject(DOCUMENTS_BUCKET, document.storageKey);
+      await recordAudit(db, {
+        actorId: master.id,
+        action: 'application.document_downloaded',
+        targetType: 'application_document',
+        targetId: document.id,
+        ip: ctx.ip,
+      });
+      return { document, body: object.body };
+    },
+  };
+}
+
+export type ApplicationsService = ReturnType<typeof createApplicationsService>;

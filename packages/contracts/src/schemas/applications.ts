@@ -1,0 +1,144 @@
+/**
+ * Researcher applications and the master's administration (spec 000 §2, §3, §5, §7).
+ */
+
+import { z } from 'zod';
+import { NAME_MAX_LENGTH } from '../constants.js';
+import { APPLICATION_MESSAGES } from '../messages.js';
+import { ACCOUNT_PHONE_PATTERN } from '../validators.js';
+import { applicationStatusSchema, emailSchema, isoDateSchema } from './common.js';
+import { successSchema } from './errors.js';
+
+export const TEXT_FIELD_MAX = 200;
+export const DESCRIPTION_MAX = 2000;
+export const REVIEW_NOTES_MAX = 2000;
+
+const required = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, { error: `${label} is required`, abort: true })
+    .max(max, `${label} is too long (max ${max} characters)`);
+
+const optionalText = (label: string, max: number) =>
+  z.string().trim().max(max, `${label} is too long (max ${max} characters)`).optional();
+
+/** The researcher registration form; the same rules in the browser and on the server. */
+export const researcherApplicationSchema = z.object({
+  firstName: required('First name', NAME_MAX_LENGTH),
+  lastName: required('Last name', NAME_MAX_LENGTH),
+  email: emailSchema,
+  dateOfBirth: isoDateSchema,
+  phoneNumber: z
+    .string({ error: 'Phone number is required' })
+    .trim()
+    .min(1, { error: 'Phone number is required', abort: true })
+    .regex(ACCOUNT_PHONE_PATTERN, 'Phone number must have 10 digits'),
+  institution: required('Institution', TEXT_FIELD_MAX),
+  position: required('Position', TEXT_FIELD_MAX),
+  department: optionalText('Department', TEXT_FIELD_MAX),
+  researchArea: optionalText('Research area', TEXT_FIELD_MAX),
+  description: optionalText('Description', DESCRIPTION_MAX),
+});
+export type ResearcherApplicationInput = z.infer<typeof researcherApplicationSchema>;
+
+export const verificationDocumentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** Bytes. */
+  size: z.number().int(),
+  type: z.string(),
+  uploadedAt: z.string(),
+});
+export type VerificationDocument = z.infer<typeof verificationDocumentSchema>;
+
+export const researcherApplicationViewSchema = z.object({
+  id: z.string(),
+  userId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  dateOfBirth: z.string(),
+  phoneNumber: z.string(),
+  institution: z.string(),
+  position: z.string(),
+  department: z.string().nullable(),
+  researchArea: z.string().nullable(),
+  description: z.string().nullable(),
+  status: applicationStatusSchema,
+  submittedAt: z.string(),
+  reviewedAt: z.string().nullable(),
+  reviewNotes: z.string().nullable(),
+  verificationDocuments: z.array(verificationDocumentSchema),
+});
+export type ResearcherApplicationView = z.infer<typeof researcherApplicationViewSchema>;
+
+export const submitApplicationResponseSchema = successSchema({ applicationId: z.string() });
+
+/** GET /api/auth/application-status: the signed-in user's current application, if any. */
+export const applicationStatusResponseSchema = successSchema({
+  application: researcherApplicationViewSchema.nullable(),
+});
+
+export const listQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const applicationListQuerySchema = listQuerySchema.extend({
+  status: applicationStatusSchema.optional(),
+  email: emailSchema.optional(),
+});
+
+export const applicationListResponseSchema = successSchema({
+  applications: z.array(researcherApplicationViewSchema),
+  totalCount: z.number().int(),
+});
+
+export const researcherSchema = z.object({
+  id: z.string(),
+  applicationId: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  institution: z.string(),
+  department: z.string().nullable(),
+  position: z.string(),
+  researchArea: z.string().nullable(),
+  status: applicationStatusSchema,
+  approvedAt: z.string().nullable(),
+  lastLoginAt: z.string().nullable(),
+});
+export type Researcher = z.infer<typeof researcherSchema>;
+
+export const researcherListQuerySchema = listQuerySchema.extend({
+  status: z.enum(['all', 'approved']).default('all'),
+});
+
+export const researcherListResponseSchema = successSchema({
+  researchers: z.array(researcherSchema),
+  totalCount: z.number().int(),
+});
+
+export const approveApplicationSchema = z.object({
+  reviewNotes: z
+    .string()
+    .trim()
+    .max(REVIEW_NOTES_MAX, `Approval notes are too long (max ${REVIEW_NOTES_MAX} characters)`)
+    .optional(),
+});
+
+export const reviewApplicationSchema = z.object({
+  action: z.literal('reject'),
+  reviewNotes: z
+    .string({ error: APPLICATION_MESSAGES.rejectionReasonRequiredOnReject })
+    .trim()
+    .min(1, { error: APPLICATION_MESSAGES.rejectionReasonRequiredOnReject, abort: true })
+    .max(REVIEW_NOTES_MAX, `Rejection reason is too long (max ${REVIEW_NOTES_MAX} characters)`),
+});
+
+export const applicationIdParamsSchema = z.object({ id: z.uuid('Unknown application') });
+export const documentParamsSchema = z.object({
+  id: z.uuid('Unknown application'),
+  documentId: z.uuid('Unknown document'),
+});
