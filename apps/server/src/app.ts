@@ -19,7 +19,9 @@ import { authRoutes } from './modules/auth/auth.routes.js';
 import { localAdminRoutes } from './modules/auth/local-admin.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createMessaging, type Messaging } from './modules/messaging/messaging.service.js';
+import { bucketListingRoutes } from './modules/storage/bucket-listing.js';
 import { storageRoutes } from './modules/storage/storage.routes.js';
+import { studiesRoutes } from './modules/studies/studies.routes.js';
 import { type Cipher, createCipher, type KeyRing, loadEncryptionKeys } from './platform/crypto.js';
 import { type JobQueue, startJobQueue } from './platform/jobs.js';
 import { createMailer, type Mailer } from './platform/mailer.js';
@@ -156,6 +158,7 @@ export async function buildApp(
   app.decorate('services', createServices(app.platform));
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);
+  app.decorateRequest('studyAccess', null);
 
   registerErrorHandling(app);
   // Clients send `Content-Type: application/json` on every call, also on body-less PUT/DELETE.
@@ -184,6 +187,13 @@ export async function buildApp(
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(applicationsRoutes);
+  const listingKey = deriveKey(keyRing, 'bucket-listing-signing');
+  await app.register(studiesRoutes, { listingKey });
+  await app.register(bucketListingRoutes, {
+    store: app.platform.objectStore,
+    key: listingKey,
+    publicUrl: config.publicUrl,
+  });
   if (config.database.kind === 'pglite') await app.register(localAdminRoutes);
   if (config.storage.driver === 'fs') {
     await app.register(storageRoutes, { store: app.platform.objectStore });

@@ -3,6 +3,7 @@ import { createApplicationsService } from './modules/applications/applications.s
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createGoogleSignIn } from './modules/auth/google-sign-in.js';
 import { createMasterService } from './modules/auth/master.service.js';
+import { createStudiesService } from './modules/studies/studies.service.js';
 
 /** The domain services, built once per app from the platform adapters. */
 export function createServices(platform: Platform) {
@@ -13,6 +14,7 @@ export function createServices(platform: Platform) {
     master: createMasterService({ db, config }),
     google: createGoogleSignIn({ db, config, cipher, auth }),
     applications: createApplicationsService({ db, config, messaging, objectStore }),
+    studies: createStudiesService({ db, config, cipher, messaging, objectStore }),
   };
 }
 

@@ -73,7 +73,7 @@ export const authFailures = pgTable(
   'auth_failures',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    scope: text('scope', { enum: ['account', 'address'] }).notNull(),
+    scope: text('scope', { enum: ['account', 'address', 'study_join'] }).notNull(),
     /** SHA-256 of the e-mail or address, so the table holds no personal data. */
     keyHash: text('key_hash').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

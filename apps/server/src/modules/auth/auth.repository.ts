@@ -4,6 +4,7 @@ import { authFailures, oneTimeTokens, sessions, users } from '../../db/schema/in
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
+export type FailureScope = (typeof authFailures.$inferSelect)['scope'];
 export type OneTimePurpose = (typeof oneTimeTokens.$inferSelect)['purpose'];
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -175,14 +176,14 @@ export async function countRecentTokens(
   return row?.n ?? 0;
 }
 
-export async function recordAuthFailure(db: DbOrTx, scope: 'account' | 'address', keyHash: string) {
+export async function recordAuthFailure(db: DbOrTx, scope: FailureScope, keyHash: string) {
   await db.insert(authFailures).values({ scope, keyHash });
 }
 
 /** Failures in the window, oldest first (the oldest decides when the lock lifts). */
 export async function recentAuthFailures(
   db: DbOrTx,
-  scope: 'account' | 'address',
+  scope: FailureScope,
   keyHash: string,
   since: Date,
 ) {
@@ -199,7 +200,7 @@ export async function recentAuthFailures(
     .orderBy(authFailures.createdAt);
 }
 
-export async function clearAuthFailures(db: DbOrTx, scope: 'account' | 'address', keyHash: string) {
+export async function clearAuthFailures(db: DbOrTx, scope: FailureScope, keyHash: string) {
   await db
     .delete(authFailures)
     .where(and(eq(authFailures.scope, scope), eq(authFailures.keyHash, keyHash)));

@@ -1,0 +1,358 @@
+import { randomInt, timingSafeEqual } from 'node:crypto';
+import {
+  bucketNameForStudy,
+  type CreateStudyInput,
+  createStudySchema,
+  STUDY_CODE,
+  STUDY_CODE_ALPHABET,
+  STUDY_MESSAGES,
+  type Study,
+  type UpdateStudyInput,
+} from '@research/contracts';
+import type { AppConfig } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import { type Cipher, sha256Hex } from '../../platform/crypto.js';
+import { renderEmail } from '../../platform/mail-templates.js';
+import type { ObjectStore } from '../../platform/object-store/types.js';
+import { findLiveApplicationOfUser } from '../applications/applications.repository.js';
+import { recordAudit } from '../audit/audit.service.js';
+import * as authRepo from '../auth/auth.repository.js';
+import type { RequestContext } from '../auth/auth.service.js';
+import type { Messaging } from '../messaging/messaging.service.js';
+import * as repo from './studies.repository.js';
+
+const PASSWORD_AD = 'studies.password';
+const JOIN_WINDOW_MS = 15 * 60_000;
+const MAX_JOIN_FAILURES = 10;
+const DEFAULT_RESEARCHER_NAME = 'Research Team';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export type StudyAccess = { study: repo.StudyRow; role: repo.MemberRole };
+
+export interface StudiesDeps {
+  db: Db;
+  config: AppConfig;
+  cipher: Cipher;
+  messaging: Messaging;
+  objectStore: ObjectStore;
+}
+
+const sameSecret = (a: string, b: string) => {
+  const left = Buffer.from(sha256Hex(a), 'hex');
+  const right = Buffer.from(sha256Hex(b), 'hex');
+  return timingSafeEqual(left, right);
+};
+
+export function createStudiesService({ db, config, cipher, messaging, objectStore }: StudiesDeps) {
+  const bucketOf = (studyId: string) =>
+    `${config.storage.driver === 's3' ? config.storage.bucketPrefix : ''}${bucketNameForStudy(studyId)}`;
+  const decryptPassword = (study: repo.StudyRow) =>
+    study.passwordEncrypted ? cipher.decrypt(study.passwordEncrypted, PASSWORD_AD) : null;
+
+  function toStudy(
+    row: { study: repo.StudyRow; ownerName: string; ownerEmail: string; participantCount: number },
+    role: repo.MemberRole,
+    collaborators: string[],
+  ): Study {
+    const { study } = row;
+    return {
+      id: study.id,
+      name: study.name,
+      description: study.description,
+      duration: study.duration,
+      studyCode: study.studyCode,
+      status: study.status,
+      participantCount: row.participantCount,
+      createdAt: study.createdAt.toISOString(),
+      role,
+      ownerName: row.ownerName || row.ownerEmail,
+      // Only the owner ever sees the study password.
+      ...(role === 'main' ? { password: decryptPassword(study) } : {}),
+      collaborators,
+      settings: study.settings,
+    };
+  }
+
+  /** 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L), unique for ever. */
+  async function newStudyCode(): Promise<string> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      let code = '';
+      for (let i = 0; i < STUDY_CODE.generatedLength; i++)
+        code += STUDY_CODE_ALPHABET[randomInt(STUDY_CODE_ALPHABET.length)];
+      if (!(await repo.studyCodeTaken(db, code))) return code;
+    }
+    throw new Error('could not find a free study code');
+  }
+
+  async function inviteCollaborator(study: repo.StudyRow, email: string, inviterName: string) {
+    const password = decryptPassword(study);
+    const link = new URL(`${config.publicUrl}/researcher/dashboard`);
+    link.searchParams.set('code', study.studyCode);
+    if (password) link.searchParams.set('password', password);
+    const mail = renderEmail({
+      title: `Collaborator Invitation: ${study.name}`,
+      preheader: `${inviterName} invited you to collaborate on ${study.name}`,
+      paragraphs: [
+        `${inviterName} invited you to collaborate on the research study "${study.name}".`,
+        `Study code: ${study.studyCode}`,
+        ...(password ? [`Study password: ${password}`] : []),
+        'Open the research dashboard and choose "Join Study" with this code and password. The link below fills them in for you. If you do not have an approved researcher account yet, apply for one first.',
+      ],
+      action: { label: 'Join the study', url: link.toString() },
+    });
+    await messaging.queueEmail('collaborator_invitation', {
+      to: email,
+      subject: `Collaborator Invitation: ${study.name}`,
+      ...mail,
+    });
+  }
+
+  return {
+    bucketOf,
+
+    /** True when the user is an approved researcher (the only people who reach studies). */
+    async isApprovedResearcher(user: authRepo.UserRow): Promise<boolean> {
+      if (user.role !== 'researcher') return false;
+      return (await findLiveApplicationOfUser(db, user.id))?.status === 'approved';
+    },
+
+    /** Resolves a study for a member: 404 unknown or deleted, 403 not a member. */
+    async access(studyId: string, userId: string): Promise<StudyAccess> {
+      const study = UUID.test(studyId) ? await repo.findLiveStudy(db, studyId) : undefined;
+      if (!study) throw notFound(STUDY_MESSAGES.notFound, 'STUDY_NOT_FOUND');
+      const role = await repo.membershipOf(db, studyId, userId);
+      if (!role) throw new AppError(403, 'NOT_A_MEMBER', 'You are not a member of this study.');
+      return { study, role };
+    },
+
+    async list(userId: string, role: repo.MemberRole, page: { limit: number; offset: number }) {
+      const { rows, totalCount } = await repo.listStudiesOfMember(db, userId, role, page);
+      const collaborators = await repo.collaboratorEmails(
+        db,
+        rows.map((r) => r.study.id),
+      );
+      return {
+        data: rows.map((row) => toStudy(row, role, collaborators.get(row.study.id) ?? [])),
+        totalCount,
+      };
+    },
+
+    async get(access: StudyAccess): Promise<Study> {
+      const row = await repo.studyWithOwner(db, access.study.id);
+      if (!row) throw notFound(STUDY_MESSAGES.notFound, 'STUDY_NOT_FOUND');
+      const collaborators = await repo.collaboratorEmails(db, [access.study.id]);
+      return toStudy(row, access.role, collaborators.get(access.study.id) ?? []);
+    },
+
+    async create(
+      owner: authRepo.UserRow,
+      input: CreateStudyInput,
+      ctx: RequestContext,
+    ): Promise<Study> {
+      const parsed = createStudySchema.parse(input);
+      const studyCode = await newStudyCode();
+      const invitees = [...new Set(parsed.collaborators.map((e) => e.trim().toLowerCase()))].filter(
+        (e) => e && e !== owner.email,
+      );
+      const study = await db.transaction(async (tx) => {
+        const row = await repo.insertStudy(tx, {
+          name: parsed.name,
+          description: parsed.description || null,
+          duration: parsed.duration || null,
+          studyCode,
+          passwordEncrypted: parsed.password ? cipher.encrypt(parsed.password, PASSWORD_AD) : null,
+          settings: parsed.settings,
+          ownerId: owner.id,
+        });
+        await repo.addMember(tx, row.id, owner.id, 'main');
+        for (const email of invitees) {
+          // An approved researcher becomes a collaborator at once; anyone else when they join.
+          const user = await authRepo.findUserByEmail(tx, email);
+          const approved =
+            user?.role === 'researcher' &&
+            (await findLiveApplicationOfUser(tx, user.id))?.status === 'approved';
+          if (user && approved) await repo.addMember(tx, row.id, user.id, 'collab');
+          await repo.recordInvitation(tx, row.id, email, owner.id, Boolean(approved));
+        }
+        await recordAudit(tx, {
+          actorId: owner.id,
+          action: 'study.created',
+          targetType: 'study',
+          targetId: row.id,
+          details: { collaboratorsInvited: invitees.length },
+          ip: ctx.ip,
+        });
+        return row;
+      });
+      // Storage comes after the commit: a failure here is retried when the bucket is first used.
+      await objectStore.ensureBucket(bucketOf(study.id)).catch(() => {});
+      const inviterName = owner.displayName || owner.email;
+      for (const email of invitees) await inviteCollaborator(study, email, inviterName);
+      const row = await repo.studyWithOwner(db, study.id);
+      if (!row) throw notFound(STUDY_MESSAGES.notFound);
+      return toStudy(row, 'main', invitees);
+    },
+
+    async update(
+      access: StudyAccess,
+      user: authRepo.UserRow,
+      input: UpdateStudyInput,
+      ctx: RequestContext,
+    ): Promise<Study> {
+      if (access.role !== 'main')
+        throw new AppError(403, 'OWNER_ONLY', 'Only the study owner can change the study.');
+      const changes: Parameters<typeof repo.updateStudy>[2] = {};
+      if (input.name !== undefined) changes.name = input.name;
+      if (input.description !== undefined) changes.description = input.description || null;
+      if (input.duration !== undefined) changes.duration = input.duration || null;
+      if (input.password !== undefined) {
+        const stored = decryptPassword(access.study);
+        if (
+          stored !== null &&
+          (input.currentPassword === undefined || !sameSecret(input.currentPassword, stored))
+        ) {
+          throw new AppError(
+            400,
+            'INVALID_CURRENT_PASSWORD',
+            STUDY_MESSAGES.currentPasswordIncorrect,
+          );
+        }
+        changes.passwordEncrypted = cipher.encrypt(input.password, PASSWORD_AD);
+      }
+      if (Object.keys(changes).length === 0)
+        throw badRequest('Nothing to update.', 'NOTHING_TO_UPDATE');
+      await db.transaction(async (tx) => {
+        await repo.updateStudy(tx, access.study.id, changes);
+        await recordAudit(tx, {
+          actorId: user.id,
+          action: input.password !== undefined ? 'study.password_changed' : 'study.updated',
+          targetType: 'study',
+          targetId: access.study.id,
+          details: {
+            fields: Object.keys(changes).map((k) => (k === 'passwordEncrypted' ? 'password' : k)),
+          },
+          ip: ctx.ip,
+        });
+      });
+      return this.get(access);
+    },
+
+    async remove(access: StudyAccess, user: authRepo.UserRow, ctx: RequestContext) {
+      if (access.role !== 'main')
+        throw new AppError(403, 'OWNER_ONLY', 'Only the study owner can delete the study.');
+      await db.transaction(async (tx) => {
+        await repo.updateStudy(tx, access.study.id, { deletedAt: new Date() });
+        await recordAudit(tx, {
+          actorId: user.id,
+          action: 'study.deleted',
+          targetType: 'study',
+          targetId: access.study.id,
+          ip: ctx.ip,
+        });
+      });
+    },
+
+    /** Joins as collaborator with code + password; one answer for a wrong code or a wrong password. */
+    async join(
+      user: authRepo.UserRow,
+      input: { studyCode: string; password: string },
+      ctx: RequestContext,
+    ): Promise<Study> {
+      const key = sha256Hex(`study_join:${user.id}`);
+      const since = new Date(Date.now() - JOIN_WINDOW_MS);
+      if (
+        (await authRepo.recentAuthFailures(db, 'study_join', key, since)).length >=
+        MAX_JOIN_FAILURES
+      ) {
+        throw new AppError(
+          429,
+          'TOO_MANY_ATTEMPTS',
+          'Too many failed attempts to join a study. Please try again in 15 minutes.',
+        );
+      }
+      const found = await repo.findLiveStudyByCode(db, input.studyCode.trim().toUpperCase());
+      const stored = found ? decryptPassword(found.study) : null;
+      if (!found || stored === null || !sameSecret(input.password, stored)) {
+        await authRepo.recordAuthFailure(db, 'study_join', key);
+        throw badRequest(STUDY_MESSAGES.joinFailed, 'INVALID_STUDY_CREDENTIALS');
+      }
+      const { study } = found;
+      const current = await repo.membershipOf(db, study.id, user.id);
+      if (current === 'main') throw conflict('You own this study already.', 'ALREADY_OWNER');
+      if (!current) {
+        await db.transaction(async (tx) => {
+          await repo.addMember(tx, study.id, user.id, 'collab');
+          await repo.acceptInvitation(tx, study.id, user.email);
+          await recordAudit(tx, {
+            actorId: user.id,
+            action: 'study.joined',
+            targetType: 'study',
+            targetId: study.id,
+            ip: ctx.ip,
+          });
+        });
+      }
+      return this.get({ study, role: 'collab' });
+    },
+
+    /** Public look-up by code (participant enrolment, join dialog). */
+    async lookup(studyCode: string) {
+      const found = await repo.findLiveStudyByCode(db, studyCode);
+      if (!found)
+        throw notFound('Study not found. Please check the study code.', 'STUDY_NOT_FOUND');
+      return {
+        studyName: found.study.name,
+        studyDescription: found.study.description,
+        studyCode: found.study.studyCode,
+        researcherName: found.ownerName || DEFAULT_RESEARCHER_NAME,
+      };
+    },
+
+    /** A participant's message to the study owner, by e-mail. */
+    async notifyResearcher(
+      input: { studyCode: string; participantEmail: string; message: string },
+      ctx: RequestContext,
+    ) {
+      const found = await repo.findLiveStudyByCode(db, input.studyCode);
+      if (!found)
+        throw notFound('Study not found. Please check the study code.', 'STUDY_NOT_FOUND');
+      const mail = renderEmail({
+        title: `A participant wrote about ${found.study.name}`,
+        paragraphs: [
+          `A participant (${input.participantEmail}) sent a message about the study "${found.study.name}" (code ${found.study.studyCode}):`,
+          input.message,
+        ],
+      });
+      await messaging.queueEmail('participant_message', {
+        to: found.ownerEmail,
+        subject: `Message from a participant: ${found.study.name}`,
+        replyTo: input.participantEmail,
+        ...mail,
+      });
+      await recordAudit(db, {
+        actorId: null,
+        action: 'study.participant_message',
+        targetType: 'study',
+        targetId: found.study.id,
+        ip: ctx.ip,
+      });
+    },
+
+    /** A signed, expiring link to the page that lists the study's files. */
+    async bucketUrl(access: StudyAccess, user: authRepo.UserRow, ctx: RequestContext) {
+      const bucket = bucketOf(access.study.id);
+      await objectStore.ensureBucket(bucket);
+      await recordAudit(db, {
+        actorId: user.id,
+        action: 'study.bucket_opened',
+        targetType: 'study',
+        targetId: access.study.id,
+        ip: ctx.ip,
+      });
+      return bucket;
+    },
+  };
+}
+
+export type StudiesService = ReturnType<typeof createStudiesService>;
