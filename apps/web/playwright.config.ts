@@ -6,6 +6,14 @@ import { defineConfig } from '@playwright/test';
 const PORT = 3900;
 const baseURL = `http://localhost:${PORT}`;
 
+// One fresh data directory per run. The config is evaluated again in every worker process;
+// workers inherit this process's environment, so they see the same directory (specs read it to
+// run the admin CLI against the same database).
+if (!process.env.E2E_DATA_DIR) {
+  process.env.E2E_DATA_DIR = mkdtempSync(path.join(tmpdir(), 'wrp-e2e-'));
+}
+const dataDir = process.env.E2E_DATA_DIR;
+
 // E2E_BASE_URL points the specs at a server that is already running (e.g. `vite preview` while
 // working on pages); otherwise Playwright starts the whole product with a fresh data directory.
 const externalBaseURL = process.env.E2E_BASE_URL;
@@ -47,7 +55,7 @@ export default defineConfig({
           SANDBOX_PORT: '3901',
           SANDBOX_SMTP_PORT: '3902',
           // A fresh database and file store per run, so runs never see each other's data.
-          DATA_DIR: mkdtempSync(path.join(tmpdir(), 'wrp-e2e-')),
+          DATA_DIR: dataDir,
           PUBLIC_URL: baseURL,
         },
       },

@@ -29,6 +29,14 @@ export default defineConfig({
     // Every browser we support has modulepreload; the polyfill would only add bytes.
     modulePreload: { polyfill: false },
     rolldownOptions: {
+      output: {
+        codeSplitting: {
+          // Everything the entry loads statically goes into one chunk: left alone, the bundler
+          // splits modules shared with lazy pages into several small chunks that all load at
+          // start anyway, and separate chunks compress worse than one (DESIGN §12 budget).
+          groups: [{ name: 'app', tags: ['$initial'] }],
+        },
+      },
       treeshake: {
         // The contracts package only declares constants and zod schemas, nothing runs on import.
         // Saying so lets the bundler drop the schemas (and zod with them) from pages that only

@@ -1,8 +1,10 @@
 import CssBaseline from '@mui/material/CssBaseline';
 import { ThemeProvider } from '@mui/system';
-import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { queryClient as defaultQueryClient } from '../lib/query-client';
+import { SecureAuthProvider } from '../lib/auth/auth-provider';
+import { UserProvider } from '../lib/auth/user-provider';
+import { QueryClientOverrideContext } from './query-client-override';
 import { theme } from './theme';
 
 interface AppProvidersProps {
@@ -16,14 +18,21 @@ interface AppProvidersProps {
  * @mui/material only forwards to this one from @mui/system (its ThemeProviderNoVars, with
  * `vars: null`). Importing the latter directly keeps the colour-scheme machinery of the former
  * (~3 KB gzip) off the landing route, whose budget is 150 KB (DESIGN §12).
+ *
+ * TanStack Query is not provided here: the lazily loaded QueryBoundary route provides it to the
+ * pages that use it, which keeps the library off the landing route.
  */
 const providedTheme = { ...theme, vars: null };
 
-export function AppProviders({ children, queryClient = defaultQueryClient }: AppProvidersProps) {
+export function AppProviders({ children, queryClient }: AppProvidersProps) {
   return (
     <ThemeProvider theme={providedTheme}>
       <CssBaseline />
-      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      <QueryClientOverrideContext.Provider value={queryClient ?? null}>
+        <SecureAuthProvider>
+          <UserProvider>{children}</UserProvider>
+        </SecureAuthProvider>
+      </QueryClientOverrideContext.Provider>
     </ThemeProvider>
   );
 }

@@ -1,6 +1,13 @@
 import { createBrowserRouter, type RouteObject, replace } from 'react-router';
 import { LoadingIndicator } from '../components/loading-indicator';
 import { ErrorPage } from './error-page';
+import {
+  DashboardRedirect,
+  RequireApprovedResearcher,
+  RequireMaster,
+  RequireSignedIn,
+  RequireSignedOut,
+} from './guards/route-guards';
 import { RootLayout } from './layout/root-layout';
 import { lazyPage } from './lazy-page';
 
@@ -12,6 +19,67 @@ import { lazyPage } from './lazy-page';
  */
 export const pageRoutes: RouteObject[] = [
   { index: true, lazy: lazyPage(() => import('../features/landing/components/landing-page')) },
+  { path: 'dashboard', Component: DashboardRedirect },
+  {
+    // TanStack Query for every page below, loaded with them rather than with the landing page.
+    id: 'query',
+    lazy: lazyPage(() => import('./query-boundary')),
+    children: [
+      {
+        path: 'reset-password',
+        lazy: lazyPage(() => import('../features/auth/components/reset-password-page')),
+      },
+      { path: 'setup', lazy: lazyPage(() => import('../features/auth/components/setup-page')) },
+      {
+        Component: RequireSignedOut,
+        children: [
+          {
+            path: 'researcher/auth',
+            lazy: lazyPage(() => import('../features/auth/components/researcher-portal-page')),
+          },
+        ],
+      },
+      {
+        Component: RequireSignedIn,
+        children: [
+          {
+            path: 'researcher/register',
+            lazy: lazyPage(() => import('../features/applications/components/register-page')),
+          },
+          {
+            path: 'researcher/application-status',
+            lazy: lazyPage(
+              () => import('../features/applications/components/application-status-page'),
+            ),
+          },
+        ],
+      },
+      {
+        Component: RequireMaster,
+        children: [
+          {
+            path: 'master/dashboard',
+            lazy: lazyPage(() => import('../features/admin/components/master-dashboard-page')),
+          },
+        ],
+      },
+      {
+        Component: RequireApprovedResearcher,
+        children: [
+          {
+            path: 'researcher/dashboard',
+            lazy: lazyPage(
+              () => import('../features/studies/components/researcher-dashboard-page'),
+            ),
+          },
+          {
+            path: 'researcher/study/:studyId',
+            lazy: lazyPage(() => import('../features/studies/components/study-detail-page')),
+          },
+        ],
+      },
+    ],
+  },
 ];
 
 function PageFallback() {
@@ -39,6 +107,13 @@ export const appRoutes: RouteObject[] = [
         ],
       },
     ],
+  },
+  {
+    // The Google sign-in popup lands here: a bare page without navigation or footer.
+    path: '/auth/google/callback',
+    errorElement: <ErrorPage />,
+    HydrateFallback: PageFallback,
+    lazy: lazyPage(() => import('../features/auth/components/google-callback-page')),
   },
 ];
 

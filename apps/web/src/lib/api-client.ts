@@ -79,7 +79,43 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
       await sleep(backoff(retryDelayMs, attempt), options.signal);
       continue;
     }
-    throw errorFromResponse(response, payload);
+    const error = errorFromResponse(response, payload);
+    if (sentBearer(init) && isSessionGone(error)) {
+      notifySessionExpired();
+    }
+    throw error;
+  }
+}
+
+/** Server codes that mean the session behind the Bearer token no longer exists. */
+const SESSION_GONE_CODES: ReadonlySet<string> = new Set(['SESSION_EXPIRED', 'UNAUTHENTICATED']);
+
+function isSessionGone(error: ApiError): boolean {
+  return error.status === 401 && error.code !== undefined && SESSION_GONE_CODES.has(error.code);
+}
+
+function sentBearer(init: RequestInit): boolean {
+  return Boolean((init.headers as Record<string, string> | undefined)?.Authorization);
+}
+
+type SessionExpiredListener = () => void;
+const sessionExpiredListeners = new Set<SessionExpiredListener>();
+
+/**
+ * Any authenticated call answered with 401 SESSION_EXPIRED / UNAUTHENTICATED means the stored
+ * session is gone; the auth provider listens here to sign the user out in one place instead of
+ * every caller checking. Returns the unsubscribe function.
+ */
+export function onSessionExpired(listener: SessionExpiredListener): () => void {
+  sessionExpiredListeners.add(listener);
+  return () => {
+    sessionExpiredListeners.delete(listener);
+  };
+}
+
+function notifySessionExpired(): void {
+  for (const listener of sessionExpiredListeners) {
+    listener();
   }
 }
 

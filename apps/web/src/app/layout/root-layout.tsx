@@ -1,6 +1,9 @@
 import Box from '@mui/material/Box';
 import { keyframes } from '@mui/material/styles';
-import { Outlet, useNavigation } from 'react-router';
+import { useEffect } from 'react';
+import { Outlet, useNavigate, useNavigation } from 'react-router';
+import { useSecureAuth } from '../../lib/auth/auth-provider';
+import { ROUTES } from '../../lib/auth/routing';
 import { ScrollToTop } from './scroll-to-top';
 import { SiteFooter } from './site-footer';
 import { TopNav } from './top-nav';
@@ -8,6 +11,7 @@ import { TopNav } from './top-nav';
 export function RootLayout() {
   // Between pages the old page stays up while the next chunk loads; a thin bar says so.
   const navigation = useNavigation();
+  const { user, initializing } = useSecureAuth();
   return (
     <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column' }}>
       <Box
@@ -29,7 +33,8 @@ export function RootLayout() {
         Skip to main content
       </Box>
       {navigation.state === 'loading' && <NavigationProgress />}
-      <TopNav />
+      <SessionExpiredRedirect />
+      <TopNav user={user} pending={initializing} />
       <Box component="main" id="main-content" tabIndex={-1} sx={{ flex: 1, outline: 'none' }}>
         <Outlet />
       </Box>
@@ -72,4 +77,17 @@ function NavigationProgress() {
       />
     </Box>
   );
+}
+
+/** An authenticated call found the session gone: the user signs in again (auth is cleared). */
+function SessionExpiredRedirect() {
+  const { sessionExpired, acknowledgeSessionExpired } = useSecureAuth();
+  const navigate = useNavigate();
+  useEffect(() => {
+    if (sessionExpired) {
+      acknowledgeSessionExpired();
+      navigate(ROUTES.auth, { replace: true });
+    }
+  }, [sessionExpired, acknowledgeSessionExpired, navigate]);
+  return null;
 }

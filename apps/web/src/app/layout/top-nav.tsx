@@ -1,8 +1,12 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
+import { lazy, Suspense } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
+
+// MUI Menu, Avatar and IconButton load only for signed-in users (landing budget, DESIGN §12).
+const AccountMenu = lazy(() => import('./account-menu'));
 
 /** What the navigation needs to know about a signed-in user (spec 000 §2, §3). */
 export interface NavUser {
@@ -12,11 +16,13 @@ export interface NavUser {
 }
 
 export interface TopNavProps {
-  /** null or absent: signed out. The signed-in account menu arrives with the auth issue. */
+  /** null or absent: signed out. */
   user?: NavUser | null;
+  /** While the stored session is being verified neither set of actions shows. */
+  pending?: boolean;
 }
 
-export function TopNav({ user = null }: TopNavProps) {
+export function TopNav({ user = null, pending = false }: TopNavProps) {
   return (
     // A plain <header> rather than AppBar/Toolbar/Container: same look, ~2 KB less JavaScript on
     // the landing route, whose budget is tight (DESIGN §12).
@@ -71,7 +77,7 @@ export function TopNav({ user = null }: TopNavProps) {
             Wearable Health Research Platform
           </Typography>
         </Box>
-        {user ? null : <SignedOutActions />}
+        {pending ? null : user ? <SignedInActions user={user} /> : <SignedOutActions />}
       </Box>
     </Box>
   );
@@ -106,6 +112,27 @@ function SignedOutActions() {
       >
         Researcher Login
       </Button>
+    </Box>
+  );
+}
+
+function SignedInActions({ user }: { user: NavUser }) {
+  const name = user.displayName?.trim() || user.email;
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, minWidth: 0, flexShrink: 1 }}>
+      <Typography
+        component="span"
+        variant="body2"
+        noWrap
+        title={name}
+        sx={{ fontWeight: 500, maxWidth: { xs: 140, sm: 260 }, minWidth: 0 }}
+      >
+        {name}
+      </Typography>
+      {/* Same size as the avatar button, so nothing moves when the menu chunk arrives. */}
+      <Suspense fallback={<Box sx={{ width: 48, height: 48, flexShrink: 0 }} />}>
+        <AccountMenu user={user} name={name} />
+      </Suspense>
     </Box>
   );
 }

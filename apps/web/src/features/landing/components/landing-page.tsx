@@ -1,15 +1,24 @@
 import Biotech from '@mui/icons-material/Biotech';
 import Watch from '@mui/icons-material/Watch';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import { Link as RouterLink } from 'react-router';
+import { LoadingIndicator } from '../../../components/loading-indicator';
+import { useSecureAuth } from '../../../lib/auth/auth-provider';
+import { displayNameOf, ROUTES } from '../../../lib/auth/routing';
 import { AudienceCard } from './audience-card';
 import { FeatureGrid } from './feature-grid';
 
 /**
- * The signed-out landing page (spec 000 §2). The entry cards come straight after the hero: a
- * participant arriving with a study code should not have to scroll past the marketing grid.
+ * The landing page (spec 000 §2). Signed out: the entry cards come straight after the hero, since
+ * a participant arriving with a study code should not have to scroll past the marketing grid.
+ * Signed in: a welcome with the user's name and 'Go to Dashboard' in their place.
  */
 export default function LandingPage() {
+  const { user, initializing } = useSecureAuth();
+  if (initializing) return <LoadingIndicator />;
   return (
     <>
       <Box
@@ -41,34 +50,38 @@ export default function LandingPage() {
               studies, enrol participants with a study code and gather Fitbit data for analysis.
             </Typography>
           </Box>
-          <Box
-            sx={{
-              display: 'grid',
-              gap: { xs: 2.5, md: 4 },
-              gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' },
-              maxWidth: 1000,
-              mx: 'auto',
-            }}
-          >
-            <AudienceCard
-              title="For Participants"
-              description="Join a research study with the study code from your research team and connect your Fitbit wearable. There is nothing to sign up for."
-              tag="No Account Required"
-              actionLabel="Join Study"
-              actionTo="/participant/enroll"
-              Icon={Watch}
-              color="primary"
-            />
-            <AudienceCard
-              title="For Researchers"
-              description="Sign in to create and manage studies, invite participants and collaborators, follow participant status and export raw data."
-              tag="Secure Login Required"
-              actionLabel="Researcher Login"
-              actionTo="/researcher/auth"
-              Icon={Biotech}
-              color="secondary"
-            />
-          </Box>
+          {user ? (
+            <Welcome name={displayNameOf(user)} />
+          ) : (
+            <Box
+              sx={{
+                display: 'grid',
+                gap: { xs: 2.5, md: 4 },
+                gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' },
+                maxWidth: 1000,
+                mx: 'auto',
+              }}
+            >
+              <AudienceCard
+                title="For Participants"
+                description="Join a research study with the study code from your research team and connect your Fitbit wearable. There is nothing to sign up for."
+                tag="No Account Required"
+                actionLabel="Join Study"
+                actionTo="/participant/enroll"
+                Icon={Watch}
+                color="primary"
+              />
+              <AudienceCard
+                title="For Researchers"
+                description="Sign in to create and manage studies, invite participants and collaborators, follow participant status and export raw data."
+                tag="Secure Login Required"
+                actionLabel="Researcher Login"
+                actionTo="/researcher/auth"
+                Icon={Biotech}
+                color="secondary"
+              />
+            </Box>
+          )}
         </Box>
       </Box>
       <Box component="section" aria-labelledby="features-heading" sx={{ py: { xs: 6, md: 9 } }}>
@@ -95,5 +108,31 @@ export default function LandingPage() {
         </Box>
       </Box>
     </>
+  );
+}
+
+function Welcome({ name }: { name: string }) {
+  return (
+    <Paper
+      component="section"
+      aria-labelledby="welcome-heading"
+      variant="outlined"
+      sx={{ maxWidth: 640, mx: 'auto', p: { xs: 3, sm: 4 }, textAlign: 'center' }}
+    >
+      <Typography id="welcome-heading" variant="h5" component="h2" gutterBottom>
+        Welcome back, {name}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 3 }}>
+        Continue to your dashboard to manage your studies.
+      </Typography>
+      <Button
+        component={RouterLink}
+        to={ROUTES.researcherDashboard}
+        variant="contained"
+        size="large"
+      >
+        Go to Dashboard
+      </Button>
+    </Paper>
   );
 }

@@ -1,0 +1,123 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { type AccountKind, installAccount } from '../../test/fake-api';
+import { renderRoute } from '../../test/render-route';
+
+const AUTH = '/researcher/auth';
+const REGISTER = '/researcher/register';
+const STATUS = '/researcher/application-status';
+const MASTER = '/master/dashboard';
+const RESEARCHER = '/researcher/dashboard';
+const STUDY = '/researcher/study/s-42';
+
+/** Heading each landing place shows, so the test sees the page, not just the URL. */
+const HEADINGS: Record<string, string> = {
+  [AUTH]: 'Researcher Portal',
+  [REGISTER]: 'Researcher Registration',
+  [MASTER]: 'Master Account Dashboard',
+  [RESEARCHER]: 'Researcher Dashboard',
+  [STUDY]: 'Study Details',
+};
+
+const KINDS: AccountKind[] = [
+  'signed-out',
+  'noprofile',
+  'pending',
+  'rejected',
+  'approved',
+  'master',
+];
+
+/** Where each account ends up when it opens each route (spec 000 §2 routes table). */
+const MATRIX: Record<string, Record<AccountKind, string>> = {
+  '/dashboard': {
+    'signed-out': AUTH,
+    noprofile: REGISTER,
+    pending: STATUS,
+    rejected: STATUS,
+    approved: RESEARCHER,
+    master: MASTER,
+  },
+  [AUTH]: {
+    'signed-out': AUTH,
+    noprofile: REGISTER,
+    pending: STATUS,
+    rejected: STATUS,
+    approved: RESEARCHER,
+    master: MASTER,
+  },
+  [REGISTER]: {
+    'signed-out': AUTH,
+    noprofile: REGISTER,
+    pending: STATUS,
+    rejected: REGISTER,
+    approved: RESEARCHER,
+    master: MASTER,
+  },
+  [STATUS]: {
+    'signed-out': AUTH,
+    noprofile: REGISTER,
+    pending: STATUS,
+    rejected: STATUS,
+    approved: RESEARCHER,
+    master: MASTER,
+  },
+  [MASTER]: {
+    'signed-out': AUTH,
+    noprofile: REGISTER,
+    pending: STATUS,
+    rejected: STATUS,
+    approved: RESEARCHER,
+    master: MASTER,
+  },
+  [RESEARCHER]: {
+    'signed-out': AUTH,
+    noprofile: REGISTER,
+    pending: STATUS,
+    rejected: STATUS,
+    approved: RESEARCHER,
+    master: MASTER,
+  },
+  [STUDY]: {
+    'signed-out': AUTH,
+    noprofile: REGISTER,
+    pending: STATUS,
+    rejected: STATUS,
+    approved: STUDY,
+    master: MASTER,
+  },
+};
+
+const cases = Object.entries(MATRIX).flatMap(([route, row]) =>
+  KINDS.map((kind) => [route, kind, row[kind]] as const),
+);
+
+describe('route guards and the /dashboard redirect', () => {
+  it.each(cases)('%s as %s ends on %s', async (route, kind, target) => {
+    installAccount(kind);
+    const { router } = renderRoute(route);
+    await waitFor(() => expect(router.state.location.pathname).toBe(target), { timeout: 3000 });
+    const heading =
+      target === STATUS
+        ? kind === 'rejected'
+          ? 'Application Not Approved'
+          : 'Application Under Review'
+        : HEADINGS[target];
+    expect(await screen.findByRole('heading', { level: 1, name: heading })).toBeInTheDocument();
+  });
+
+  it('shows the loading indicator, not the page, while the session is being verified', async () => {
+    installAccount('approved', {
+      'POST /api/auth/verify-token': () => new Promise(() => {}),
+    });
+    renderRoute(RESEARCHER);
+    expect(await screen.findByRole('status')).toHaveTextContent('Loading...');
+    expect(screen.queryByRole('heading', { name: 'Researcher Dashboard' })).toBeNull();
+  });
+
+  it('a non-master signed-in user is sent from the master dashboard to the researcher dashboard', async () => {
+    installAccount('approved');
+    const { router } = renderRoute(MASTER);
+    await waitFor(() => expect(router.state.location.pathname).toBe(RESEARCHER));
+  });
+});

@@ -1,0 +1,65 @@
+import { Navigate, Outlet, useNavigation } from 'react-router';
+import { LoadingIndicator } from '../../components/loading-indicator';
+import { useSecureAuth } from '../../lib/auth/auth-provider';
+import { dashboardTarget, isApprovedResearcher, isMaster, ROUTES } from '../../lib/auth/routing';
+import { useUser } from '../../lib/auth/user-provider';
+
+/**
+ * Route guards of spec 000 §2. Each is the Component of a pathless route whose children are the
+ * guarded pages. While auth or the profile is loading they show the loading indicator, so the
+ * wrong page never flashes. They wait on `initializing` (not on the sign-in `loading` flag) so a
+ * sign-in in progress never unmounts the portal that started it.
+ */
+
+/** /researcher/auth: signed out only; signed in → /dashboard. */
+export function RequireSignedOut() {
+  const { user, initializing } = useSecureAuth();
+  const navigation = useNavigation();
+  if (initializing) return <LoadingIndicator />;
+  // Right after signing up the portal is already on its way to /researcher/register; let it go.
+  if (user && navigation.state === 'idle') return <Navigate to={ROUTES.dashboard} replace />;
+  return <Outlet />;
+}
+
+/** /researcher/register, /researcher/application-status: signed in. */
+export function RequireSignedIn() {
+  const { user, initializing } = useSecureAuth();
+  if (initializing) return <LoadingIndicator />;
+  if (!user) return <Navigate to={ROUTES.auth} replace />;
+  return <Outlet />;
+}
+
+/** /master/dashboard: master only; other signed-in users → /researcher/dashboard. */
+export function RequireMaster() {
+  const { user, initializing } = useSecureAuth();
+  const { profile, loading } = useUser();
+  if (initializing) return <LoadingIndicator />;
+  if (!user) return <Navigate to={ROUTES.auth} replace />;
+  if (loading) return <LoadingIndicator />;
+  if (!isMaster(profile)) return <Navigate to={ROUTES.researcherDashboard} replace />;
+  return <Outlet />;
+}
+
+/**
+ * /researcher/dashboard, /researcher/study/:studyId: approved researcher only; any other
+ * signed-in user → /researcher/application-status (which sends each state on to its place).
+ */
+export function RequireApprovedResearcher() {
+  const { user, initializing } = useSecureAuth();
+  const { profile, loading } = useUser();
+  if (initializing) return <LoadingIndicator />;
+  if (!user) return <Navigate to={ROUTES.auth} replace />;
+  if (loading) return <LoadingIndicator />;
+  if (!isApprovedResearcher(profile)) {
+    return <Navigate to={ROUTES.applicationStatus} replace />;
+  }
+  return <Outlet />;
+}
+
+/** /dashboard: redirect only, to the dashboard of the user's role and status. */
+export function DashboardRedirect() {
+  const { user, initializing } = useSecureAuth();
+  const { profile, loading } = useUser();
+  if (initializing || (user && loading)) return <LoadingIndicator />;
+  return <Navigate to={dashboardTarget(user, profile)} replace />;
+}

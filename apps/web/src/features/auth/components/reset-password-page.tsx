@@ -1,0 +1,128 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { AUTH_MESSAGES, MIN_PASSWORD_LENGTH } from '@research/contracts';
+import { type FormEvent, useState } from 'react';
+import { Link as RouterLink, useSearchParams } from 'react-router';
+import { LoadingIndicator } from '../../../components/loading-indicator';
+import { ROUTES } from '../../../lib/auth/routing';
+import { useResetPassword, useResetToken } from '../api/reset-password';
+import { RESET_PASSWORD_TEXTS } from '../texts';
+import { AuthCard } from './auth-card';
+
+/**
+ * /reset-password?token=…: the link of the password-reset e-mail (and of the 'set your password'
+ * e-mail sent to accounts created without one). The token is checked before the form shows.
+ */
+export default function ResetPasswordPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  const check = useResetToken(token);
+  const reset = useResetPassword();
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [formError, setFormError] = useState<string | null>(null);
+
+  const title =
+    check.data?.purpose === 'set_password'
+      ? RESET_PASSWORD_TEXTS.setTitle
+      : RESET_PASSWORD_TEXTS.resetTitle;
+
+  if (token && check.isPending) {
+    return <LoadingIndicator message={RESET_PASSWORD_TEXTS.checking} />;
+  }
+
+  if (!token || check.isError) {
+    const message =
+      check.error instanceof Error && check.error.message
+        ? check.error.message
+        : RESET_PASSWORD_TEXTS.missingToken;
+    return (
+      <AuthCard title={title}>
+        <Alert severity="error" sx={{ mb: 3 }}>
+          {message}
+        </Alert>
+        <Button component={RouterLink} to={ROUTES.auth} variant="contained" fullWidth>
+          {RESET_PASSWORD_TEXTS.requestNewLink}
+        </Button>
+      </AuthCard>
+    );
+  }
+
+  if (reset.isSuccess) {
+    return (
+      <AuthCard title={title}>
+        <Alert severity="success" sx={{ mb: 3 }}>
+          {reset.data || RESET_PASSWORD_TEXTS.defaultSuccess}
+        </Alert>
+        <Button component={RouterLink} to={ROUTES.auth} variant="contained" fullWidth>
+          {RESET_PASSWORD_TEXTS.goToSignIn}
+        </Button>
+      </AuthCard>
+    );
+  }
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    setFormError(null);
+    if (!password || !confirm) {
+      setFormError(AUTH_MESSAGES.fillAllFields);
+      return;
+    }
+    if (password.length < MIN_PASSWORD_LENGTH) {
+      setFormError(AUTH_MESSAGES.passwordTooShort);
+      return;
+    }
+    if (password !== confirm) {
+      setFormError(AUTH_MESSAGES.passwordsDoNotMatch);
+      return;
+    }
+    reset.mutate(
+      { token, password },
+      {
+        onError: (error) =>
+          setFormError(
+            AUTH_MESSAGES.resetPasswordFailed(error instanceof Error ? error.message : undefined),
+          ),
+      },
+    );
+  };
+
+  return (
+    <AuthCard title={title}>
+      <Box
+        component="form"
+        noValidate
+        onSubmit={onSubmit}
+        sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
+      >
+        <Typography color="text.secondary">
+          {RESET_PASSWORD_TEXTS.accountLabel}: <strong>{check.data?.email}</strong>
+        </Typography>
+        {formError && <Alert severity="error">{formError}</Alert>}
+        <TextField
+          label="New Password"
+          type="password"
+          autoComplete="new-password"
+          helperText="Minimum 6 characters"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          fullWidth
+        />
+        <TextField
+          label="Confirm Password"
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+          fullWidth
+        />
+        <Button type="submit" variant="contained" size="large" disabled={reset.isPending}>
+          {RESET_PASSWORD_TEXTS.submit}
+        </Button>
+      </Box>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,130 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import TextField from '@mui/material/TextField';
+import { AUTH_MESSAGES, MIN_PASSWORD_LENGTH, setupMasterRequestSchema } from '@research/contracts';
+import { type FormEvent, useState } from 'react';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { LoadingIndicator } from '../../../components/loading-indicator';
+import { useSecureAuth } from '../../../lib/auth/auth-provider';
+import { ROUTES } from '../../../lib/auth/routing';
+import { useSetupStatus } from '../api/setup-status';
+import { SETUP_TEXTS } from '../texts';
+import { AuthCard } from './auth-card';
+
+/** /setup?token=…: the one-time link printed at start that creates the master account. */
+export default function SetupPage() {
+  const [params] = useSearchParams();
+  const token = params.get('token');
+  const status = useSetupStatus(token);
+  const auth = useSecureAuth();
+  const navigate = useNavigate();
+  const [fullName, setFullName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  if (token && status.isPending) {
+    return <LoadingIndicator message={SETUP_TEXTS.checking} />;
+  }
+  if (!token || status.isError || !status.data?.valid) {
+    return (
+      <AuthCard title={SETUP_TEXTS.title}>
+        <Alert severity="error" sx={{ mb: 3 }}>
+          {SETUP_TEXTS.invalidLink}
+        </Alert>
+        <Button component={RouterLink} to="/" variant="contained" fullWidth>
+          Go to home page
+        </Button>
+      </AuthCard>
+    );
+  }
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    if (!fullName.trim() || !email.trim() || !password || !confirm) {
+      setError(AUTH_MESSAGES.fillAllFields);
+      return;
+    }
+    if (password !== confirm) {
+      setError(AUTH_MESSAGES.passwordsDoNotMatch);
+      return;
+    }
+    if (password.length < MIN_PASSWORD_LENGTH) {
+      setError(AUTH_MESSAGES.passwordTooShort);
+      return;
+    }
+    const parsed = setupMasterRequestSchema.safeParse({
+      token,
+      displayName: fullName,
+      email,
+      password,
+    });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? AUTH_MESSAGES.fillAllFields);
+      return;
+    }
+    setBusy(true);
+    try {
+      await auth.createMasterAccount(parsed.data);
+      navigate(ROUTES.masterDashboard, { replace: true });
+    } catch (failure) {
+      setError(
+        AUTH_MESSAGES.createAccountFailed(failure instanceof Error ? failure.message : undefined),
+      );
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthCard title={SETUP_TEXTS.title} subtitle={SETUP_TEXTS.intro}>
+      {busy && <LoadingIndicator fullScreen message={AUTH_MESSAGES.authenticating} />}
+      <Box
+        component="form"
+        noValidate
+        onSubmit={onSubmit}
+        sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
+      >
+        {error && <Alert severity="error">{error}</Alert>}
+        <TextField
+          label="Full Name"
+          autoComplete="name"
+          value={fullName}
+          onChange={(e) => setFullName(e.target.value)}
+          fullWidth
+        />
+        <TextField
+          label="Email Address"
+          type="email"
+          autoComplete="email"
+          value={email}
+          onChange={(e) => setEmail(e.target.value)}
+          fullWidth
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          helperText="Minimum 6 characters"
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          fullWidth
+        />
+        <TextField
+          label="Confirm Password"
+          type="password"
+          autoComplete="new-password"
+          value={confirm}
+          onChange={(e) => setConfirm(e.target.value)}
+          fullWidth
+        />
+        <Button type="submit" variant="contained" size="large" disabled={busy}>
+          {SETUP_TEXTS.submit}
+        </Button>
+      </Box>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,221 @@
+import { AUTH_MESSAGES, type AuthUser } from '@research/contracts';
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useState,
+} from 'react';
+import { ApiError, apiRequest, onSessionExpired } from '../api-client';
+import { clearStoredSession, readStoredSession, storeSession } from './session-storage';
+
+/** What POST /api/auth/google/complete needs: the popup's code and state, our binding. */
+export interface GoogleSignInResult {
+  code: string;
+  state: string;
+  binding: string;
+}
+
+export interface MasterSetupRequest {
+  token: string;
+  displayName: string;
+  email: string;
+  password: string;
+}
+
+export interface SecureAuthValue {
+  user: AuthUser | null;
+  token: string | null;
+  isAuthenticated: boolean;
+  /** The spec's loading flag (000 §4): true at start, and while signing in, up or with Google. */
+  loading: boolean;
+  /**
+   * True only until the stored session has been verified. Guards wait on this rather than on
+   * `loading`, so a sign-in in progress never unmounts the portal that started it.
+   */
+  initializing: boolean;
+  /** Set when an authenticated call found the session gone; the layout sends the user to sign in. */
+  sessionExpired: boolean;
+  acknowledgeSessionExpired: () => void;
+  login: (email: string, password: string) => Promise<AuthUser>;
+  register: (email: string, password: string, displayName: string) => Promise<AuthUser>;
+  googleSignIn: (result: GoogleSignInResult) => Promise<AuthUser>;
+  createMasterAccount: (request: MasterSetupRequest) => Promise<AuthUser>;
+  logout: () => Promise<void>;
+}
+
+const SecureAuthContext = createContext<SecureAuthValue | null>(null);
+
+interface SessionState {
+  token: string | null;
+  user: AuthUser | null;
+}
+
+const SIGNED_OUT: SessionState = { token: null, user: null };
+
+/**
+ * Auth state of spec 000 §4. Deliberately plain React and `apiRequest` (no TanStack Query): it
+ * sits on the landing route, whose JavaScript budget is 150 KB gzip (DESIGN §12).
+ */
+export function SecureAuthProvider({ children }: { children: ReactNode }) {
+  const [session, setSession] = useState<SessionState>(SIGNED_OUT);
+  const [loading, setLoading] = useState(true);
+  const [initializing, setInitializing] = useState(true);
+  const [sessionExpired, setSessionExpired] = useState(false);
+
+  // Start-up verification: a stored session counts only once the server confirms it.
+  useEffect(() => {
+    let cancelled = false;
+    const stored = readStoredSession();
+    const finish = (next: SessionState) => {
+      if (cancelled) return;
+      setSession(next);
+      setLoading(false);
+      setInitializing(false);
+    };
+    if (!stored) {
+      finish(SIGNED_OUT);
+      return;
+    }
+    apiRequest<{ success?: unknown; user?: AuthUser | null }>('/api/auth/verify-token', {
+      method: 'POST',
+      body: { token: stored.token },
+      token: null,
+    })
+      .then((response) => {
+        if (cancelled) return;
+        if (response?.success === true && response.user) {
+          // The server's copy replaces whatever the browser had kept.
+          storeSession({ token: stored.token, user: response.user });
+          finish({ token: stored.token, user: response.user });
+        } else {
+          clearStoredSession();
+          finish(SIGNED_OUT);
+        }
+      })
+      .catch(() => {
+        if (cancelled) return;
+        clearStoredSession();
+        finish(SIGNED_OUT);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  useEffect(
+    () =>
+      onSessionExpired(() => {
+        clearStoredSession();
+        setSession(SIGNED_OUT);
+        setSessionExpired(true);
+      }),
+    [],
+  );
+
+  const authenticate = useCallback(
+    async (path: string, body: unknown, fallback: string): Promise<AuthUser> => {
+      setLoading(true);
+      try {
+        let response: { success?: unknown; token?: unknown; user?: AuthUser | null };
+        try {
+          response = await apiRequest(path, { method: 'POST', body, token: null });
+        } catch (error) {
+          throw error instanceof ApiError && error.message ? error : new Error(fallback);
+        }
+        if (response?.success !== true || typeof response.token !== 'string' || !response.user) {
+          throw new Error(AUTH_MESSAGES.invalidResponse);
+        }
+        const next = { token: response.token, user: response.user };
+        storeSession(next);
+        setSession(next);
+        setSessionExpired(false);
+        return next.user;
+      } finally {
+        setLoading(false);
+      }
+    },
+    [],
+  );
+
+  const login = useCallback(
+    (email: string, password: string) =>
+      authenticate('/api/auth/login', { email, password }, AUTH_MESSAGES.loginFailed),
+    [authenticate],
+  );
+  const register = useCallback(
+    (email: string, password: string, displayName: string) =>
+      authenticate(
+        '/api/auth/register',
+        { email, password, displayName },
+        AUTH_MESSAGES.registrationFailed,
+      ),
+    [authenticate],
+  );
+  const googleSignIn = useCallback(
+    (result: GoogleSignInResult) =>
+      authenticate('/api/auth/google/complete', result, AUTH_MESSAGES.loginFailed),
+    [authenticate],
+  );
+  const createMasterAccount = useCallback(
+    (request: MasterSetupRequest) =>
+      authenticate('/api/setup/master', request, AUTH_MESSAGES.registrationFailed),
+    [authenticate],
+  );
+
+  const logout = useCallback(async () => {
+    const token = session.token;
+    clearStoredSession();
+    setSession(SIGNED_OUT);
+    if (!token) return;
+    try {
+      // One attempt: the user is already signed out here; the call only revokes the server side.
+      await apiRequest('/api/auth/logout', { method: 'POST', token, retryAttempts: 1 });
+    } catch {
+      // A failed sign-out is ignored (000 §2).
+    }
+  }, [session.token]);
+
+  const acknowledgeSessionExpired = useCallback(() => setSessionExpired(false), []);
+
+  const value = useMemo<SecureAuthValue>(
+    () => ({
+      user: session.user,
+      token: session.token,
+      isAuthenticated: session.user !== null && session.token !== null,
+      loading,
+      initializing,
+      sessionExpired,
+      acknowledgeSessionExpired,
+      login,
+      register,
+      googleSignIn,
+      createMasterAccount,
+      logout,
+    }),
+    [
+      session,
+      loading,
+      initializing,
+      sessionExpired,
+      acknowledgeSessionExpired,
+      login,
+      register,
+      googleSignIn,
+      createMasterAccount,
+      logout,
+    ],
+  );
+
+  return <SecureAuthContext.Provider value={value}>{children}</SecureAuthContext.Provider>;
+}
+
+export function useSecureAuth(): SecureAuthValue {
+  const value = useContext(SecureAuthContext);
+  if (!value) {
+    throw new Error(AUTH_MESSAGES.useSecureAuthOutsideProvider);
+  }
+  return value;
+}

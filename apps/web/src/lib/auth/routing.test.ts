@@ -1,0 +1,82 @@
+import type { AuthUser, UserProfile } from '@research/contracts';
+import { describe, expect, it } from 'vitest';
+import { applicationStatusTarget, dashboardTarget, registerEntryTarget } from './routing';
+
+const user: AuthUser = {
+  id: 'u-1',
+  uid: 'u-1',
+  email: 'ada@example.test',
+  displayName: 'Ada Lovelace',
+  photoURL: null,
+  role: 'researcher',
+};
+
+function profile(overrides: Partial<UserProfile>): UserProfile {
+  return {
+    id: 'u-1',
+    email: 'ada@example.test',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    role: 'researcher',
+    status: 'noprofile',
+    institution: null,
+    department: null,
+    position: null,
+    approvedAt: null,
+    isMasterAccount: false,
+    ...overrides,
+  };
+}
+
+const master = profile({ id: 'master', role: 'master', status: 'approved', isMasterAccount: true });
+
+describe('/dashboard redirect (spec 000 §2)', () => {
+  it.each([
+    ['signed out', null, null, '/researcher/auth'],
+    ['master', user, master, '/master/dashboard'],
+    [
+      'researcher flagged as master account',
+      user,
+      profile({ isMasterAccount: true }),
+      '/master/dashboard',
+    ],
+    ['approved researcher', user, profile({ status: 'approved' }), '/researcher/dashboard'],
+    ['pending researcher', user, profile({ status: 'pending' }), '/researcher/application-status'],
+    [
+      'rejected researcher',
+      user,
+      profile({ status: 'rejected' }),
+      '/researcher/application-status',
+    ],
+    ['researcher without profile', user, profile({ status: 'noprofile' }), '/researcher/register'],
+    ['signed in, profile missing', user, null, '/researcher/register'],
+  ] as const)('%s → %s', (_, who, prof, target) => {
+    expect(dashboardTarget(who, prof)).toBe(target);
+  });
+});
+
+describe('register entry redirects', () => {
+  it.each([
+    [master, '/master/dashboard'],
+    [profile({ status: 'approved' }), '/researcher/dashboard'],
+    [profile({ status: 'pending' }), '/researcher/application-status'],
+    [profile({ status: 'rejected' }), null],
+    [profile({ status: 'noprofile' }), null],
+    [null, null],
+  ] as const)('%# → %s', (prof, target) => {
+    expect(registerEntryTarget(prof)).toBe(target);
+  });
+});
+
+describe('application-status entry redirects', () => {
+  it.each([
+    [master, '/master/dashboard'],
+    [profile({ status: 'approved' }), '/researcher/dashboard'],
+    [profile({ status: 'noprofile' }), '/researcher/register'],
+    [null, '/researcher/register'],
+    [profile({ status: 'pending' }), null],
+    [profile({ status: 'rejected' }), null],
+  ] as const)('%# → %s', (prof, target) => {
+    expect(applicationStatusTarget(prof)).toBe(target);
+  });
+});
