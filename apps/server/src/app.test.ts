@@ -151,6 +151,10 @@ describe('rate limiting, HSTS and the web app', () => {
     const asset = await t.app.inject('/assets/main-abc123.js');
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['cache-control']).toContain('immutable');
+    // Popup return pages keep window.opener; every other page isolates itself from openers.
+    expect(page.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
+    const callback = await t.app.inject('/auth/google/callback?code=x&state=y');
+    expect(callback.headers['cross-origin-opener-policy']).toBe('unsafe-none');
     const missingAsset = await t.app.inject('/assets/missing.js');
     expect(missingAsset.statusCode).toBe(404);
   });

@@ -159,6 +159,7 @@ export async function buildApp(
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);
   app.decorateRequest('studyAccess', null);
+  app.decorateRequest('applicationStatus', null);
 
   registerErrorHandling(app);
   // Clients send `Content-Type: application/json` on every call, also on body-less PUT/DELETE.

@@ -4,6 +4,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from './error-handler.js';
 
+const POPUP_RETURN_PAGES = new Set(['/auth/google/callback', '/fitbit/callback']);
+
 /**
  * Serves the built web app and answers client-side routes with index.html, so a deep link such
  * as /researcher/dashboard loads the app. API paths keep their JSON 404.
@@ -47,6 +49,9 @@ export async function registerWebApp(app: FastifyInstance, webDistDir: string) {
           'The web app is not built yet. Run `npm run build` (or `npm start`, which builds it).',
         );
     }
+    // Pages that a popup returns to from another origin (Google, the wearable's OAuth) must keep
+    // `window.opener`; any stricter opener policy would sever the popup from the page that opened it.
+    if (POPUP_RETURN_PAGES.has(pathname)) reply.header('Cross-Origin-Opener-Policy', 'unsafe-none');
     return reply
       .header('Cache-Control', 'no-cache')
       .sendFile('index.html', { cacheControl: false });

@@ -112,8 +112,11 @@ export const studySchema = z.object({
 });
 export type Study = z.infer<typeof studySchema>;
 
+/** Cards per dashboard page; the grid loads more on demand. */
+export const STUDY_PAGE_SIZE = 24;
+
 export const studyListQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(500).default(200),
+  limit: z.coerce.number().int().min(1).max(500).default(STUDY_PAGE_SIZE),
   offset: z.coerce.number().int().min(0).default(0),
 });
 

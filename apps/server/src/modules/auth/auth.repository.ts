@@ -1,6 +1,12 @@
-import { and, count, eq, gt, inArray, isNull } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.js';
-import { authFailures, oneTimeTokens, sessions, users } from '../../db/schema/index.js';
+import { and, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.js';
+import {
+  authFailures,
+  oneTimeTokens,
+  researcherApplications,
+  sessions,
+  users,
+} from '../../db/schema/index.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
@@ -65,12 +71,31 @@ export async function insertSession(
   await db.insert(sessions).values(values);
 }
 
-export async function findLiveSession(db: DbOrTx, tokenHash: string) {
-  const [row] = await db
-    .select({ session: sessions, user: users })
+/**
+ * A session with its user and the status of the user's current application, in one query:
+ * every authenticated request starts here, so the statement is prepared once per database
+ * (no SQL building per request, and the server plans it once per connection).
+ */
+const prepareSessionLookup = (db: Db) =>
+  db
+    .select({ session: sessions, user: users, applicationStatus: researcherApplications.status })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.tokenHash, tokenHash), isNull(sessions.revokedAt)));
+    .leftJoin(
+      researcherApplications,
+      and(eq(researcherApplications.userId, users.id), isNull(researcherApplications.archivedAt)),
+    )
+    .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), isNull(sessions.revokedAt)))
+    .prepare('find_live_session');
+const sessionLookups = new WeakMap<Db, ReturnType<typeof prepareSessionLookup>>();
+
+export async function findLiveSession(db: Db, tokenHash: string) {
+  let lookup = sessionLookups.get(db);
+  if (!lookup) {
+    lookup = prepareSessionLookup(db);
+    sessionLookups.set(db, lookup);
+  }
+  const [row] = await lookup.execute({ tokenHash });
   return row;
 }
 

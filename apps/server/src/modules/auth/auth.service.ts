@@ -183,7 +183,13 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
     },
 
     /** The user behind a bearer token, or null when it is unknown, revoked, idle too long or past its end. */
-    async authenticate(token: string): Promise<{ user: repo.UserRow; sessionId: string } | null> {
+    async authenticate(
+      token: string,
+    ): Promise<{
+      user: repo.UserRow;
+      sessionId: string;
+      applicationStatus: ApplicationRow['status'] | null;
+    } | null> {
       const found = await repo.findLiveSession(db, sha256Hex(token));
       if (!found) return null;
       const now = Date.now();
@@ -194,7 +200,11 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
       }
       if (now - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS)
         await repo.touchSession(db, session.id, new Date(now));
-      return { user: found.user, sessionId: session.id };
+      return {
+        user: found.user,
+        sessionId: session.id,
+        applicationStatus: found.applicationStatus,
+      };
     },
 
     async logout(token: string, ctx: RequestContext, userId: string) {

@@ -7,6 +7,8 @@ declare module 'fastify' {
     /** Set by `requireUser` / `requireMaster`; null on public routes. */
     user: UserRow | null;
     sessionToken: string | null;
+    /** The status of the user's current researcher application, read with the session. */
+    applicationStatus: 'pending' | 'approved' | 'rejected' | null;
   }
 }
 
@@ -27,6 +29,7 @@ export async function requireUser(request: FastifyRequest, _reply: FastifyReply)
   if (!found) throw new AppError(401, 'SESSION_EXPIRED', SESSION_EXPIRED_MESSAGE);
   request.user = found.user;
   request.sessionToken = token;
+  request.applicationStatus = found.applicationStatus;
 }
 
 /** preHandler: the master account only (401 signed out, 403 anyone else). */

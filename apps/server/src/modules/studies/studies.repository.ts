@@ -1,5 +1,5 @@
 import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import {
   collaboratorInvitations,
   participants,
@@ -105,36 +105,88 @@ export async function acceptInvitation(db: DbOrTx, studyId: string, email: strin
 
 const participantCount = sql<number>`(select count(*)::int from ${participants} where ${participants.studyId} = ${studies.id} and ${participants.deletedAt} is null)`;
 
-/** A member's live studies of one role, newest first, with owner name and participant count. */
+const collaboratorEmailsOf = sql<string[]>`(
+  select coalesce(json_agg(e.email order by e.email), '[]'::json) from (
+    select u.email from ${studyMembers} m join ${users} u on u.id = m.user_id
+      where m.study_id = ${studies.id} and m.role = 'collab'
+    union
+    select i.email from ${collaboratorInvitations} i
+      where i.study_id = ${studies.id} and i.accepted_at is null
+  ) e)`;
+
+/**
+ * A member's live studies of one role, newest first, with owner, participant count,
+ * collaborators and the total, in one round trip. The dashboard's hottest query, so it is
+ * prepared once per database.
+ */
+const prepareStudyList = (db: Db) => {
+  // Pick the page first, then count participants and gather collaborators for those rows only.
+  const page = db
+    .select({ id: studies.id, totalCount: sql<number>`(count(*) over ())::int`.as('total_count') })
+    .from(studyMembers)
+    .innerJoin(studies, eq(studies.id, studyMembers.studyId))
+    .where(
+      and(
+        eq(studyMembers.userId, sql.placeholder('userId')),
+        eq(studyMembers.role, sql.placeholder('role')),
+        liveStudy,
+      ),
+    )
+    .orderBy(desc(studies.createdAt), desc(studies.id))
+    .limit(sql.placeholder('limit'))
+    .offset(sql.placeholder('offset'))
+    .as('page');
+  return db
+    .select({
+      study: {
+        id: studies.id,
+        name: studies.name,
+        description: studies.description,
+        duration: studies.duration,
+        studyCode: studies.studyCode,
+        status: studies.status,
+        settings: studies.settings,
+        createdAt: studies.createdAt,
+      },
+      ownerName: users.displayName,
+      ownerEmail: users.email,
+      participantCount,
+      collaborators: collaboratorEmailsOf,
+      totalCount: page.totalCount,
+    })
+    .from(page)
+    .innerJoin(studies, eq(studies.id, page.id))
+    .innerJoin(users, eq(users.id, studies.ownerId))
+    .orderBy(desc(studies.createdAt), desc(studies.id))
+    .prepare('list_studies_of_member');
+};
+const studyLists = new WeakMap<Db, ReturnType<typeof prepareStudyList>>();
+
 export async function listStudiesOfMember(
-  db: DbOrTx,
+  db: Db,
   userId: string,
   role: MemberRole,
   page: { limit: number; offset: number },
 ) {
-  const where = and(eq(studyMembers.userId, userId), eq(studyMembers.role, role), liveStudy);
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({
-        study: studies,
-        ownerName: users.displayName,
-        ownerEmail: users.email,
-        participantCount,
-      })
-      .from(studyMembers)
-      .innerJoin(studies, eq(studies.id, studyMembers.studyId))
-      .innerJoin(users, eq(users.id, studies.ownerId))
-      .where(where)
-      .orderBy(desc(studies.createdAt), desc(studies.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db
-      .select({ n: count() })
-      .from(studyMembers)
-      .innerJoin(studies, eq(studies.id, studyMembers.studyId))
-      .where(where),
-  ]);
-  return { rows, totalCount: total?.n ?? 0 };
+  let list = studyLists.get(db);
+  if (!list) {
+    list = prepareStudyList(db);
+    studyLists.set(db, list);
+  }
+  const rows = await list.execute({ userId, role, limit: page.limit, offset: page.offset });
+  // Past the last page there is no row to carry the total; count separately then.
+  const totalCount =
+    rows[0]?.totalCount ??
+    (page.offset === 0
+      ? 0
+      : ((
+          await db
+            .select({ n: count() })
+            .from(studyMembers)
+            .innerJoin(studies, eq(studies.id, studyMembers.studyId))
+            .where(and(eq(studyMembers.userId, userId), eq(studyMembers.role, role), liveStudy))
+        )[0]?.n ?? 0));
+  return { rows, totalCount };
 }
 
 export async function studyWithOwner(db: DbOrTx, studyId: string) {

@@ -101,13 +101,11 @@ export const studiesRoutes: FastifyPluginAsyncZod<{ listingKey: Buffer }> = asyn
     },
     async (request, reply) => {
       const study = await studies.create(currentUser(request), request.body, ctx(request));
-      return reply
-        .status(201)
-        .send({
-          success: true as const,
-          study,
-          message: `Study created. Its code is ${study.studyCode}.`,
-        });
+      return reply.status(201).send({
+        success: true as const,
+        study,
+        message: `Study created. Its code is ${study.studyCode}.`,
+      });
     },
   );
 

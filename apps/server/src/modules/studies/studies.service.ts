@@ -111,12 +111,6 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
   return {
     bucketOf,
 
-    /** True when the user is an approved researcher (the only people who reach studies). */
-    async isApprovedResearcher(user: authRepo.UserRow): Promise<boolean> {
-      if (user.role !== 'researcher') return false;
-      return (await findLiveApplicationOfUser(db, user.id))?.status === 'approved';
-    },
-
     /** Resolves a study for a member: 404 unknown or deleted, 403 not a member. */
     async access(studyId: string, userId: string): Promise<StudyAccess> {
       const study = UUID.test(studyId) ? await repo.findLiveStudy(db, studyId) : undefined;
@@ -126,16 +120,20 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
       return { study, role };
     },
 
+    /** Cards for the dashboard: no passwords here (the owner reads it from the study itself). */
     async list(userId: string, role: repo.MemberRole, page: { limit: number; offset: number }) {
       const { rows, totalCount } = await repo.listStudiesOfMember(db, userId, role, page);
-      const collaborators = await repo.collaboratorEmails(
-        db,
-        rows.map((r) => r.study.id),
+      const data = rows.map(
+        ({ study, ownerName, ownerEmail, participantCount, collaborators }): Study => ({
+          ...study,
+          createdAt: study.createdAt.toISOString(),
+          participantCount,
+          role,
+          ownerName: ownerName || ownerEmail,
+          collaborators,
+        }),
       );
-      return {
-        data: rows.map((row) => toStudy(row, role, collaborators.get(row.study.id) ?? [])),
-        totalCount,
-      };
+      return { data, totalCount };
     },
 
     async get(access: StudyAccess): Promise<Study> {

@@ -15,7 +15,7 @@ export const NOT_APPROVED_MESSAGE = 'Only approved researchers can work with stu
 /** preHandler: signed in as an approved researcher (401 signed out, 403 anyone else). */
 export async function requireApprovedResearcher(request: FastifyRequest, reply: FastifyReply) {
   await requireUser(request, reply);
-  if (!(await request.server.services.studies.isApprovedResearcher(currentUser(request)))) {
+  if (currentUser(request).role !== 'researcher' || request.applicationStatus !== 'approved') {
     throw new AppError(403, 'NOT_APPROVED', NOT_APPROVED_MESSAGE);
   }
 }
