@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-const PORT = 3900;
+// E2E_PORT moves the whole run (app, sandbox HTTP and SMTP on the next two ports), so two runs
+// can happen side by side on one machine.
+const PORT = Number(process.env.E2E_PORT ?? 3900);
+process.env.E2E_PORT = String(PORT);
 const baseURL = `http://localhost:${PORT}`;
 
 // One fresh data directory per run. The config is evaluated again in every worker process;
@@ -20,7 +23,7 @@ const externalBaseURL = process.env.E2E_BASE_URL;
 
 export default defineConfig({
   testDir: './e2e',
-  outputDir: 'test-results',
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   fullyParallel: false,
   workers: 1,
   forbidOnly: Boolean(process.env.CI),
@@ -52,8 +55,8 @@ export default defineConfig({
         timeout: 180_000,
         env: {
           PORT: String(PORT),
-          SANDBOX_PORT: '3901',
-          SANDBOX_SMTP_PORT: '3902',
+          SANDBOX_PORT: String(PORT + 1),
+          SANDBOX_SMTP_PORT: String(PORT + 2),
           // A fresh database and file store per run, so runs never see each other's data.
           DATA_DIR: dataDir,
           PUBLIC_URL: baseURL,

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, type Page } from '@playwright/test';
 
-export const SANDBOX_URL = 'http://localhost:3901';
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 3900);
+export const SANDBOX_URL = `http://localhost:${E2E_PORT + 1}`;
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
 let counter = 0;
@@ -47,7 +48,7 @@ export function createMaster(email: string, password: string) {
     ['run', 'admin', '--', 'create-master', '--email', email, '--password', password],
     {
       cwd: repoRoot,
-      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, PORT: '3900' },
+      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, PORT: String(E2E_PORT) },
       stdio: 'pipe',
     },
   );
