@@ -172,3 +172,23 @@ describe('rate limiting, HSTS and the web app', () => {
     expect((await t.app.inject('/healthz')).statusCode).toBe(200);
   });
 });
+
+describe('graceful shutdown', () => {
+  it('lets a request in flight finish, then refuses new ones', async () => {
+    const t = await createTestApp({
+      routes: (app) => {
+        app.get('/api/test/slow', async () => {
+          await new Promise((r) => setTimeout(r, 700));
+          return { success: true, finished: true };
+        });
+      },
+    });
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const inFlight = fetch(`${address}/api/test/slow`).then((r) => r.json());
+    await new Promise((r) => setTimeout(r, 100));
+    const closing = t.close();
+    expect(await inFlight).toEqual({ success: true, finished: true });
+    await closing;
+    await expect(fetch(`${address}/healthz`)).rejects.toThrow();
+  });
+});

@@ -148,6 +148,16 @@ export async function buildApp(
     throw error;
   }
 
+  // Once shutdown starts, answers in flight close their connection: an idle keep-alive socket
+  // would otherwise hold the server open until its timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('Connection', 'close');
+  });
+
   // Closing the app finishes in-flight requests first (Fastify), then running jobs, then the pool.
   app.addHook('onClose', async () => {
     await app.platform.jobs.stop();

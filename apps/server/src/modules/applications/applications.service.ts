@@ -70,6 +70,34 @@ export function createApplicationsService({
     await messaging.queueEmail(purpose, { to, subject, ...mail });
   }
 
+  /** Moves a pending application to its decision; 404 unknown, 409 already decided. */
+  async function decide(
+    id: string,
+    status: 'approved' | 'rejected',
+    reviewNotes: string | null,
+    master: UserRow,
+    ctx: RequestContext,
+  ) {
+    return db.transaction(async (tx) => {
+      if (!(await repo.findApplication(tx, id))) throw notFound(APPLICATION_TEXT.notFound);
+      const updated = await repo.transition(tx, id, 'pending', {
+        status,
+        reviewedAt: new Date(),
+        reviewedBy: master.id,
+        reviewNotes,
+      });
+      if (!updated) throw conflict(APPLICATION_TEXT.notPending, 'APPLICATION_NOT_PENDING');
+      await recordAudit(tx, {
+        actorId: master.id,
+        action: `application.${status}`,
+        targetType: 'researcher_application',
+        targetId: id,
+        ip: ctx.ip,
+      });
+      return updated;
+    });
+  }
+
   return {
     /** The signed-in user's current application, or undefined when they have none. */
     liveApplicationOf: (userId: string) => repo.findLiveApplicationOfUser(db, userId),
@@ -211,24 +239,7 @@ export function createApplicationsService({
       master: UserRow,
       ctx: RequestContext,
     ) {
-      const row = await db.transaction(async (tx) => {
-        if (!(await repo.findApplication(tx, id))) throw notFound(APPLICATION_TEXT.notFound);
-        const updated = await repo.transition(tx, id, 'pending', {
-          status: 'approved',
-          reviewedAt: new Date(),
-          reviewedBy: master.id,
-          reviewNotes: reviewNotes || null,
-        });
-        if (!updated) throw conflict(APPLICATION_TEXT.notPending, 'APPLICATION_NOT_PENDING');
-        await recordAudit(tx, {
-          actorId: master.id,
-          action: 'application.approved',
-          targetType: 'researcher_application',
-          targetId: id,
-          ip: ctx.ip,
-        });
-        return updated;
-      });
+      const row = await decide(id, 'approved', reviewNotes || null, master, ctx);
       await notify(row.email, 'application_approved', 'Your researcher application was approved', [
         `Dear ${row.firstName},`,
         'Your application for researcher access has been approved. You can now sign in and create studies.',
@@ -237,24 +248,7 @@ export function createApplicationsService({
     },
 
     async reject(id: string, reason: string, master: UserRow, ctx: RequestContext) {
-      const row = await db.transaction(async (tx) => {
-        if (!(await repo.findApplication(tx, id))) throw notFound(APPLICATION_TEXT.notFound);
-        const updated = await repo.transition(tx, id, 'pending', {
-          status: 'rejected',
-          reviewedAt: new Date(),
-          reviewedBy: master.id,
-          reviewNotes: reason,
-        });
-        if (!updated) throw conflict(APPLICATION_TEXT.notPending, 'APPLICATION_NOT_PENDING');
-        await recordAudit(tx, {
-          actorId: master.id,
-          action: 'application.rejected',
-          targetType: 'researcher_application',
-          targetId: id,
-          ip: ctx.ip,
-        });
-        return updated;
-      });
+      const row = await decide(id, 'rejected', reason, master, ctx);
       await notify(
         row.email,
         'application_rejected',

@@ -124,6 +124,15 @@ export async function insertOneTimeToken(
   await db.insert(oneTimeTokens).values(values);
 }
 
+/** Not used, not expired, and for one of these purposes. */
+const usable = (tokenHash: string, purposes: OneTimePurpose[]) =>
+  and(
+    eq(oneTimeTokens.tokenHash, tokenHash),
+    isNull(oneTimeTokens.usedAt),
+    gt(oneTimeTokens.expiresAt, new Date()),
+    inArray(oneTimeTokens.purpose, purposes),
+  );
+
 /** Marks a usable token as used and returns it; a used, expired or unknown token gives undefined. */
 export async function consumeOneTimeToken(
   db: DbOrTx,
@@ -133,14 +142,7 @@ export async function consumeOneTimeToken(
   const [row] = await db
     .update(oneTimeTokens)
     .set({ usedAt: new Date() })
-    .where(
-      and(
-        eq(oneTimeTokens.tokenHash, tokenHash),
-        isNull(oneTimeTokens.usedAt),
-        gt(oneTimeTokens.expiresAt, new Date()),
-        inArray(oneTimeTokens.purpose, purposes),
-      ),
-    )
+    .where(usable(tokenHash, purposes))
     .returning();
   return row;
 }
@@ -150,17 +152,7 @@ export async function findUsableOneTimeToken(
   tokenHash: string,
   purposes: OneTimePurpose[],
 ) {
-  const [row] = await db
-    .select()
-    .from(oneTimeTokens)
-    .where(
-      and(
-        eq(oneTimeTokens.tokenHash, tokenHash),
-        isNull(oneTimeTokens.usedAt),
-        gt(oneTimeTokens.expiresAt, new Date()),
-        inArray(oneTimeTokens.purpose, purposes),
-      ),
-    );
+  const [row] = await db.select().from(oneTimeTokens).where(usable(tokenHash, purposes));
   return row;
 }
 

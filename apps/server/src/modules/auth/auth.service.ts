@@ -183,9 +183,7 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
     },
 
     /** The user behind a bearer token, or null when it is unknown, revoked, idle too long or past its end. */
-    async authenticate(
-      token: string,
-    ): Promise<{
+    async authenticate(token: string): Promise<{
       user: repo.UserRow;
       sessionId: string;
       applicationStatus: ApplicationRow['status'] | null;

@@ -32,59 +32,42 @@ export const studiesRoutes: FastifyPluginAsyncZod<{ listingKey: Buffer }> = asyn
   const member = { preHandler: requireStudyMember };
   const researcher = { preHandler: requireApprovedResearcher };
 
-  app.get(
-    '/api/auth/researcher-studies',
+  const lists = [
     {
-      ...researcher,
-      schema: {
-        tags,
-        security,
-        summary: 'Studies the signed-in researcher owns, newest first',
-        querystring: studyListQuerySchema,
-        response: { 200: studyListResponseSchema, ...errorResponses(400, 401, 403) },
-      },
+      path: '/api/auth/researcher-studies',
+      role: 'main',
+      summary: 'Studies the signed-in researcher owns, newest first',
     },
-    async (request) => ({
-      success: true as const,
-      ...(await studies.list(currentUser(request).id, 'main', request.query)),
-    }),
-  );
-
-  app.get(
-    '/api/auth/collaborative-studies',
     {
-      ...researcher,
-      schema: {
-        tags,
-        security,
-        summary: 'Studies the signed-in researcher collaborates on, newest first',
-        querystring: studyListQuerySchema,
-        response: { 200: studyListResponseSchema, ...errorResponses(400, 401, 403) },
-      },
+      path: '/api/auth/collaborative-studies',
+      role: 'collab',
+      summary: 'Studies the signed-in researcher collaborates on, newest first',
     },
-    async (request) => ({
-      success: true as const,
-      ...(await studies.list(currentUser(request).id, 'collab', request.query)),
-    }),
-  );
-
-  app.get(
-    '/api/studies',
     {
-      ...researcher,
-      schema: {
-        tags,
-        security,
-        summary: 'Studies the signed-in researcher owns (same as /api/auth/researcher-studies)',
-        querystring: studyListQuerySchema,
-        response: { 200: studyListResponseSchema, ...errorResponses(400, 401, 403) },
-      },
+      path: '/api/studies',
+      role: 'main',
+      summary: 'Studies the signed-in researcher owns (as /api/auth/researcher-studies)',
     },
-    async (request) => ({
-      success: true as const,
-      ...(await studies.list(currentUser(request).id, 'main', request.query)),
-    }),
-  );
+  ] as const;
+  for (const list of lists) {
+    app.get(
+      list.path,
+      {
+        ...researcher,
+        schema: {
+          tags,
+          security,
+          summary: list.summary,
+          querystring: studyListQuerySchema,
+          response: { 200: studyListResponseSchema, ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => ({
+        success: true as const,
+        ...(await studies.list(currentUser(request).id, list.role, request.query)),
+      }),
+    );
+  }
 
   app.post(
     '/api/auth/create-study',
