@@ -1,0 +1,175 @@
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import { useTheme } from '@mui/material/styles';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import type { ApplicationStatus } from '@research/contracts';
+import type { ReactNode } from 'react';
+import { ApiError } from '../../../lib/api-client';
+import { ADMIN_TEXTS } from '../texts';
+
+/** Dark text on a pale fill: every pair passes WCAG AA (the MUI filled warning chip does not). */
+const STATUS_COLOURS: Record<ApplicationStatus, { bg: string; fg: string }> = {
+  pending: { bg: '#FFF4E5', fg: '#663C00' },
+  approved: { bg: '#EDF7ED', fg: '#1E4620' },
+  rejected: { bg: '#FDEDED', fg: '#5F2120' },
+};
+
+export function StatusChip({ status }: { status: ApplicationStatus }) {
+  const colours = STATUS_COLOURS[status];
+  return (
+    <Chip
+      size="small"
+      label={ADMIN_TEXTS.status[status]}
+      sx={{ bgcolor: colours.bg, color: colours.fg, border: `1px solid ${colours.fg}33` }}
+    />
+  );
+}
+
+export function EmptyState({ title, text }: { title: string; text: string }) {
+  return (
+    <Box sx={{ textAlign: 'center', py: { xs: 5, sm: 7 }, px: 2 }}>
+      <Typography variant="h6" component="h3" gutterBottom>
+        {title}
+      </Typography>
+      <Typography color="text.secondary">{text}</Typography>
+    </Box>
+  );
+}
+
+/**
+ * A failure with the spec's text (000 §8) as the title and, when the server said something more
+ * specific than the text itself, that message below it.
+ */
+export function FailureAlert({
+  title,
+  error,
+  onClose,
+}: {
+  title: string;
+  error: unknown;
+  onClose?: () => void;
+}) {
+  const detail = failureDetail(error, title);
+  return (
+    <Alert severity="error" onClose={onClose} sx={{ mb: 2 }}>
+      <AlertTitle sx={{ mb: detail ? 0.5 : 0 }}>{title}</AlertTitle>
+      {detail}
+    </Alert>
+  );
+}
+
+function failureDetail(error: unknown, title: string): string | null {
+  const message =
+    error instanceof ApiError || error instanceof Error ? error.message.trim() : undefined;
+  return message && message !== title ? message : null;
+}
+
+export const fullName = (person: { firstName: string; lastName: string }): string =>
+  `${person.firstName} ${person.lastName}`.trim();
+
+/** en-US short date and time, e.g. '3/7/2026, 2:05 PM' (the dialogs' 'submitted time'). */
+export function formatDateTimeShort(value: string | null | undefined): string {
+  if (!value) return '';
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  return new Intl.DateTimeFormat('en-US', {
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  }).format(date);
+}
+
+export interface DetailItem {
+  label: string;
+  value: ReactNode;
+  /** Spans both columns (long text such as a description). */
+  wide?: boolean;
+}
+
+/** Label/value pairs as a description list: two columns from the small breakpoint up. */
+export function DetailList({ items }: { items: DetailItem[] }) {
+  return (
+    <Box
+      component="dl"
+      sx={{
+        m: 0,
+        display: 'grid',
+        gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' },
+        columnGap: 3,
+        rowGap: 2,
+      }}
+    >
+      {items.map((item) => (
+        <Box key={item.label} sx={{ gridColumn: item.wide ? '1 / -1' : undefined, minWidth: 0 }}>
+          <Typography
+            component="dt"
+            variant="caption"
+            color="text.secondary"
+            sx={{ fontWeight: 500 }}
+          >
+            {item.label}
+          </Typography>
+          <Typography
+            component="dd"
+            variant="body2"
+            sx={{ m: 0, overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}
+          >
+            {item.value === '' || item.value == null ? ADMIN_TEXTS.notSpecified : item.value}
+          </Typography>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+/** Dialogs fill the screen on phones, where a centred card would leave no room for the text. */
+export function useFullScreenDialog(): boolean {
+  const theme = useTheme();
+  return useMediaQuery(theme.breakpoints.down('sm'));
+}
+
+/** The description column: one clipped line, the full text on hover and to screen readers. */
+export function DescriptionCell({ text }: { text: string | null }) {
+  const value = text?.trim();
+  if (!value) {
+    return (
+      <Typography variant="body2" color="text.secondary" sx={{ fontStyle: 'italic' }}>
+        {ADMIN_TEXTS.noDescription}
+      </Typography>
+    );
+  }
+  return (
+    <Typography
+      variant="body2"
+      title={value}
+      sx={{
+        maxWidth: 280,
+        display: '-webkit-box',
+        WebkitLineClamp: 2,
+        WebkitBoxOrient: 'vertical',
+        overflow: 'hidden',
+      }}
+    >
+      {value}
+    </Typography>
+  );
+}
+
+/** Name on the first line, e-mail below: the Applicant / Researcher column. */
+export function PersonCell({ name, email }: { name: string; email: string }) {
+  return (
+    <>
+      <Typography variant="body2" sx={{ fontWeight: 500 }}>
+        {name}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+        {email}
+      </Typography>
+    </>
+  );
+}
