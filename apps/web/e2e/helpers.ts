@@ -92,3 +92,161 @@ export async function shot(
   await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
   await testInfo.attach(name, { path: file, contentType: 'image/png' });
 }
+
+/** A small but real one-page PDF, for upload tests (file-type sniffing needs the real header). */
+export function samplePdf(text = 'Proof of affiliation'): Buffer {
+  const stream = `BT /F1 18 Tf 72 720 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let body = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((object, index) => {
+    offsets.push(body.length);
+    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+  });
+  const xref = body.length;
+  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(body, 'latin1');
+}
+
+export interface ApiApplicant {
+  email: string;
+  password: string;
+  firstName: string;
+  lastName: string;
+  token: string;
+  applicationId: string;
+}
+
+/**
+ * Registers an account and submits its researcher application straight through the API
+ * (POST /api/auth/register, then POST /api/admin/researcher-applications), as JSON or, when a
+ * document is given, as multipart with the file in the `documents` field.
+ */
+export async function createApplicantViaApi(
+  request: import('@playwright/test').APIRequestContext,
+  options: {
+    firstName: string;
+    lastName: string;
+    description?: string;
+    document?: { name: string; mimeType: string; buffer: Buffer };
+  },
+): Promise<ApiApplicant> {
+  const email = uniqueEmail(options.lastName.toLowerCase());
+  const displayName = `${options.firstName} ${options.lastName}`;
+  const registered = await request.post('/api/auth/register', {
+    data: { email, password: PASSWORD, displayName },
+  });
+  expect(registered.ok(), await registered.text()).toBe(true);
+  const { token } = (await registered.json()) as { token: string };
+  const fields: Record<string, string> = {
+    firstName: options.firstName,
+    lastName: options.lastName,
+    email,
+    dateOfBirth: '1988-04-12',
+    phoneNumber: '(555) - 201 - 3344',
+    institution: 'Northfield University',
+    position: 'Postdoctoral Fellow',
+    department: 'Cardiology',
+    researchArea: 'Sleep and heart rate',
+    ...(options.description ? { description: options.description } : {}),
+  };
+  const headers = { Authorization: `Bearer ${token}` };
+  const submitted = options.document
+    ? await request.post('/api/admin/researcher-applications', {
+        headers,
+        multipart: { ...fields, documents: options.document },
+      })
+    : await request.post('/api/admin/researcher-applications', { headers, data: fields });
+  expect(submitted.status(), await submitted.text()).toBe(201);
+  const { applicationId } = (await submitted.json()) as { applicationId: string };
+  return { ...options, email, password: PASSWORD, token, applicationId };
+}
+
+/** Signs in through the API and returns the session token. */
+export async function apiToken(
+  request: import('@playwright/test').APIRequestContext,
+  email: string,
+  password: string,
+): Promise<string> {
+  const response = await request.post('/api/auth/login', { data: { email, password } });
+  expect(response.ok(), await response.text()).toBe(true);
+  return ((await response.json()) as { token: string }).token;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accounts through the API (studies spec): quicker than the screens that have their own specs.
+
+export const APP_URL = `http://localhost:${E2E_PORT}`;
+
+async function apiJson<T>(
+  path: string,
+  options: { method?: string; body?: unknown; token?: string } = {},
+): Promise<T> {
+  const response = await fetch(`${APP_URL}${path}`, {
+    method: options.method ?? 'GET',
+    headers: {
+      Accept: 'application/json',
+      ...(options.body !== undefined && { 'Content-Type': 'application/json' }),
+      ...(options.token && { Authorization: `Bearer ${options.token}` }),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const payload = (await response.json()) as T;
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(payload)}`);
+  return payload;
+}
+
+/** Signs up through POST /api/auth/register and submits a researcher application. */
+export async function registerAndApply(
+  name: string,
+  email: string,
+  password = PASSWORD,
+): Promise<{ token: string; applicationId: string }> {
+  const { token } = await apiJson<{ token: string }>('/api/auth/register', {
+    method: 'POST',
+    body: { email, password, displayName: name },
+  });
+  const [firstName = name, ...rest] = name.split(' ');
+  const { applicationId } = await apiJson<{ applicationId: string }>(
+    '/api/admin/researcher-applications',
+    {
+      method: 'POST',
+      token,
+      body: {
+        firstName,
+        lastName: rest.join(' ') || 'Researcher',
+        email,
+        dateOfBirth: '1985-01-01',
+        phoneNumber: '(555) - 555 - 0100',
+        institution: 'Stanford University',
+        position: 'Research Scientist',
+      },
+    },
+  );
+  return { token, applicationId };
+}
+
+/** The master signs in through the API and approves the application. */
+export async function approveApplication(
+  masterEmail: string,
+  masterPassword: string,
+  applicationId: string,
+) {
+  const { token } = await apiJson<{ token: string }>('/api/auth/login', {
+    method: 'POST',
+    body: { email: masterEmail, password: masterPassword },
+  });
+  await apiJson(`/api/admin/researcher-applications/${applicationId}/approve`, {
+    method: 'POST',
+    token,
+    body: {},
+  });
+}

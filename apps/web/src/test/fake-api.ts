@@ -109,6 +109,15 @@ export function installAccount(kind: AccountKind, extraRoutes: Record<string, Fa
     'GET /api/admin/check-master-status': { body: { success: true, isMasterAccount: isMaster } },
     'GET /api/auth/profile': { body: { success: true, researcher: profile } },
     'POST /api/auth/logout': { body: { success: true } },
+    // An approved researcher lands on the dashboard, which lists studies straight away.
+    ...(kind === 'approved'
+      ? {
+          'GET /api/auth/researcher-studies': { body: { success: true, data: [], totalCount: 0 } },
+          'GET /api/auth/collaborative-studies': {
+            body: { success: true, data: [], totalCount: 0 },
+          },
+        }
+      : {}),
     ...extraRoutes,
   });
 }

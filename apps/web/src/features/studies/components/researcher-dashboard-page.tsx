@@ -1,10 +1,458 @@
-import { PlaceholderPanel } from '../../../components/placeholder-panel';
+import Add from '@mui/icons-material/Add';
+import GroupAdd from '@mui/icons-material/GroupAdd';
+import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
+import ScienceOutlined from '@mui/icons-material/ScienceOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Snackbar from '@mui/material/Snackbar';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import { formatStudyCodeInput, STUDY_CODE, STUDY_MESSAGES, type Study } from '@research/contracts';
+import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { LoadingIndicator } from '../../../components/loading-indicator';
+import {
+  type NotificationContent,
+  NotificationModal,
+} from '../../../components/notification-modal';
+import { ApiError } from '../../../lib/api-client';
+import { useSecureAuth } from '../../../lib/auth/auth-provider';
+import { displayNameOf } from '../../../lib/auth/routing';
+import { useCreateStudy } from '../api/create-study';
+import { useDeleteStudy } from '../api/delete-study';
+import { useCollaborativeStudies } from '../api/get-collaborative-studies';
+import { useOwnedStudies } from '../api/get-owned-studies';
+import { useJoinStudy } from '../api/join-study';
+import type { StudyListKind } from '../api/study-list';
+import { useUpdateStudy } from '../api/update-study';
+import {
+  CHANGE_PASSWORD_TEXTS,
+  CREATE_STUDY_TEXTS,
+  DASHBOARD_TEXTS,
+  DELETE_STUDY_TEXTS,
+  EDIT_STUDY_TEXTS,
+} from '../texts';
+import {
+  ChangePasswordDialog,
+  type ChangePasswordForm,
+  changePasswordError,
+} from './change-password-dialog';
+import {
+  CreateStudyDialog,
+  type CreateStudyForm,
+  createFormError,
+  EMPTY_CREATE_FORM,
+  toCreatePayload,
+} from './create-study-dialog';
+import { DeleteStudyDialog } from './delete-study-dialog';
+import { EditStudyDialog, type EditStudyForm } from './edit-study-dialog';
+import { EMPTY_JOIN_FORM, JoinStudyDialog, type JoinStudyForm } from './join-study-dialog';
+import { EmptyStudies, StudyGrid } from './study-grid';
 
-/** /researcher/dashboard (approved researchers). The study lists arrive with a later issue. */
+const AUTH_REQUIRED = 'Authentication Required';
+const VALIDATION_ERROR = 'Validation Error';
+
+function messageOf(error: unknown, fallback: string): string {
+  return error instanceof Error && error.message.trim() ? error.message : fallback;
+}
+
+/** /researcher/dashboard: the approved researcher's owned and collaborative studies (000 §2). */
 export default function ResearcherDashboardPage() {
+  const { user, token } = useSecureAuth();
+  const navigate = useNavigate();
+  const [searchParams, setSearchParams] = useSearchParams();
+  const tabsId = useId();
+
+  const [tab, setTab] = useState<StudyListKind>('owned');
+  const [notification, setNotification] = useState<NotificationContent | null>(null);
+  const [copied, setCopied] = useState(false);
+  const [createOpen, setCreateOpen] = useState(false);
+  const [createForm, setCreateForm] = useState<CreateStudyForm>(EMPTY_CREATE_FORM);
+  const [joinOpen, setJoinOpen] = useState(false);
+  const [joinForm, setJoinForm] = useState<JoinStudyForm>(EMPTY_JOIN_FORM);
+  const [editing, setEditing] = useState<Study | null>(null);
+  const [changingPassword, setChangingPassword] = useState<Study | null>(null);
+  const [deleting, setDeleting] = useState<Study | null>(null);
+
+  const signedIn = Boolean(token);
+  const owned = useOwnedStudies(signedIn);
+  const collaborative = useCollaborativeStudies(signedIn);
+  const createStudy = useCreateStudy();
+  const updateStudy = useUpdateStudy();
+  const deleteStudy = useDeleteStudy();
+  const joinStudy = useJoinStudy();
+
+  const notify = useCallback(
+    (type: NotificationContent['type'], title: string, message: string) =>
+      setNotification({ type, title, message }),
+    [],
+  );
+
+  // Without a session nothing can load (the route guard normally prevents this).
+  useEffect(() => {
+    if (!signedIn) notify('error', AUTH_REQUIRED, STUDY_MESSAGES.loginToViewStudies);
+  }, [signedIn, notify]);
+
+  useEffect(() => {
+    if (owned.error) {
+      notify(
+        'error',
+        STUDY_MESSAGES.loadStudiesFailedTitle,
+        messageOf(owned.error, STUDY_MESSAGES.loadOwnedStudiesFailed),
+      );
+    }
+  }, [owned.error, notify]);
+
+  useEffect(() => {
+    if (collaborative.error) {
+      notify(
+        'error',
+        STUDY_MESSAGES.loadStudiesFailedTitle,
+        messageOf(collaborative.error, DASHBOARD_TEXTS.loadCollaborativeFailed),
+      );
+    }
+  }, [collaborative.error, notify]);
+
+  // An invitation link (?code=…&password=…) opens the join dialog prefilled; the secret then
+  // leaves the address bar and the history entry.
+  useEffect(() => {
+    const code = searchParams.get('code');
+    const password = searchParams.get('password');
+    if (code === null && password === null) return;
+    setJoinForm({
+      studyCode: formatStudyCodeInput(code ?? '', STUDY_CODE.joinEntryLength),
+      password: password ?? '',
+    });
+    setJoinOpen(true);
+    setSearchParams(
+      (params) => {
+        const next = new URLSearchParams(params);
+        next.delete('code');
+        next.delete('password');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [searchParams, setSearchParams]);
+
+  const openStudy = (study: Study) => navigate(`/researcher/study/${encodeURIComponent(study.id)}`);
+
+  const copyCode = async (study: Study) => {
+    try {
+      if (!navigator.clipboard) throw new Error('Clipboard unavailable');
+      await navigator.clipboard.writeText(study.studyCode);
+      setCopied(true);
+    } catch {
+      notify('error', STUDY_MESSAGES.copyFailedTitle, STUDY_MESSAGES.copyFailed);
+    }
+  };
+
+  const submitCreate = async (form: CreateStudyForm) => {
+    if (!signedIn) return notify('error', AUTH_REQUIRED, STUDY_MESSAGES.loginToCreateStudy);
+    const problem = createFormError(form);
+    if (problem) return notify('warning', VALIDATION_ERROR, problem);
+    try {
+      const study = await createStudy.mutateAsync(toCreatePayload(form));
+      setCreateOpen(false);
+      setCreateForm(EMPTY_CREATE_FORM);
+      setTab('owned');
+      notify('success', STUDY_MESSAGES.createdTitle, CREATE_STUDY_TEXTS.created(study.studyCode));
+    } catch (error) {
+      notify(
+        'error',
+        STUDY_MESSAGES.createFailedTitle,
+        messageOf(error, CREATE_STUDY_TEXTS.failed),
+      );
+    }
+  };
+
+  const submitEdit = async (study: Study, form: EditStudyForm) => {
+    if (!signedIn) return notify('error', AUTH_REQUIRED, STUDY_MESSAGES.loginToUpdateStudy);
+    if (!form.name.trim()) return notify('warning', VALIDATION_ERROR, STUDY_MESSAGES.nameRequired);
+    try {
+      await updateStudy.mutateAsync({
+        id: study.id,
+        changes: {
+          name: form.name.trim(),
+          description: form.description.trim(),
+          duration: form.duration.trim(),
+        },
+      });
+      setEditing(null);
+      notify('success', STUDY_MESSAGES.updatedTitle, EDIT_STUDY_TEXTS.updated);
+    } catch (error) {
+      notify('error', STUDY_MESSAGES.updateFailedTitle, messageOf(error, EDIT_STUDY_TEXTS.failed));
+    }
+  };
+
+  const submitPassword = async (study: Study, form: ChangePasswordForm) => {
+    if (!signedIn) return notify('error', AUTH_REQUIRED, STUDY_MESSAGES.loginToChangePassword);
+    const problem = changePasswordError(form);
+    if (problem) return notify('warning', VALIDATION_ERROR, problem);
+    try {
+      await updateStudy.mutateAsync({
+        id: study.id,
+        changes: { password: form.next, currentPassword: form.current },
+      });
+      setChangingPassword(null);
+      notify('success', STUDY_MESSAGES.passwordChangedTitle, CHANGE_PASSWORD_TEXTS.changed);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === 'INVALID_CURRENT_PASSWORD') {
+        notify(
+          'error',
+          STUDY_MESSAGES.invalidPasswordTitle,
+          STUDY_MESSAGES.currentPasswordIncorrect,
+        );
+        return;
+      }
+      notify(
+        'error',
+        STUDY_MESSAGES.changePasswordFailedTitle,
+        messageOf(error, CHANGE_PASSWORD_TEXTS.failed),
+      );
+    }
+  };
+
+  const confirmDelete = async (study: Study) => {
+    if (!signedIn) {
+      setDeleting(null);
+      return notify('error', AUTH_REQUIRED, STUDY_MESSAGES.loginToDeleteStudy);
+    }
+    try {
+      await deleteStudy.mutateAsync(study.id);
+      setDeleting(null);
+      notify('success', STUDY_MESSAGES.deletedTitle, DELETE_STUDY_TEXTS.deleted(study.name));
+    } catch (error) {
+      setDeleting(null);
+      notify(
+        'error',
+        STUDY_MESSAGES.deleteFailedTitle,
+        messageOf(error, DELETE_STUDY_TEXTS.failed),
+      );
+    }
+  };
+
+  const submitJoin = async (form: JoinStudyForm) => {
+    if (!signedIn)
+      return notify('error', 'Authentication Error', STUDY_MESSAGES.authRequiredToJoin);
+    const studyCode = form.studyCode.trim();
+    if (!studyCode || !form.password) {
+      return notify('warning', VALIDATION_ERROR, STUDY_MESSAGES.joinFieldsRequired);
+    }
+    try {
+      const { message } = await joinStudy.mutateAsync({ studyCode, password: form.password });
+      setJoinOpen(false);
+      setJoinForm(EMPTY_JOIN_FORM);
+      setTab('collaborative');
+      notify('success', STUDY_MESSAGES.joinedTitle, message);
+    } catch (error) {
+      notify('error', STUDY_MESSAGES.joinFailedTitle, messageOf(error, STUDY_MESSAGES.joinFailed));
+    }
+  };
+
+  const active = tab === 'owned' ? owned : collaborative;
+  const ownedCount = owned.data?.pages[0]?.totalCount ?? 0;
+  const collaborativeCount = collaborative.data?.pages[0]?.totalCount ?? 0;
+  const studies = active.data?.pages.flatMap((page) => page.data) ?? [];
+
+  const joinButton = (
+    <Button variant="outlined" startIcon={<GroupAdd />} onClick={() => setJoinOpen(true)}>
+      Join Study
+    </Button>
+  );
+  const createButton = (
+    <Button variant="contained" startIcon={<Add />} onClick={() => setCreateOpen(true)}>
+      Create Study
+    </Button>
+  );
+
+  let panel: ReactNode;
+  if (signedIn && active.isPending) {
+    panel = <LoadingIndicator message="Loading your studies..." />;
+  } else if (active.isError && studies.length === 0) {
+    panel = (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => active.refetch()}>
+            {DASHBOARD_TEXTS.retry}
+          </Button>
+        }
+      >
+        {messageOf(
+          active.error,
+          tab === 'owned'
+            ? STUDY_MESSAGES.loadOwnedStudiesFailed
+            : DASHBOARD_TEXTS.loadCollaborativeFailed,
+        )}
+      </Alert>
+    );
+  } else if (studies.length === 0) {
+    panel =
+      tab === 'owned' ? (
+        <EmptyStudies
+          icon={<ScienceOutlined />}
+          title="No Studies Yet"
+          body={DASHBOARD_TEXTS.ownedEmptyBody}
+          action={
+            <Button variant="contained" startIcon={<Add />} onClick={() => setCreateOpen(true)}>
+              Create Your First Study
+            </Button>
+          }
+        />
+      ) : (
+        <EmptyStudies
+          icon={<GroupsOutlined />}
+          title="No Collaborative Studies Yet"
+          body={DASHBOARD_TEXTS.collaborativeEmptyBody}
+          action={
+            <Button variant="contained" startIcon={<GroupAdd />} onClick={() => setJoinOpen(true)}>
+              Join Your First Collaborative Study
+            </Button>
+          }
+        />
+      );
+  } else {
+    panel = (
+      <StudyGrid
+        studies={studies}
+        owned={tab === 'owned'}
+        hasMore={Boolean(active.hasNextPage)}
+        loadingMore={active.isFetchingNextPage}
+        onLoadMore={() => active.fetchNextPage()}
+        onOpen={openStudy}
+        onCopyCode={copyCode}
+        onEdit={setEditing}
+        onDelete={setDeleting}
+      />
+    );
+  }
+
   return (
-    <PlaceholderPanel title="Researcher Dashboard">
-      Your studies and collaborative studies will appear here.
-    </PlaceholderPanel>
+    <Box
+      component="section"
+      sx={{ maxWidth: 'lg', mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 3, md: 5 } }}
+    >
+      <Box
+        sx={{
+          display: 'flex',
+          flexDirection: { xs: 'column', md: 'row' },
+          alignItems: { xs: 'stretch', md: 'flex-end' },
+          justifyContent: 'space-between',
+          gap: 2,
+          mb: 3,
+        }}
+      >
+        <Box sx={{ minWidth: 0 }}>
+          <Typography
+            variant="overline"
+            component="h1"
+            color="primary"
+            sx={{ display: 'block', fontWeight: 700, lineHeight: 2 }}
+          >
+            {DASHBOARD_TEXTS.title}
+          </Typography>
+          <Typography
+            variant="h4"
+            component="p"
+            sx={{
+              fontSize: { xs: '1.6rem', md: '2.125rem' },
+              fontWeight: 500,
+              overflowWrap: 'anywhere',
+            }}
+          >
+            Welcome back{user ? `, ${displayNameOf(user)}` : ''}
+          </Typography>
+          <Typography color="text.secondary">{DASHBOARD_TEXTS.subtitle}</Typography>
+        </Box>
+        <Box
+          sx={{
+            display: 'flex',
+            gap: 1.5,
+            flexShrink: 0,
+            '& > *': { flex: { xs: 1, md: 'none' } },
+          }}
+        >
+          {joinButton}
+          {tab === 'owned' && createButton}
+        </Box>
+      </Box>
+
+      <Box sx={{ borderBottom: 1, borderColor: 'divider', mb: 3 }}>
+        <Tabs
+          value={tab}
+          onChange={(_, value: StudyListKind) => setTab(value)}
+          aria-label={DASHBOARD_TEXTS.tabsLabel}
+          variant="scrollable"
+          allowScrollButtonsMobile
+        >
+          <Tab
+            value="owned"
+            label={`Your Studies (${ownedCount})`}
+            id={`${tabsId}-owned`}
+            aria-controls={`${tabsId}-panel`}
+          />
+          <Tab
+            value="collaborative"
+            label={`Collaborative Studies (${collaborativeCount})`}
+            id={`${tabsId}-collaborative`}
+            aria-controls={`${tabsId}-panel`}
+          />
+        </Tabs>
+      </Box>
+
+      <Box role="tabpanel" id={`${tabsId}-panel`} aria-labelledby={`${tabsId}-${tab}`}>
+        {panel}
+      </Box>
+
+      <CreateStudyDialog
+        open={createOpen}
+        busy={createStudy.isPending}
+        form={createForm}
+        onChange={setCreateForm}
+        onClose={() => setCreateOpen(false)}
+        onSubmit={submitCreate}
+      />
+      <EditStudyDialog
+        study={editing}
+        busy={updateStudy.isPending && editing !== null && changingPassword === null}
+        onClose={() => setEditing(null)}
+        onSubmit={submitEdit}
+        onChangePassword={(study) => {
+          setEditing(null);
+          setChangingPassword(study);
+        }}
+      />
+      <ChangePasswordDialog
+        study={changingPassword}
+        busy={updateStudy.isPending && changingPassword !== null}
+        onClose={() => setChangingPassword(null)}
+        onSubmit={submitPassword}
+      />
+      <DeleteStudyDialog
+        study={deleting}
+        busy={deleteStudy.isPending}
+        onClose={() => setDeleting(null)}
+        onConfirm={confirmDelete}
+      />
+      <JoinStudyDialog
+        open={joinOpen}
+        busy={joinStudy.isPending}
+        form={joinForm}
+        onChange={setJoinForm}
+        onClose={() => setJoinOpen(false)}
+        onSubmit={submitJoin}
+      />
+      <NotificationModal notification={notification} onClose={() => setNotification(null)} />
+      <Snackbar
+        open={copied}
+        autoHideDuration={2500}
+        onClose={() => setCopied(false)}
+        message={STUDY_MESSAGES.codeCopied}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
+      />
+    </Box>
   );
 }

@@ -1,0 +1,178 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import TextField from '@mui/material/TextField';
+import {
+  type CreateStudyInput,
+  createStudySchema,
+  DEFAULT_STUDY_SETTINGS,
+  MIN_PASSWORD_LENGTH,
+  parseEmailList,
+  STUDY_MESSAGES,
+} from '@research/contracts';
+import { type FormEvent, useId, useState } from 'react';
+import { CREATE_STUDY_TEXTS, DASHBOARD_TEXTS } from '../texts';
+
+export interface CreateStudyForm {
+  name: string;
+  description: string;
+  duration: string;
+  password: string;
+  collaborators: string;
+}
+
+export const EMPTY_CREATE_FORM: CreateStudyForm = {
+  name: '',
+  description: '',
+  duration: '',
+  password: '',
+  collaborators: '',
+};
+
+/** A password, when given, is at least 6 characters (spec 000 §5): Create stays disabled otherwise. */
+export function studyPasswordTooShort(password: string): boolean {
+  return password.length > 0 && password.length < MIN_PASSWORD_LENGTH;
+}
+
+/**
+ * The create payload of spec 000 §3 from the form: empty optional strings are left out,
+ * collaborators are the comma-separated e-mails (trimmed, empties dropped), default settings.
+ */
+export function toCreatePayload(form: CreateStudyForm): CreateStudyInput {
+  const optional = (value: string) => (value.trim() ? value.trim() : undefined);
+  return {
+    name: form.name.trim(),
+    description: optional(form.description),
+    duration: optional(form.duration),
+    password: form.password ? form.password : undefined,
+    collaborators: parseEmailList(form.collaborators),
+    settings: { ...DEFAULT_STUDY_SETTINGS },
+  };
+}
+
+/** The first rule the form breaks, checked with the same schema the server uses; null if none. */
+export function createFormError(form: CreateStudyForm): string | null {
+  if (!form.name.trim()) return STUDY_MESSAGES.nameRequired;
+  if (studyPasswordTooShort(form.password)) return STUDY_MESSAGES.passwordTooShort;
+  const parsed = createStudySchema.safeParse(toCreatePayload(form));
+  return parsed.success ? null : (parsed.error.issues[0]?.message ?? STUDY_MESSAGES.nameRequired);
+}
+
+export interface CreateStudyDialogProps {
+  open: boolean;
+  busy: boolean;
+  form: CreateStudyForm;
+  onChange: (form: CreateStudyForm) => void;
+  onClose: () => void;
+  onSubmit: (form: CreateStudyForm) => void;
+}
+
+/** 'Create New Study'. The form lives in the page so it clears only after a success. */
+export function CreateStudyDialog({
+  open,
+  busy,
+  form,
+  onChange,
+  onClose,
+  onSubmit,
+}: CreateStudyDialogProps) {
+  const titleId = useId();
+  const [touched, setTouched] = useState(false);
+  const set = (field: keyof CreateStudyForm) => (value: string) =>
+    onChange({ ...form, [field]: value });
+  const passwordTooShort = studyPasswordTooShort(form.password);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (busy || passwordTooShort) return;
+    onSubmit(form);
+  };
+
+  return (
+    <Dialog
+      open={open}
+      onClose={busy ? undefined : onClose}
+      aria-labelledby={titleId}
+      maxWidth="sm"
+      fullWidth
+    >
+      <Box component="form" noValidate onSubmit={submit}>
+        <DialogTitle id={titleId}>{CREATE_STUDY_TEXTS.title}</DialogTitle>
+        <DialogContent>
+          <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: 1 }}>
+            <TextField
+              label={CREATE_STUDY_TEXTS.name}
+              required
+              autoFocus
+              value={form.name}
+              onChange={(e) => set('name')(e.target.value)}
+              error={touched && !form.name.trim()}
+              helperText={touched && !form.name.trim() ? STUDY_MESSAGES.nameRequired : undefined}
+              disabled={busy}
+              fullWidth
+            />
+            <TextField
+              label={CREATE_STUDY_TEXTS.description}
+              value={form.description}
+              onChange={(e) => set('description')(e.target.value)}
+              disabled={busy}
+              multiline
+              minRows={3}
+              fullWidth
+            />
+            <TextField
+              label={CREATE_STUDY_TEXTS.duration}
+              placeholder={CREATE_STUDY_TEXTS.durationPlaceholder}
+              value={form.duration}
+              onChange={(e) => set('duration')(e.target.value)}
+              disabled={busy}
+              fullWidth
+            />
+            <TextField
+              label={CREATE_STUDY_TEXTS.password}
+              type="password"
+              autoComplete="new-password"
+              value={form.password}
+              onChange={(e) => set('password')(e.target.value)}
+              error={passwordTooShort}
+              helperText={
+                passwordTooShort
+                  ? STUDY_MESSAGES.passwordTooShort
+                  : CREATE_STUDY_TEXTS.passwordHelper
+              }
+              disabled={busy}
+              fullWidth
+            />
+            <TextField
+              label={CREATE_STUDY_TEXTS.collaborators}
+              placeholder={CREATE_STUDY_TEXTS.collaboratorsPlaceholder}
+              helperText={CREATE_STUDY_TEXTS.collaboratorsHelper}
+              value={form.collaborators}
+              onChange={(e) => set('collaborators')(e.target.value)}
+              disabled={busy}
+              fullWidth
+            />
+          </Box>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}>
+          <Button onClick={onClose} disabled={busy}>
+            {DASHBOARD_TEXTS.cancel}
+          </Button>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={busy || passwordTooShort}
+            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
+          >
+            {busy ? STUDY_MESSAGES.createWait : CREATE_STUDY_TEXTS.submit}
+          </Button>
+        </DialogActions>
+      </Box>
+    </Dialog>
+  );
+}

@@ -1,0 +1,105 @@
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import TextField from '@mui/material/TextField';
+import { formatStudyCodeInput, STUDY_CODE, STUDY_MESSAGES } from '@research/contracts';
+import { type FormEvent, useId } from 'react';
+import { DASHBOARD_TEXTS, JOIN_STUDY_TEXTS } from '../texts';
+
+export interface JoinStudyForm {
+  studyCode: string;
+  password: string;
+}
+
+export const EMPTY_JOIN_FORM: JoinStudyForm = { studyCode: '', password: '' };
+
+export interface JoinStudyDialogProps {
+  open: boolean;
+  busy: boolean;
+  form: JoinStudyForm;
+  onChange: (form: JoinStudyForm) => void;
+  onClose: () => void;
+  onSubmit: (form: JoinStudyForm) => void;
+}
+
+/** 'Join Study as Collaborator': code (upper-cased, at most 6 characters) and password. */
+export function JoinStudyDialog({
+  open,
+  busy,
+  form,
+  onChange,
+  onClose,
+  onSubmit,
+}: JoinStudyDialogProps) {
+  const titleId = useId();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!busy) onSubmit(form);
+  };
+  return (
+    <Dialog
+      open={open}
+      onClose={busy ? undefined : onClose}
+      aria-labelledby={titleId}
+      maxWidth="xs"
+      fullWidth
+    >
+      <Box component="form" noValidate onSubmit={submit}>
+        <DialogTitle id={titleId}>{JOIN_STUDY_TEXTS.title}</DialogTitle>
+        <DialogContent>
+          <DialogContentText sx={{ mb: 2 }}>{JOIN_STUDY_TEXTS.intro}</DialogContentText>
+          <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+            <TextField
+              label={JOIN_STUDY_TEXTS.code}
+              autoFocus
+              autoComplete="off"
+              value={form.studyCode}
+              onChange={(e) =>
+                onChange({
+                  ...form,
+                  studyCode: formatStudyCodeInput(e.target.value, STUDY_CODE.joinEntryLength),
+                })
+              }
+              disabled={busy}
+              slotProps={{
+                htmlInput: {
+                  autoCapitalize: 'characters',
+                  spellCheck: false,
+                  style: { fontFamily: 'monospace', letterSpacing: 2 },
+                },
+              }}
+              fullWidth
+            />
+            <TextField
+              label={JOIN_STUDY_TEXTS.password}
+              type="password"
+              autoComplete="off"
+              value={form.password}
+              onChange={(e) => onChange({ ...form, password: e.target.value })}
+              disabled={busy}
+              fullWidth
+            />
+          </Box>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={onClose} disabled={busy}>
+            {DASHBOARD_TEXTS.cancel}
+          </Button>
+          <Button
+            type="submit"
+            variant="contained"
+            disabled={busy}
+            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
+          >
+            {busy ? STUDY_MESSAGES.joining : JOIN_STUDY_TEXTS.submit}
+          </Button>
+        </DialogActions>
+      </Box>
+    </Dialog>
+  );
+}
