@@ -99,6 +99,27 @@ describe('apiRequest', () => {
     expect(error.code).toBe('VALIDATION');
   });
 
+  it('carries the per-field messages of a validation error', async () => {
+    reply = (_req, res) =>
+      json(res, 400, {
+        success: false,
+        message: 'Invalid email format (email)',
+        code: 'VALIDATION_ERROR',
+        details: { fields: [{ field: 'email', message: 'Invalid email format' }, { nonsense: 1 }] },
+      });
+    const error = await failure(apiRequest(`${baseUrl}/api/x`, fast));
+    expect(error.fields).toEqual([{ field: 'email', message: 'Invalid email format' }]);
+  });
+
+  it('sends a create only once when asked, even after a 5xx', async () => {
+    reply = (_req, res) => json(res, 503, { error: 'busy' });
+    const error = await failure(
+      apiRequest(`${baseUrl}/api/x`, { ...fast, method: 'POST', body: {}, retryAttempts: 1 }),
+    );
+    expect(error.status).toBe(503);
+    expect(attempts).toBe(1);
+  });
+
   it('takes the message from the error field when there is no message field', async () => {
     reply = (_req, res) => json(res, 400, { success: false, error: 'Invalid study code' });
     const error = await failure(apiRequest(`${baseUrl}/api/x`, fast));

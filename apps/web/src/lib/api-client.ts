@@ -1,18 +1,21 @@
-import { AUTH_STORAGE_KEYS, REQUEST_SETTINGS } from '@research/contracts';
+import { AUTH_STORAGE_KEYS, type FieldError, REQUEST_SETTINGS } from '@research/contracts';
 
 /**
  * The error every failed call throws (spec 000 §3 'API error object': message, HTTP status,
  * optional code). Failures that never got an HTTP reply carry status 0 and a client-side code.
+ * `fields` holds the server's per-field messages of a VALIDATION_ERROR, for forms.
  */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string | undefined;
+  readonly fields: FieldError[];
 
-  constructor(message: string, status: number, code?: string) {
+  constructor(message: string, status: number, code?: string, fields: FieldError[] = []) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.fields = fields;
   }
 }
 
@@ -34,7 +37,10 @@ export interface ApiRequestOptions {
   headers?: Record<string, string>;
   /** Aborting it stops the call at once, without retries (TanStack Query cancels this way). */
   signal?: AbortSignal;
-  /** Total attempts, the first included. */
+  /**
+   * Total attempts, the first included. Calls that create something pass 1: a 5xx may come
+   * after the server did the work, and a retry would then do it twice.
+   */
   retryAttempts?: number;
   /** Wait before the second attempt; it doubles before each further one. */
   retryDelayMs?: number;
@@ -225,12 +231,25 @@ function classifyFailure(
 function errorFromResponse(response: Response, payload: unknown): ApiError {
   const fallback = `HTTP ${response.status}: ${response.statusText}`;
   if (payload !== null && typeof payload === 'object') {
-    const body = payload as { message?: unknown; error?: unknown; code?: unknown };
+    const body = payload as {
+      message?: unknown;
+      error?: unknown;
+      code?: unknown;
+      details?: { fields?: unknown };
+    };
     const message = firstText(body.message, body.error) ?? fallback;
     const code = typeof body.code === 'string' ? body.code : undefined;
-    return new ApiError(message, response.status, code);
+    const fields = Array.isArray(body.details?.fields)
+      ? body.details.fields.filter(isFieldError)
+      : [];
+    return new ApiError(message, response.status, code, fields);
   }
   return new ApiError(fallback, response.status);
+}
+
+function isFieldError(value: unknown): value is FieldError {
+  const field = value as Partial<FieldError> | null;
+  return typeof field?.field === 'string' && typeof field.message === 'string';
 }
 
 function firstText(...candidates: unknown[]): string | undefined {

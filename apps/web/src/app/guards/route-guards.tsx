@@ -1,7 +1,14 @@
-import { Navigate, Outlet, useNavigation } from 'react-router';
+import { Navigate, Outlet, useLocation, useNavigation } from 'react-router';
 import { LoadingIndicator } from '../../components/loading-indicator';
 import { useSecureAuth } from '../../lib/auth/auth-provider';
-import { dashboardTarget, isApprovedResearcher, isMaster, ROUTES } from '../../lib/auth/routing';
+import {
+  afterSignIn,
+  dashboardTarget,
+  isApprovedResearcher,
+  isMaster,
+  ROUTES,
+  type SignInState,
+} from '../../lib/auth/routing';
 import { useUser } from '../../lib/auth/user-provider';
 
 /**
@@ -11,13 +18,25 @@ import { useUser } from '../../lib/auth/user-provider';
  * sign-in in progress never unmounts the portal that started it.
  */
 
-/** /researcher/auth: signed out only; signed in → /dashboard. */
+/**
+ * To the portal, remembering where the person was going (e.g. an invitation link with
+ * ?code=&password=), so signing in brings them back there.
+ */
+function ToSignIn() {
+  const location = useLocation();
+  const state: SignInState = { from: `${location.pathname}${location.search}` };
+  return <Navigate to={ROUTES.auth} replace state={state} />;
+}
+
+/** /researcher/auth: signed out only; signed in → where they were going, else /dashboard. */
 export function RequireSignedOut() {
   const { user, initializing } = useSecureAuth();
   const navigation = useNavigation();
+  const location = useLocation();
   if (initializing) return <LoadingIndicator />;
   // Right after signing up the portal is already on its way to /researcher/register; let it go.
-  if (user && navigation.state === 'idle') return <Navigate to={ROUTES.dashboard} replace />;
+  if (user && navigation.state === 'idle')
+    return <Navigate to={afterSignIn(location.state)} replace />;
   return <Outlet />;
 }
 
@@ -25,7 +44,7 @@ export function RequireSignedOut() {
 export function RequireSignedIn() {
   const { user, initializing } = useSecureAuth();
   if (initializing) return <LoadingIndicator />;
-  if (!user) return <Navigate to={ROUTES.auth} replace />;
+  if (!user) return <ToSignIn />;
   return <Outlet />;
 }
 
@@ -34,7 +53,7 @@ export function RequireMaster() {
   const { user, initializing } = useSecureAuth();
   const { profile, loading } = useUser();
   if (initializing) return <LoadingIndicator />;
-  if (!user) return <Navigate to={ROUTES.auth} replace />;
+  if (!user) return <ToSignIn />;
   if (loading) return <LoadingIndicator />;
   if (!isMaster(profile)) return <Navigate to={ROUTES.researcherDashboard} replace />;
   return <Outlet />;
@@ -48,7 +67,7 @@ export function RequireApprovedResearcher() {
   const { user, initializing } = useSecureAuth();
   const { profile, loading } = useUser();
   if (initializing) return <LoadingIndicator />;
-  if (!user) return <Navigate to={ROUTES.auth} replace />;
+  if (!user) return <ToSignIn />;
   if (loading) return <LoadingIndicator />;
   if (!isApprovedResearcher(profile)) {
     return <Navigate to={ROUTES.applicationStatus} replace />;

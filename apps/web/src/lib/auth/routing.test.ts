@@ -1,6 +1,11 @@
 import type { AuthUser, UserProfile } from '@research/contracts';
 import { describe, expect, it } from 'vitest';
-import { applicationStatusTarget, dashboardTarget, registerEntryTarget } from './routing';
+import {
+  afterSignIn,
+  applicationStatusTarget,
+  dashboardTarget,
+  registerEntryTarget,
+} from './routing';
 
 const user: AuthUser = {
   id: 'u-1',
@@ -78,5 +83,18 @@ describe('application-status entry redirects', () => {
     [profile({ status: 'rejected' }), null],
   ] as const)('%# → %s', (prof, target) => {
     expect(applicationStatusTarget(prof)).toBe(target);
+  });
+});
+
+describe('afterSignIn', () => {
+  it('returns to the page the guard came from, else to /dashboard', () => {
+    expect(afterSignIn({ from: '/researcher/dashboard?code=ABC234&password=pw' })).toBe(
+      '/researcher/dashboard?code=ABC234&password=pw',
+    );
+    expect(afterSignIn(null)).toBe('/dashboard');
+    expect(afterSignIn({})).toBe('/dashboard');
+    // Only same-site paths: never another host.
+    expect(afterSignIn({ from: '//evil.example/x' })).toBe('/dashboard');
+    expect(afterSignIn({ from: 'https://evil.example' })).toBe('/dashboard');
   });
 });

@@ -56,3 +56,16 @@ export function applicationStatusTarget(profile: UserProfile | null): string | n
 export function displayNameOf(user: Pick<AuthUser, 'displayName' | 'email'>): string {
   return user.displayName?.trim() || user.email;
 }
+
+/** Navigation state the guards hand to the portal: the page to return to after sign-in. */
+export interface SignInState {
+  from?: string;
+}
+
+/** The in-app path to go to after sign-in, or /dashboard. Only same-site paths are followed. */
+export function afterSignIn(state: unknown): string {
+  const from = (state as SignInState | null)?.from;
+  return typeof from === 'string' && from.startsWith('/') && !from.startsWith('//')
+    ? from
+    : ROUTES.dashboard;
+}

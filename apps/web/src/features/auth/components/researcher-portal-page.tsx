@@ -14,10 +14,10 @@ import {
   registerRequestSchema,
 } from '@research/contracts';
 import { type FormEvent, useId, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { useSecureAuth } from '../../../lib/auth/auth-provider';
-import { ROUTES } from '../../../lib/auth/routing';
+import { afterSignIn, ROUTES } from '../../../lib/auth/routing';
 import { useForgotPassword } from '../api/forgot-password';
 import { openGoogleSignIn } from '../google-popup';
 import { AuthCard } from './auth-card';
@@ -39,6 +39,7 @@ function reasonOf(error: unknown): string | undefined {
 export default function ResearcherPortalPage() {
   const auth = useSecureAuth();
   const navigate = useNavigate();
+  const location = useLocation();
   const forgotPassword = useForgotPassword();
   const idPrefix = useId();
   const [tab, setTab] = useState<PortalTab>('signin');
@@ -76,7 +77,7 @@ export default function ResearcherPortalPage() {
     setBusy(true);
     try {
       await auth.login(parsed.data.email, parsed.data.password);
-      navigate(ROUTES.dashboard, { replace: true });
+      navigate(afterSignIn(location.state), { replace: true });
     } catch (error) {
       showError(AUTH_MESSAGES.signInFailed(reasonOf(error)));
       setBusy(false);
@@ -127,7 +128,7 @@ export default function ResearcherPortalPage() {
       .then(async (result) => {
         setBusy(true);
         await auth.googleSignIn(result);
-        navigate(ROUTES.dashboard, { replace: true });
+        navigate(afterSignIn(location.state), { replace: true });
       })
       .catch((error: unknown) => {
         showError(AUTH_MESSAGES.googleSignInFailed(reasonOf(error)));
