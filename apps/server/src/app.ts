@@ -21,6 +21,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { createMessaging, type Messaging } from './modules/messaging/messaging.service.js';
 import { bucketListingRoutes } from './modules/storage/bucket-listing.js';
 import { storageRoutes } from './modules/storage/storage.routes.js';
+import { createRetentionJob } from './modules/studies/retention.js';
 import { studiesRoutes } from './modules/studies/studies.routes.js';
 import { type Cipher, createCipher, type KeyRing, loadEncryptionKeys } from './platform/crypto.js';
 import { type JobQueue, startJobQueue } from './platform/jobs.js';
@@ -124,7 +125,10 @@ export async function buildApp(
 
     jobs = await startJobQueue({
       executor: database.executor,
-      definitions: [...messaging.jobs],
+      definitions: [
+        ...messaging.jobs,
+        createRetentionJob({ db: database.db, config, objectStore }),
+      ],
       pollingIntervalSeconds: retry.pollingIntervalSeconds ?? 2,
       onError: (error) => app.log.error({ err: error }, 'job queue error'),
     });

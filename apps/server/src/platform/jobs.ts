@@ -14,6 +14,8 @@ export interface JobDefinition<T extends object> {
   expireInSeconds?: number;
   /** Concurrent jobs per worker process. */
   concurrency?: number;
+  /** A cron expression (UTC) for jobs that run on a schedule rather than on demand. */
+  cron?: string;
   handler: (job: PgBoss.JobWithMetadata<T>) => Promise<void>;
 }
 
@@ -65,6 +67,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     // createQueue is not idempotent in every pg-boss 10 release; update keeps options current.
     if (await boss.getQueue(definition.name)) await boss.updateQueue(definition.name, queue);
     else await boss.createQueue(definition.name, queue);
+    if (definition.cron) await boss.schedule(definition.name, definition.cron, {}, { tz: 'UTC' });
   }
 
   let workersStarted = false;

@@ -28,6 +28,10 @@ const MAX_JOIN_FAILURES = 10;
 const DEFAULT_RESEARCHER_NAME = 'Research Team';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** The study's bucket: `study-{id}-data`, behind the operator's prefix on S3. */
+export const studyBucket = (config: AppConfig, studyId: string) =>
+  `${config.storage.driver === 's3' ? config.storage.bucketPrefix : ''}${bucketNameForStudy(studyId)}`;
+
 export type StudyAccess = { study: repo.StudyRow; role: repo.MemberRole };
 
 export interface StudiesDeps {
@@ -45,8 +49,7 @@ const sameSecret = (a: string, b: string) => {
 };
 
 export function createStudiesService({ db, config, cipher, messaging, objectStore }: StudiesDeps) {
-  const bucketOf = (studyId: string) =>
-    `${config.storage.driver === 's3' ? config.storage.bucketPrefix : ''}${bucketNameForStudy(studyId)}`;
+  const bucketOf = (studyId: string) => studyBucket(config, studyId);
   const decryptPassword = (study: repo.StudyRow) =>
     study.passwordEncrypted ? cipher.decrypt(study.passwordEncrypted, PASSWORD_AD) : null;
 

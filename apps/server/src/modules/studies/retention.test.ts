@@ -1,0 +1,96 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditEvents, studies, studyMembers } from '../../db/schema/index.js';
+import {
+  bearer,
+  createMaster,
+  researcherWithApplication,
+  someAddress,
+} from '../../test/auth-helpers.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { purgeExpiredStudies } from './retention.js';
+
+describe('retention of deleted studies', () => {
+  let t: TestApp;
+  let owner: { token: string };
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await researcherWithApplication(t.app, 'approved', await createMaster(t.app));
+  });
+  afterAll(() => t.close());
+
+  async function deletedStudy(retentionDays: number, deletedDaysAgo: number) {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/create-study',
+      headers: bearer(owner.token),
+      payload: {
+        name: `Retention ${retentionDays}/${deletedDaysAgo}`,
+        settings: {
+          allowSelfEnrollment: false,
+          requireVerification: true,
+          dataRetentionDays: retentionDays,
+        },
+      },
+      remoteAddress: someAddress(),
+    });
+    const id = created.json().study.id as string;
+    await t.app.platform.objectStore.putObject(
+      `study-${id}-data`,
+      'profile/P0000000000000001.json',
+      '{}',
+    );
+    await t.app.inject({
+      method: 'DELETE',
+      url: `/api/auth/delete-study/${id}`,
+      headers: bearer(owner.token),
+    });
+    await t.app.platform.db
+      .update(studies)
+      .set({ deletedAt: new Date(Date.now() - deletedDaysAgo * 86_400_000) })
+      .where(eq(studies.id, id));
+    return id;
+  }
+
+  it('keeps a deleted study for its retention period, then removes its files and rows', async () => {
+    const kept = await deletedStudy(30, 29);
+    const expired = await deletedStudy(30, 31);
+    const deps = {
+      db: t.app.platform.db,
+      config: t.config,
+      objectStore: t.app.platform.objectStore,
+    };
+
+    expect(await purgeExpiredStudies(deps)).toBe(1);
+    expect(await t.app.platform.db.select().from(studies).where(eq(studies.id, expired))).toEqual(
+      [],
+    );
+    expect(
+      await t.app.platform.db.select().from(studyMembers).where(eq(studyMembers.studyId, expired)),
+    ).toEqual([]);
+    expect((await t.app.platform.objectStore.listObjects(`study-${expired}-data`)).objects).toEqual(
+      [],
+    );
+    const audit = await t.app.platform.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.targetId, expired));
+    expect(audit.map((a) => a.action)).toContain('study.purged');
+
+    expect(await t.app.platform.db.select().from(studies).where(eq(studies.id, kept))).toHaveLength(
+      1,
+    );
+    expect(
+      (await t.app.platform.objectStore.listObjects(`study-${kept}-data`)).objects,
+    ).toHaveLength(1);
+    // A study that was never deleted is never touched.
+    expect(await purgeExpiredStudies(deps)).toBe(0);
+  });
+
+  it('is scheduled daily in the job queue', async () => {
+    const schedules = await t.app.platform.jobs.boss.getSchedules();
+    expect(schedules).toContainEqual(
+      expect.objectContaining({ name: 'purge-deleted-studies', cron: '17 3 * * *' }),
+    );
+  });
+});
