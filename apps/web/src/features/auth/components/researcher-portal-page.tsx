@@ -21,6 +21,7 @@ import { afterSignIn, ROUTES } from '../../../lib/auth/routing';
 import { useForgotPassword } from '../api/forgot-password';
 import { openGoogleSignIn } from '../google-popup';
 import { AuthCard } from './auth-card';
+import { NewPasswordFields } from './new-password-fields';
 
 type PortalTab = 'signin' | 'signup';
 
@@ -265,22 +266,11 @@ export default function ResearcherPortalPage() {
             onChange={(e) => setSignUpEmail(e.target.value)}
             fullWidth
           />
-          <TextField
-            label="Password"
-            type="password"
-            autoComplete="new-password"
-            helperText="Minimum 6 characters"
-            value={signUpPassword}
-            onChange={(e) => setSignUpPassword(e.target.value)}
-            fullWidth
-          />
-          <TextField
-            label="Confirm Password"
-            type="password"
-            autoComplete="new-password"
-            value={confirmPassword}
-            onChange={(e) => setConfirmPassword(e.target.value)}
-            fullWidth
+          <NewPasswordFields
+            password={signUpPassword}
+            confirm={confirmPassword}
+            onPasswordChange={setSignUpPassword}
+            onConfirmChange={setConfirmPassword}
           />
           <Button type="submit" variant="contained" size="large" disabled={busy}>
             Create Account

@@ -1,7 +1,6 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { AUTH_MESSAGES, MIN_PASSWORD_LENGTH } from '@research/contracts';
 import { type FormEvent, useState } from 'react';
@@ -11,6 +10,7 @@ import { ROUTES } from '../../../lib/auth/routing';
 import { useResetPassword, useResetToken } from '../api/reset-password';
 import { RESET_PASSWORD_TEXTS } from '../texts';
 import { AuthCard } from './auth-card';
+import { NewPasswordFields } from './new-password-fields';
 
 /**
  * /reset-password?token=…: the link of the password-reset e-mail (and of the 'set your password'
@@ -102,22 +102,12 @@ export default function ResetPasswordPage() {
           {RESET_PASSWORD_TEXTS.accountLabel}: <strong>{check.data?.email}</strong>
         </Typography>
         {formError && <Alert severity="error">{formError}</Alert>}
-        <TextField
-          label="New Password"
-          type="password"
-          autoComplete="new-password"
-          helperText="Minimum 6 characters"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          fullWidth
-        />
-        <TextField
-          label="Confirm Password"
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-          fullWidth
+        <NewPasswordFields
+          password={password}
+          confirm={confirm}
+          onPasswordChange={setPassword}
+          onConfirmChange={setConfirm}
+          passwordLabel="New Password"
         />
         <Button type="submit" variant="contained" size="large" disabled={reset.isPending}>
           {RESET_PASSWORD_TEXTS.submit}

@@ -11,6 +11,7 @@ import { ROUTES } from '../../../lib/auth/routing';
 import { useSetupStatus } from '../api/setup-status';
 import { SETUP_TEXTS } from '../texts';
 import { AuthCard } from './auth-card';
+import { NewPasswordFields } from './new-password-fields';
 
 /** /setup?token=…: the one-time link printed at start that creates the master account. */
 export default function SetupPage() {
@@ -104,22 +105,11 @@ export default function SetupPage() {
           onChange={(e) => setEmail(e.target.value)}
           fullWidth
         />
-        <TextField
-          label="Password"
-          type="password"
-          autoComplete="new-password"
-          helperText="Minimum 6 characters"
-          value={password}
-          onChange={(e) => setPassword(e.target.value)}
-          fullWidth
-        />
-        <TextField
-          label="Confirm Password"
-          type="password"
-          autoComplete="new-password"
-          value={confirm}
-          onChange={(e) => setConfirm(e.target.value)}
-          fullWidth
+        <NewPasswordFields
+          password={password}
+          confirm={confirm}
+          onPasswordChange={setPassword}
+          onConfirmChange={setConfirm}
         />
         <Button type="submit" variant="contained" size="large" disabled={busy}>
           {SETUP_TEXTS.submit}
