@@ -1,6 +1,4 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -9,7 +7,8 @@ import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { MIN_PASSWORD_LENGTH, STUDY_MESSAGES, type Study } from '@research/contracts';
 import { type FormEvent, useId, useState } from 'react';
-import { CHANGE_PASSWORD_TEXTS, DASHBOARD_TEXTS } from '../texts';
+import { CHANGE_PASSWORD_TEXTS } from '../texts';
+import { CancelAndSubmit } from './cancel-and-submit';
 
 export interface ChangePasswordForm {
   current: string;
@@ -114,17 +113,12 @@ function ChangePasswordContent({
         </Box>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} disabled={busy}>
-          {DASHBOARD_TEXTS.cancel}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={busy}
-          startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {busy ? STUDY_MESSAGES.changing : CHANGE_PASSWORD_TEXTS.submit}
-        </Button>
+        <CancelAndSubmit
+          busy={busy}
+          onClose={onClose}
+          label={CHANGE_PASSWORD_TEXTS.submit}
+          busyLabel={STUDY_MESSAGES.changing}
+        />
       </DialogActions>
     </Box>
   );

@@ -1,6 +1,4 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -15,7 +13,8 @@ import {
   STUDY_MESSAGES,
 } from '@research/contracts';
 import { type FormEvent, useId, useState } from 'react';
-import { CREATE_STUDY_TEXTS, DASHBOARD_TEXTS } from '../texts';
+import { CREATE_STUDY_TEXTS } from '../texts';
+import { CancelAndSubmit } from './cancel-and-submit';
 
 export interface CreateStudyForm {
   name: string;
@@ -160,17 +159,13 @@ export function CreateStudyDialog({
           </Box>
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}>
-          <Button onClick={onClose} disabled={busy}>
-            {DASHBOARD_TEXTS.cancel}
-          </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={busy || passwordTooShort}
-            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-          >
-            {busy ? STUDY_MESSAGES.createWait : CREATE_STUDY_TEXTS.submit}
-          </Button>
+          <CancelAndSubmit
+            busy={busy}
+            onClose={onClose}
+            label={CREATE_STUDY_TEXTS.submit}
+            busyLabel={STUDY_MESSAGES.createWait}
+            disabled={passwordTooShort}
+          />
         </DialogActions>
       </Box>
     </Dialog>

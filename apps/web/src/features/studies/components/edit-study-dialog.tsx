@@ -1,6 +1,5 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -8,7 +7,8 @@ import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { STUDY_MESSAGES, type Study } from '@research/contracts';
 import { type FormEvent, useId, useState } from 'react';
-import { CREATE_STUDY_TEXTS, DASHBOARD_TEXTS, EDIT_STUDY_TEXTS } from '../texts';
+import { CREATE_STUDY_TEXTS, EDIT_STUDY_TEXTS } from '../texts';
+import { CancelAndSubmit } from './cancel-and-submit';
 
 export interface EditStudyForm {
   name: string;
@@ -125,17 +125,12 @@ function EditStudyFormContent({
         >
           {EDIT_STUDY_TEXTS.changePassword}
         </Button>
-        <Button onClick={onClose} disabled={busy}>
-          {DASHBOARD_TEXTS.cancel}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={busy}
-          startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {busy ? STUDY_MESSAGES.updating : EDIT_STUDY_TEXTS.submit}
-        </Button>
+        <CancelAndSubmit
+          busy={busy}
+          onClose={onClose}
+          label={EDIT_STUDY_TEXTS.submit}
+          busyLabel={STUDY_MESSAGES.updating}
+        />
       </DialogActions>
     </Box>
   );

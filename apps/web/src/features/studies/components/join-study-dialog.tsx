@@ -1,6 +1,4 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -9,7 +7,8 @@ import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { formatStudyCodeInput, STUDY_CODE, STUDY_MESSAGES } from '@research/contracts';
 import { type FormEvent, useId } from 'react';
-import { DASHBOARD_TEXTS, JOIN_STUDY_TEXTS } from '../texts';
+import { JOIN_STUDY_TEXTS } from '../texts';
+import { CancelAndSubmit } from './cancel-and-submit';
 
 export interface JoinStudyForm {
   studyCode: string;
@@ -87,17 +86,12 @@ export function JoinStudyDialog({
           </Box>
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} disabled={busy}>
-            {DASHBOARD_TEXTS.cancel}
-          </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={busy}
-            startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-          >
-            {busy ? STUDY_MESSAGES.joining : JOIN_STUDY_TEXTS.submit}
-          </Button>
+          <CancelAndSubmit
+            busy={busy}
+            onClose={onClose}
+            label={JOIN_STUDY_TEXTS.submit}
+            busyLabel={STUDY_MESSAGES.joining}
+          />
         </DialogActions>
       </Box>
     </Dialog>

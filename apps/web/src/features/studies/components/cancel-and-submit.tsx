@@ -1,0 +1,37 @@
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import { DASHBOARD_TEXTS } from '../texts';
+
+interface CancelAndSubmitProps {
+  busy: boolean;
+  onClose: () => void;
+  label: string;
+  /** The spec's busy text ('Updating...', 'Changing...', 'Joining...', the 30-second wait). */
+  busyLabel: string;
+  disabled?: boolean;
+}
+
+/** The end of every study dialog: Cancel, and a submit button that shows its busy text. */
+export function CancelAndSubmit({
+  busy,
+  onClose,
+  label,
+  busyLabel,
+  disabled = false,
+}: CancelAndSubmitProps) {
+  return (
+    <>
+      <Button onClick={onClose} disabled={busy}>
+        {DASHBOARD_TEXTS.cancel}
+      </Button>
+      <Button
+        type="submit"
+        variant="contained"
+        disabled={busy || disabled}
+        startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
+      >
+        {busy ? busyLabel : label}
+      </Button>
+    </>
+  );
+}
