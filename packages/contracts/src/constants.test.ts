@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { AUTH_STORAGE_KEYS, REQUEST_SETTINGS } from './client-settings.js';
 import {
-  AUTH_STORAGE_KEYS,
   CSV_MAX_BYTES,
   DATA_TYPES,
   DEFAULT_DATA_TYPE,
@@ -10,7 +10,6 @@ import {
   PARTICIPANT_ID_PREFIX,
   POPUP,
   REDIRECT_DELAYS_MS,
-  REQUEST_SETTINGS,
   RESEARCHER_DOCUMENTS,
   STUDY_CODE,
   STUDY_CODE_ALPHABET,

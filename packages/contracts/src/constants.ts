@@ -37,6 +37,15 @@ export const PARTICIPANT_ID_PREFIX = 'P';
 export const VERIFICATION_CODE_LENGTH = 6;
 export const VERIFICATION_RESEND_SECONDS = 30;
 export const MAX_EMAIL_CODE_ATTEMPTS = 3;
+/** Lifetime of a verification code (issue 11). */
+export const VERIFICATION_CODE_TTL_MS = 10 * 60 * 1000;
+/** Codes sent to one address or number, across studies, per hour (abuse ceiling). */
+export const MAX_CODES_PER_DESTINATION_PER_HOUR = 6;
+
+/** Lifetime of a participant session: long enough for the wearable step and the profile form. */
+export const PARTICIPANT_SESSION_TTL_MS = 60 * 60 * 1000;
+/** The header that carries a participant session (participants have no bearer token). */
+export const PARTICIPANT_SESSION_HEADER = 'x-participant-session';
 
 /** Phone numbers carry exactly this many digits (000 §9, 001 §9). */
 export const PHONE_DIGITS = 10;
@@ -44,28 +53,6 @@ export const PHONE_DIGITS = 10;
 /** CSV roster upload limits (001 §5, §9): 5 MB, preview of 5 rows. */
 export const CSV_MAX_BYTES = 5_242_880;
 export const CSV_PREVIEW_ROWS = 5;
-
-/** HTTP client settings (000 §9); the retry delay doubles per attempt. */
-export const REQUEST_SETTINGS = {
-  timeoutMs: 30_000,
-  retryAttempts: 3,
-  retryDelayMs: 1_000,
-} as const;
-
-/** Lazy route chunks give up after this long (000 §9). */
-export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
-
-/** Browser storage keys of the session (000 §3, §9). */
-export const AUTH_STORAGE_KEYS = {
-  token: 'auth_token',
-  user: 'auth_user',
-} as const;
-
-/** Identity-provider token timing (000 §9): refresh 5 minutes early, treat as expired 30 s early. */
-export const IDENTITY_TOKEN_TIMING = {
-  refreshBeforeExpiryMs: 5 * 60 * 1_000,
-  expirySkewMs: 30_000,
-} as const;
 
 /** Delays before the automatic redirects after a success panel (000 §9, 001 §9). */
 export const REDIRECT_DELAYS_MS = {
@@ -115,11 +102,16 @@ export const DEFAULT_DATA_TYPE: DataType = 'profile';
 /** Time-series data types cover this many days (001 §9). */
 export const TIME_SERIES_DAYS = 7;
 
-/** The extraction panel lists only the newest jobs (001 §2.1, §9). */
-export const EXTRACTION_JOB_LIST_LIMIT = 5;
+/** The extraction panel lists the jobs of the newest runs only (001 §2.1, §9). */
+export const EXTRACTION_RUN_LIST_LIMIT = 5;
 
 /** Job names in the list are cut to this many characters plus an ellipsis (001 §2.1). */
 export const EXTRACTION_JOB_NAME_MAX_CHARS = 10;
+
+/** Longest range one extraction run may cover. */
+export const EXTRACTION_MAX_RANGE_DAYS = 366;
+/** Participants in one extraction run. */
+export const EXTRACTION_MAX_PARTICIPANTS = 500;
 
 /** Previews list this many items, then '+N more' (001 §2.1, §9). */
 export const PREVIEW_ITEMS = 5;
@@ -130,7 +122,6 @@ export const RESEARCHER_DOCUMENTS = {
   maxFileBytes: 10 * 1024 * 1024,
   mimeTypes: ['application/pdf', 'image/png', 'image/jpeg'],
 } as const;
-export type ResearcherDocumentMimeType = (typeof RESEARCHER_DOCUMENTS.mimeTypes)[number];
 
 /** File extensions a participant may attach to the profile form (001 §5). */
 export const PARTICIPANT_DOCUMENT_EXTENSIONS = [
@@ -142,7 +133,13 @@ export const PARTICIPANT_DOCUMENT_EXTENSIONS = [
   'png',
   'gif',
 ] as const;
-export type ParticipantDocumentExtension = (typeof PARTICIPANT_DOCUMENT_EXTENSIONS)[number];
+
+/** Participant documents on the profile form (001 §5): 5 files of at most 10 MB each. */
+export const PARTICIPANT_DOCUMENT_LIMITS = {
+  maxFiles: 5,
+  maxFileBytes: 10 * 1024 * 1024,
+  additionalInfoMaxLength: 5000,
+} as const;
 
 export const ROLES = ['researcher', 'master'] as const;
 export type Role = (typeof ROLES)[number];

@@ -1,5 +1,8 @@
 /** Public surface of @research/contracts: constants, texts, validators and zod schemas. */
+export * from './client-settings.js';
 export * from './constants.js';
-export * from './messages.js';
+export * from './document-size.js';
+export * from './operations/index.js';
 export * from './schemas/index.js';
+export * from './texts/index.js';
 export * from './validators.js';

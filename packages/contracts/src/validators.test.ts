@@ -10,10 +10,6 @@ import {
   formatAccountPhone,
   formatDateShort,
   formatInvitePhone,
-  formatSizeHuman,
-  formatSizeKB,
-  formatSizeKBRounded,
-  formatSizeMB,
   formatStudyCode,
   formatStudyCodeInput,
   formatVerificationCodeInput,
@@ -474,41 +470,6 @@ describe('files', () => {
     );
     expect(isAllowedResearcherDocument({ type: 'image/gif', size: 100 })).toBe(false);
     expect(isAllowedResearcherDocument({ type: 'application/pdf', size: 0 })).toBe(false);
-  });
-});
-
-describe('size formatting', () => {
-  it('formats MB with 2 decimals', () => {
-    expect(formatSizeMB(0)).toBe('0.00 MB');
-    expect(formatSizeMB(1_048_576)).toBe('1.00 MB');
-    expect(formatSizeMB(1_572_864)).toBe('1.50 MB');
-    expect(formatSizeMB(5_000)).toBe('0.00 MB');
-  });
-  it('formats KB with 1 decimal', () => {
-    expect(formatSizeKB(0)).toBe('0.0 KB');
-    expect(formatSizeKB(1024)).toBe('1.0 KB');
-    expect(formatSizeKB(1536)).toBe('1.5 KB');
-    expect(formatSizeKB(1_048_576)).toBe('1024.0 KB');
-  });
-  it('formats rounded KB', () => {
-    expect(formatSizeKBRounded(1535)).toBe('1 KB');
-    expect(formatSizeKBRounded(1536)).toBe('2 KB');
-  });
-  it.each([
-    [0, '0 Bytes'],
-    [-5, '0 Bytes'],
-    [Number.NaN, '0 Bytes'],
-    [1, '1 Bytes'],
-    [1023, '1023 Bytes'],
-    [1024, '1 KB'],
-    [1536, '1.5 KB'],
-    [1_048_575, '1 MB'],
-    [1_048_576, '1 MB'],
-    [1_073_741_823, '1 GB'],
-    [1_073_741_824, '1 GB'],
-    [5 * 1024 ** 4, '5120 GB'],
-  ])('formatSizeHuman(%d) = %s', (bytes, expected) => {
-    expect(formatSizeHuman(bytes)).toBe(expected);
   });
 });
 

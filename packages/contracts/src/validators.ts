@@ -15,7 +15,7 @@ import {
   STUDY_CODE,
   VERIFICATION_CODE_LENGTH,
 } from './constants.js';
-import { CSV_MESSAGES } from './messages.js';
+import { CSV_MESSAGES } from './texts/messages.js';
 
 // ---------------------------------------------------------------------------------------------
 // Study code
@@ -126,7 +126,7 @@ export const formatVerificationCodeInput = (value: string): string =>
 // ---------------------------------------------------------------------------------------------
 // Calendar dates ('yyyy-mm-dd')
 
-export const ISO_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+const ISO_DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 interface CalendarDate {
   year: number;
@@ -324,36 +324,7 @@ export const isAllowedResearcherDocument = (file: Pick<FileFacts, 'type' | 'size
   file.size <= RESEARCHER_DOCUMENTS.maxFileBytes;
 
 // ---------------------------------------------------------------------------------------------
-// Display formatting
-
-const KIB = 1024;
-const MIB = KIB * KIB;
-
-/** Document size in MB with 2 decimals, e.g. '1.50 MB' (000 §9). */
-export const formatSizeMB = (bytes: number): string => `${(bytes / MIB).toFixed(2)} MB`;
-
-/** Document size in KB with 1 decimal, e.g. '1.5 KB' (000 §9). */
-export const formatSizeKB = (bytes: number): string => `${(bytes / KIB).toFixed(1)} KB`;
-
-/** Document size in whole KB, as participant details show it (001 §9). */
-export const formatSizeKBRounded = (bytes: number): string => `${Math.round(bytes / KIB)} KB`;
-
-const SIZE_UNITS = ['Bytes', 'KB', 'MB', 'GB'] as const;
-
-/**
- * Bytes, KB, MB or GB with up to 2 decimals and trailing zeros dropped ('1.5 KB', '1 MB').
- * A value that would round to 1024 of one unit is shown as 1 of the next.
- */
-export function formatSizeHuman(bytes: number): string {
-  if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
-  let unit = 0;
-  let value = bytes;
-  while (unit < SIZE_UNITS.length - 1 && Number(value.toFixed(2)) >= KIB) {
-    value /= KIB;
-    unit += 1;
-  }
-  return `${Number(value.toFixed(2))} ${SIZE_UNITS[unit]}`;
-}
+// Display formatting (file sizes: document-size.ts)
 
 const SHORT_DATE = { year: 'numeric', month: 'numeric', day: 'numeric' } as const;
 

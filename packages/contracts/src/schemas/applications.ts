@@ -4,24 +4,32 @@
 
 import { z } from 'zod';
 import { NAME_MAX_LENGTH } from '../constants.js';
-import { APPLICATION_MESSAGES } from '../messages.js';
+import { APPLICATION_MESSAGES } from '../texts/messages.js';
+import { AUTH_HARDENING_MESSAGES } from '../texts/messages-account-security.js';
 import { ACCOUNT_PHONE_PATTERN } from '../validators.js';
-import { applicationStatusSchema, emailSchema, isoDateSchema } from './common.js';
+import {
+  applicationStatusSchema,
+  emailSchema,
+  hasNoNullCharacter,
+  isoDateSchema,
+  textSchema,
+} from './common.js';
 import { successSchema } from './errors.js';
 
-export const TEXT_FIELD_MAX = 200;
-export const DESCRIPTION_MAX = 2000;
+const TEXT_FIELD_MAX = 200;
+const DESCRIPTION_MAX = 2000;
 export const REVIEW_NOTES_MAX = 2000;
 
 const required = (label: string, max: number) =>
   z
     .string({ error: `${label} is required` })
+    .refine(hasNoNullCharacter, { error: AUTH_HARDENING_MESSAGES.nullCharacter, abort: true })
     .trim()
     .min(1, { error: `${label} is required`, abort: true })
     .max(max, `${label} is too long (max ${max} characters)`);
 
 const optionalText = (label: string, max: number) =>
-  z.string().trim().max(max, `${label} is too long (max ${max} characters)`).optional();
+  textSchema.trim().max(max, `${label} is too long (max ${max} characters)`).optional();
 
 /** The researcher registration form; the same rules in the browser and on the server. */
 export const researcherApplicationSchema = z.object({
@@ -31,6 +39,7 @@ export const researcherApplicationSchema = z.object({
   dateOfBirth: isoDateSchema,
   phoneNumber: z
     .string({ error: 'Phone number is required' })
+    .refine(hasNoNullCharacter, { error: AUTH_HARDENING_MESSAGES.nullCharacter, abort: true })
     .trim()
     .min(1, { error: 'Phone number is required', abort: true })
     .regex(ACCOUNT_PHONE_PATTERN, 'Phone number must have 10 digits'),
@@ -42,7 +51,7 @@ export const researcherApplicationSchema = z.object({
 });
 export type ResearcherApplicationInput = z.infer<typeof researcherApplicationSchema>;
 
-export const verificationDocumentSchema = z.object({
+const verificationDocumentSchema = z.object({
   id: z.string(),
   name: z.string(),
   /** Bytes. */
@@ -52,7 +61,7 @@ export const verificationDocumentSchema = z.object({
 });
 export type VerificationDocument = z.infer<typeof verificationDocumentSchema>;
 
-export const researcherApplicationViewSchema = z.object({
+const researcherApplicationViewSchema = z.object({
   id: z.string(),
   userId: z.string(),
   firstName: z.string(),
@@ -80,7 +89,28 @@ export const applicationStatusResponseSchema = successSchema({
   application: researcherApplicationViewSchema.nullable(),
 });
 
-export const listQuerySchema = z.object({
+/**
+ * GET /api/auth/previous-application: what the signed-in user's latest rejected application said
+ * (still live, or archived by a resubmission or a master's reset), so a new application starts
+ * from every field they gave; null when there is none. Only ever the caller's own.
+ */
+const previousApplicationSchema = researcherApplicationViewSchema.pick({
+  firstName: true,
+  lastName: true,
+  dateOfBirth: true,
+  phoneNumber: true,
+  institution: true,
+  position: true,
+  department: true,
+  researchArea: true,
+  description: true,
+});
+export type PreviousApplication = z.infer<typeof previousApplicationSchema>;
+export const previousApplicationResponseSchema = successSchema({
+  application: previousApplicationSchema.nullable(),
+});
+
+const listQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });
@@ -95,7 +125,7 @@ export const applicationListResponseSchema = successSchema({
   totalCount: z.number().int(),
 });
 
-export const researcherSchema = z.object({
+const researcherSchema = z.object({
   id: z.string(),
   applicationId: z.string(),
   firstName: z.string(),
@@ -121,8 +151,7 @@ export const researcherListResponseSchema = successSchema({
 });
 
 export const approveApplicationSchema = z.object({
-  reviewNotes: z
-    .string()
+  reviewNotes: textSchema
     .trim()
     .max(REVIEW_NOTES_MAX, `Approval notes are too long (max ${REVIEW_NOTES_MAX} characters)`)
     .optional(),
@@ -132,6 +161,7 @@ export const reviewApplicationSchema = z.object({
   action: z.literal('reject'),
   reviewNotes: z
     .string({ error: APPLICATION_MESSAGES.rejectionReasonRequiredOnReject })
+    .refine(hasNoNullCharacter, { error: AUTH_HARDENING_MESSAGES.nullCharacter, abort: true })
     .trim()
     .min(1, { error: APPLICATION_MESSAGES.rejectionReasonRequiredOnReject, abort: true })
     .max(REVIEW_NOTES_MAX, `Rejection reason is too long (max ${REVIEW_NOTES_MAX} characters)`),

@@ -4,32 +4,29 @@
  */
 
 import { z } from 'zod';
-import { AUTH_MESSAGES } from '../messages.js';
+import { ACCOUNT_FORM_MESSAGES } from '../texts/auth.js';
 import {
   emailSchema,
   nameSchema,
   passwordSchema,
   researcherStatusSchema,
   roleSchema,
+  textSchema,
 } from './common.js';
 import { successSchema } from './errors.js';
 
 /** Long enough for any passphrase, short enough that hashing cannot be used to tie up the server. */
-export const PASSWORD_MAX_LENGTH = 256;
+const PASSWORD_MAX_LENGTH = 256;
 const passwordTooLong = `Password is too long (max ${PASSWORD_MAX_LENGTH} characters)`;
 
 /** A new password: the spec's minimum of 6 characters. */
-export const newPasswordSchema = passwordSchema.max(PASSWORD_MAX_LENGTH, passwordTooLong);
+const newPasswordSchema = passwordSchema.max(PASSWORD_MAX_LENGTH, passwordTooLong);
 
 /** Opaque tokens (session, reset, set-up): base64url, bounded. */
-export const opaqueTokenSchema = z
-  .string()
-  .trim()
-  .min(16, 'Invalid token')
-  .max(200, 'Invalid token');
+const opaqueTokenSchema = textSchema.trim().min(16, 'Invalid token').max(200, 'Invalid token');
 
 /** The signed-in user as the browser holds it (`auth_user`). `uid` mirrors `id` for old readers. */
-export const authUserSchema = z.object({
+const authUserSchema = z.object({
   id: z.string(),
   uid: z.string(),
   email: z.string(),
@@ -41,19 +38,16 @@ export type AuthUser = z.infer<typeof authUserSchema>;
 
 export const loginRequestSchema = z.object({
   email: emailSchema,
-  password: z
-    .string()
-    .min(1, AUTH_MESSAGES.fillAllFields)
+  password: textSchema
+    .min(1, ACCOUNT_FORM_MESSAGES.fillAllFields)
     .max(PASSWORD_MAX_LENGTH, passwordTooLong),
 });
-export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
 export const registerRequestSchema = z.object({
   email: emailSchema,
   password: newPasswordSchema,
   displayName: nameSchema,
 });
-export type RegisterRequest = z.infer<typeof registerRequestSchema>;
 
 /** login, register, Google sign-in and master set-up all answer with a session. */
 export const authResponseSchema = successSchema({
@@ -63,11 +57,11 @@ export const authResponseSchema = successSchema({
 });
 export type AuthResponse = z.infer<typeof authResponseSchema>;
 
-export const verifyTokenRequestSchema = z.object({ token: z.string().min(1).max(200) });
+export const verifyTokenRequestSchema = z.object({ token: textSchema.min(1).max(200) });
 export const verifyTokenResponseSchema = successSchema({ user: authUserSchema });
 
 /** The profile of 000 §3 (`researcher` in the response of GET /api/auth/profile). */
-export const userProfileSchema = z.object({
+const userProfileSchema = z.object({
   id: z.string(),
   email: z.string(),
   firstName: z.string(),
@@ -79,6 +73,8 @@ export const userProfileSchema = z.object({
   position: z.string().nullable(),
   approvedAt: z.string().nullable(),
   isMasterAccount: z.boolean(),
+  /** Whether the address was proven (confirmation link, Google, reset link); applications need it. */
+  emailVerified: z.boolean(),
 });
 export type UserProfile = z.infer<typeof userProfileSchema>;
 export const profileResponseSchema = successSchema({ researcher: userProfileSchema });
@@ -103,12 +99,12 @@ export const checkResetTokenResponseSchema = successSchema({
 
 /** Google sign-in: the opener finishes the flow with what the popup relayed to it. */
 export const googleStartQuerySchema = z.object({
-  binding: z.string().regex(/^[A-Za-z0-9_-]{32,128}$/, 'Invalid sign-in request'),
+  binding: textSchema.regex(/^[A-Za-z0-9_-]{32,128}$/, 'Invalid sign-in request'),
 });
 export const googleCompleteRequestSchema = z.object({
-  code: z.string().min(1).max(2048),
-  state: z.string().min(1).max(200),
-  binding: z.string().regex(/^[A-Za-z0-9_-]{32,128}$/, 'Invalid sign-in request'),
+  code: textSchema.min(1).max(2048),
+  state: textSchema.min(1).max(200),
+  binding: textSchema.regex(/^[A-Za-z0-9_-]{32,128}$/, 'Invalid sign-in request'),
 });
 
 /** The first master account, created from the link printed at start. */
@@ -122,4 +118,22 @@ export const setupMasterRequestSchema = z.object({
   displayName: nameSchema,
   email: emailSchema,
   password: newPasswordSchema,
+});
+
+/** E-mail confirmation: the link mailed at sign-up, and a fresh one on request. */
+export const confirmEmailRequestSchema = z.object({ token: opaqueTokenSchema });
+
+/**
+ * The operator's `npm run admin -- create-master`: the address, and optionally a password and a
+ * name; without a password the answer carries a single-use link to choose one.
+ */
+export const createMasterRequestSchema = z.object({
+  email: emailSchema,
+  password: newPasswordSchema.optional(),
+  displayName: nameSchema.optional(),
+});
+export const createMasterResponseSchema = successSchema({
+  email: z.string(),
+  created: z.boolean(),
+  setPasswordUrl: z.string().optional(),
 });

@@ -14,14 +14,15 @@ import {
   RESEARCHER_STATUSES,
   ROLES,
 } from '../constants.js';
+import { ACCOUNT_FORM_MESSAGES } from '../texts/auth.js';
 import {
-  AUTH_MESSAGES,
   PARTICIPANT_LIST_MESSAGES,
   PARTICIPANT_MESSAGES,
   REAUTH_MESSAGES,
   STUDY_CODE_MESSAGES,
   VERIFICATION_MESSAGES,
-} from '../messages.js';
+} from '../texts/messages.js';
+import { AUTH_HARDENING_MESSAGES } from '../texts/messages-account-security.js';
 import {
   EMAIL_PATTERN,
   formatStudyCode,
@@ -42,9 +43,19 @@ export const SCHEMA_MESSAGES = {
   invalidPhone: PARTICIPANT_LIST_MESSAGES.invalidPhone,
 } as const;
 
-/** Trimmed e-mail in the spec's simple local@domain.tld form. */
-export const emailSchema = z
+/** True when a text holds no U+0000 (PostgreSQL cannot store it in a text column). */
+export const hasNoNullCharacter = (value: string) => !value.includes('\u0000');
+
+/**
+ * The base of every text a request carries: U+0000 is refused first, with a message that says
+ * why, so no schema built on it can pass one through to the database (where it fails).
+ */
+export const textSchema = z
   .string()
+  .refine(hasNoNullCharacter, { error: AUTH_HARDENING_MESSAGES.nullCharacter, abort: true });
+
+/** Trimmed e-mail in the spec's simple local@domain.tld form. */
+export const emailSchema = textSchema
   .trim()
   .min(1, { error: SCHEMA_MESSAGES.emailRequired, abort: true })
   .regex(EMAIL_PATTERN, SCHEMA_MESSAGES.invalidEmail);
@@ -53,24 +64,24 @@ export const emailSchema = z
 export const normalizedEmailSchema = emailSchema.toLowerCase();
 
 /** Account and study passwords: at least 6 characters, spaces count (never trimmed). */
-export const passwordSchema = z.string().min(MIN_PASSWORD_LENGTH, AUTH_MESSAGES.passwordTooShort);
+export const passwordSchema = textSchema.min(
+  MIN_PASSWORD_LENGTH,
+  ACCOUNT_FORM_MESSAGES.passwordTooShort,
+);
 
 /** A required, trimmed person name of at most 100 characters. */
-export const nameSchema = z
-  .string()
+export const nameSchema = textSchema
   .trim()
   .min(1, { error: SCHEMA_MESSAGES.nameRequired, abort: true })
   .max(NAME_MAX_LENGTH, SCHEMA_MESSAGES.nameTooLong);
 
 /** First and last names with the participant-list texts of 001 §5. */
-export const firstNameSchema = z
-  .string()
+export const firstNameSchema = textSchema
   .trim()
   .min(1, { error: PARTICIPANT_MESSAGES.namesRequired, abort: true })
   .max(NAME_MAX_LENGTH, PARTICIPANT_LIST_MESSAGES.firstNameTooLong);
 
-export const lastNameSchema = z
-  .string()
+export const lastNameSchema = textSchema
   .trim()
   .min(1, { error: PARTICIPANT_MESSAGES.namesRequired, abort: true })
   .max(NAME_MAX_LENGTH, PARTICIPANT_LIST_MESSAGES.lastNameTooLong);
@@ -79,22 +90,19 @@ export const lastNameSchema = z
  * Study code: whitespace removed and upper-cased first (as the input does), then 6 to 8 letters
  * and digits. Blank gives 'Please enter a study code'.
  */
-export const studyCodeSchema = z
-  .string()
+export const studyCodeSchema = textSchema
   .overwrite(formatStudyCode)
   .min(1, { error: STUDY_CODE_MESSAGES.required, abort: true })
   .regex(STUDY_CODE_PATTERN, STUDY_CODE_MESSAGES.invalidFormat);
 
 /** 'P' + 16 hex characters. */
-export const participantIdSchema = z
-  .string()
+export const participantIdSchema = textSchema
   .trim()
   .min(1, { error: REAUTH_MESSAGES.participantIdRequired, abort: true })
   .regex(PARTICIPANT_ID_PATTERN, SCHEMA_MESSAGES.invalidParticipantId);
 
 /** Exactly 6 digits. */
-export const verificationCodeSchema = z
-  .string()
+export const verificationCodeSchema = textSchema
   .trim()
   .min(1, { error: VERIFICATION_MESSAGES.codeRequired, abort: true })
   .regex(VERIFICATION_CODE_PATTERN, VERIFICATION_MESSAGES.invalidCodeFormat);
@@ -103,8 +111,7 @@ export const verificationCodeSchema = z
 export const isoDateSchema = z.iso.date({ error: SCHEMA_MESSAGES.invalidDate });
 
 /** Optional phone: blank or any text with exactly 10 digits and phone separators. */
-export const optionalPhoneSchema = z
-  .string()
+export const optionalPhoneSchema = textSchema
   .trim()
   .refine(isValidOptionalPhone, SCHEMA_MESSAGES.invalidPhone)
   .optional();

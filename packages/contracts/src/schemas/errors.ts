@@ -25,7 +25,6 @@ export const errorEnvelopeSchema = z.object({
     })
     .optional(),
 });
-export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
 /** `{ success: true, ...shape }` for a route's success response. */
 export function successSchema<Shape extends z.ZodRawShape>(shape: Shape) {
@@ -34,7 +33,6 @@ export function successSchema<Shape extends z.ZodRawShape>(shape: Shape) {
 
 /** Success with no payload, e.g. approve, reset, delete. */
 export const successOnlySchema = successSchema({});
-export type SuccessOnly = z.infer<typeof successOnlySchema>;
 
 /** Structural view of a zod issue, so callers need not depend on zod's internal types. */
 export interface IssueLike {

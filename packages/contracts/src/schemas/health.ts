@@ -5,7 +5,6 @@ import { z } from 'zod';
 export const healthResponseSchema = z.object({
   status: z.literal('ok'),
 });
-export type HealthResponse = z.infer<typeof healthResponseSchema>;
 
 export const readinessResponseSchema = z.object({
   status: z.enum(['ready', 'not_ready']),
@@ -14,4 +13,3 @@ export const readinessResponseSchema = z.object({
     migrations: z.boolean(),
   }),
 });
-export type ReadinessResponse = z.infer<typeof readinessResponseSchema>;

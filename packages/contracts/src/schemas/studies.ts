@@ -4,16 +4,16 @@
 
 import { z } from 'zod';
 import { DEFAULT_STUDY_SETTINGS, MIN_PASSWORD_LENGTH } from '../constants.js';
-import { STUDY_MESSAGES } from '../messages.js';
+import { STUDY_MESSAGES } from '../texts/messages.js';
 import { emailSchema, studyCodeSchema } from './common.js';
 import { successSchema } from './errors.js';
 
-export const STUDY_NAME_MAX = 200;
-export const STUDY_DESCRIPTION_MAX = 5000;
-export const STUDY_DURATION_MAX = 100;
-export const STUDY_PASSWORD_MAX = 128;
-export const MAX_COLLABORATORS_AT_CREATION = 20;
-export const NOTIFY_MESSAGE_MAX = 2000;
+const STUDY_NAME_MAX = 200;
+const STUDY_DESCRIPTION_MAX = 5000;
+const STUDY_DURATION_MAX = 100;
+const STUDY_PASSWORD_MAX = 128;
+const MAX_COLLABORATORS_AT_CREATION = 20;
+const NOTIFY_MESSAGE_MAX = 2000;
 
 const studyName = z
   .string({ error: STUDY_MESSAGES.nameRequired })
@@ -33,7 +33,7 @@ const studyPassword = z
   .min(MIN_PASSWORD_LENGTH, STUDY_MESSAGES.passwordTooShort)
   .max(STUDY_PASSWORD_MAX, `Password is too long (max ${STUDY_PASSWORD_MAX} characters)`);
 
-export const studySettingsSchema = z.object({
+const studySettingsSchema = z.object({
   allowSelfEnrollment: z.boolean().default(DEFAULT_STUDY_SETTINGS.allowSelfEnrollment),
   requireVerification: z.boolean().default(DEFAULT_STUDY_SETTINGS.requireVerification),
   dataRetentionDays: z
@@ -76,6 +76,14 @@ export const updateStudySchema = z.object({
     .max(STUDY_PASSWORD_MAX, `Password is too long (max ${STUDY_PASSWORD_MAX} characters)`)
     .optional(),
   currentPassword: z.string().max(STUDY_PASSWORD_MAX).optional(),
+  /** Owner only, like every change here; the fields given replace the stored ones (issue 11). */
+  settings: z
+    .object({
+      allowSelfEnrollment: z.boolean().optional(),
+      requireVerification: z.boolean().optional(),
+      dataRetentionDays: z.number().int().min(1).max(36500).optional(),
+    })
+    .optional(),
 });
 export type UpdateStudyInput = z.infer<typeof updateStudySchema>;
 
@@ -92,10 +100,13 @@ export const joinStudySchema = z.object({
 });
 
 export const studyRoleSchema = z.enum(['main', 'collab']);
-export type StudyRole = z.infer<typeof studyRoleSchema>;
 
-/** A study as the dashboard lists it. `password` is present for the owner only. */
-export const studySchema = z.object({
+/**
+ * A study as the dashboard lists it. `password` is present for the owner only; `hasPassword`
+ * tells every member whether one is set (so a first one is set without a current one) and is
+ * all a list ever says about it.
+ */
+const studySchema = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().nullable(),
@@ -107,6 +118,7 @@ export const studySchema = z.object({
   role: studyRoleSchema,
   ownerName: z.string(),
   password: z.string().nullable().optional(),
+  hasPassword: z.boolean(),
   collaborators: z.array(z.string()),
   settings: studySettingsSchema,
 });
@@ -127,6 +139,8 @@ export const studyListResponseSchema = successSchema({
 export const studyResponseSchema = successSchema({
   study: studySchema,
   message: z.string().optional(),
+  /** Join only: true when the caller was a collaborator already (no 'Study Joined'). */
+  alreadyMember: z.boolean().optional(),
 });
 /** Any id is accepted here: one that names no study is a 404, like a deleted study. */
 export const studyIdParamsSchema = z.object({ id: z.string().max(100) });
@@ -134,7 +148,7 @@ export const studyIdAltParamsSchema = z.object({ studyId: z.string().max(100) })
 
 /** Public: POST /api/auth/verify-study-code (the study lookup result of 001 §3). */
 export const verifyStudyCodeSchema = z.object({ studyCode: studyCodeSchema });
-export const studyLookupSchema = z.object({
+const studyLookupSchema = z.object({
   studyName: z.string(),
   studyDescription: z.string().nullable(),
   studyCode: z.string(),

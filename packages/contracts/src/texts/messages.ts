@@ -4,41 +4,8 @@
  * Texts with a placeholder in the spec ('{reason}', '...') are functions.
  */
 
-import { MAX_EMAIL_CODE_ATTEMPTS, STUDY_CREATE_WAIT_MESSAGE } from './constants.js';
-
-/** Fallback used wherever the spec shows 'Unknown error' for a missing reason. */
-const UNKNOWN_ERROR = 'Unknown error';
-
-/** Sign-in, sign-up, password reset and session handling (000 §5, §8). */
-export const AUTH_MESSAGES = {
-  fillAllFields: 'Please fill in all fields',
-  passwordsDoNotMatch: 'Passwords do not match',
-  passwordTooShort: 'Password must be at least 6 characters',
-  enterEmailFirst: 'Please enter your email address first',
-  invalidResponse: 'Invalid response from server',
-  loginFailed: 'Login failed',
-  registrationFailed: 'Registration failed',
-  unknownError: UNKNOWN_ERROR,
-  signInFailed: (reason: string = UNKNOWN_ERROR) => `Failed to sign in: ${reason}`,
-  googleSignInFailed: (reason: string = UNKNOWN_ERROR) =>
-    `Failed to sign in with Google: ${reason}`,
-  createAccountFailed: (reason: string = UNKNOWN_ERROR) => `Failed to create account: ${reason}`,
-  resetPasswordFailed: (reason: string = UNKNOWN_ERROR) => `Failed to reset password: ${reason}`,
-  passwordResetSent: 'Password reset email sent! Check your inbox for instructions.',
-  profileLoadFailed: 'Failed to load user profile',
-  noAuthToken: 'No authentication token available',
-  authenticating: 'Authenticating...',
-  useSecureAuthOutsideProvider: 'useSecureAuth must be used within a SecureAuthProvider',
-  useUserOutsideProvider: 'useUser must be used within a UserProvider',
-} as const;
-
-/** Generic HTTP client failures (000 §8). */
-export const NETWORK_MESSAGES = {
-  requestTimeout: 'Request timeout',
-  connectionFailed: 'Network connection failed',
-  unknown: 'Unknown network error',
-  httpStatus: (status: number, statusText: string) => `HTTP ${status}: ${statusText}`,
-} as const;
+import { MAX_EMAIL_CODE_ATTEMPTS, STUDY_CREATE_WAIT_MESSAGE } from '../constants.js';
+import { UNKNOWN_ERROR } from './shell.js';
 
 /** Notification titles shared by the dashboard and the study screen. */
 export const NOTIFICATION_TITLES = {
@@ -292,9 +259,4 @@ export const REAUTH_MESSAGES = {
   verificationFailed: 'Participant verification failed. Please check your information.',
   failed: (reason: string = UNKNOWN_ERROR) => `Reauthorization failed: ${reason}`,
   initiateFailed: (reason: string) => `Failed to initiate reauthorization: ${reason}`,
-} as const;
-
-/** Router fallback page (000 §8). */
-export const ROUTER_MESSAGES = {
-  unexpectedError: 'Unexpected Application Error!',
 } as const;

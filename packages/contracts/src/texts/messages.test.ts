@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { ACCOUNT_FORM_MESSAGES } from './auth.js';
 import {
-  AUTH_MESSAGES,
   authenticationRequiredTo,
   CSV_MESSAGES,
   EXTRACTION_MESSAGES,
   INVITE_MESSAGES,
-  NETWORK_MESSAGES,
   participantMessage,
   REAUTH_MESSAGES,
   STUDY_CODE_MESSAGES,
@@ -13,11 +12,12 @@ import {
   VERIFICATION_MESSAGES,
   WEARABLE_MESSAGES,
 } from './messages.js';
+import { NETWORK_MESSAGES } from './shell.js';
 
 describe('messages', () => {
   it('copies the spec texts exactly', () => {
-    expect(AUTH_MESSAGES.fillAllFields).toBe('Please fill in all fields');
-    expect(AUTH_MESSAGES.passwordTooShort).toBe('Password must be at least 6 characters');
+    expect(ACCOUNT_FORM_MESSAGES.fillAllFields).toBe('Please fill in all fields');
+    expect(ACCOUNT_FORM_MESSAGES.passwordTooShort).toBe('Password must be at least 6 characters');
     expect(STUDY_MESSAGES.nameRequired).toBe('Study name is required');
     expect(STUDY_MESSAGES.newPasswordTooShort).toBe(
       'New password must be at least 6 characters long',
@@ -38,8 +38,12 @@ describe('messages', () => {
   });
 
   it('fills placeholders', () => {
-    expect(AUTH_MESSAGES.signInFailed('bad password')).toBe('Failed to sign in: bad password');
-    expect(AUTH_MESSAGES.googleSignInFailed()).toBe('Failed to sign in with Google: Unknown error');
+    expect(ACCOUNT_FORM_MESSAGES.signInFailed('bad password')).toBe(
+      'Failed to sign in: bad password',
+    );
+    expect(ACCOUNT_FORM_MESSAGES.googleSignInFailed()).toBe(
+      'Failed to sign in with Google: Unknown error',
+    );
     expect(NETWORK_MESSAGES.httpStatus(503, 'Service Unavailable')).toBe(
       'HTTP 503: Service Unavailable',
     );

@@ -1,0 +1,47 @@
+/**
+ * Every way the product shows a file's size, in one place. Three forms, as the specs ask:
+ * - participant details: whole KB (001 §9: "Document sizes are shown in KB (rounded) in
+ *   participant details");
+ * - every other document list: "MB with 2 decimals or KB with 1 decimal" (000 §9, 001 §9);
+ * - the participant's own profile form: "Bytes, KB, MB or GB" (001 §5).
+ * A file with content never reads as zero: the KB forms show at least their smallest step.
+ */
+
+const KIB = 1024;
+const MIB = KIB * KIB;
+
+const isEmpty = (bytes: number) => !Number.isFinite(bytes) || bytes <= 0;
+
+/**
+ * KB with 1 decimal under 1 MB ('1.5 KB', at least '0.1 KB' for a file with content), MB with 2
+ * decimals from there ('2.35 MB'). A size that would print '1024.0 KB' is shown as MB instead.
+ */
+export function formatDocumentSize(bytes: number): string {
+  if (isEmpty(bytes)) return '0.0 KB';
+  const kb = Math.max(0.1, Number((bytes / KIB).toFixed(1)));
+  if (kb < KIB) return `${kb.toFixed(1)} KB`;
+  return `${(bytes / MIB).toFixed(2)} MB`;
+}
+
+/** Whole KB, as participant details show documents: at least '1 KB' for a file with content. */
+export function formatSizeKBRounded(bytes: number): string {
+  if (isEmpty(bytes)) return '0 KB';
+  return `${Math.max(1, Math.round(bytes / KIB))} KB`;
+}
+
+const SIZE_UNITS = ['Bytes', 'KB', 'MB', 'GB'] as const;
+
+/**
+ * Bytes, KB, MB or GB with up to 2 decimals and trailing zeros dropped ('1.5 KB', '1 MB').
+ * A value that would round to 1024 of one unit is shown as 1 of the next.
+ */
+export function formatSizeHuman(bytes: number): string {
+  if (isEmpty(bytes)) return '0 Bytes';
+  let unit = 0;
+  let value = bytes;
+  while (unit < SIZE_UNITS.length - 1 && Number(value.toFixed(2)) >= KIB) {
+    value /= KIB;
+    unit += 1;
+  }
+  return `${Number(value.toFixed(2))} ${SIZE_UNITS[unit]}`;
+}

@@ -1,0 +1,98 @@
+/**
+ * Texts of data extraction (001 §2.1 "Data Extraction panel", §5, §9): the server's answers and
+ * job errors, the notes on each data type, and the panel's copy. The spec's own messages (§5, §8)
+ * live in messages.ts (EXTRACTION_MESSAGES).
+ */
+
+import { type DataType, EXTRACTION_MAX_RANGE_DAYS } from '../constants.js';
+
+export const EXTRACTION_SERVER_MESSAGES = {
+  endBeforeStart: 'The end date must not be before the start date',
+  rangeTooLong: `The date range must not be longer than ${EXTRACTION_MAX_RANGE_DAYS} days`,
+  nameRequired: 'The extraction name is required',
+  participantNotSelectable: 'Only participants with a wearable authorization can be selected',
+  participantsOfOneStudy: 'All participants must belong to the same study',
+  needsReauthorization:
+    'The participant’s Google connection needs to be renewed: they have been e-mailed a link to reconnect.',
+  notConnected: 'The participant has not connected a wearable account.',
+  runNotFound: 'Extraction not found',
+} as const;
+
+/**
+ * One line per type where the Google Health API gives an approximation of, or less than, the old
+ * Fitbit type of the same name (reference §4.2, §9). Types without a note are equivalent.
+ */
+export const DATA_TYPE_NOTES: Partial<Record<DataType, string>> = {
+  profile:
+    'Age, membership start, stride lengths, time zone and units only: no name, sex or date of birth.',
+  activity_summary:
+    'Assembled from daily roll-ups; excludes not-worn time, so totals can differ slightly from Fitbit.',
+  activity_calories_timeseries:
+    'Total calories (BMR + activity) per day; fetched in 14-day chunks.',
+  activity_distance_timeseries: 'Distance in millimetres rather than km or miles.',
+  activity_steps_intraday: 'Only minutes with steps are returned; zero minutes are absent.',
+  activity_calories_intraday:
+    'Per-minute total calories in UTC minutes; Fitbit’s activity level and METs are not available.',
+  heartrate_summary:
+    'Google’s zones (light, moderate, vigorous, peak) replace Fitbit’s; custom zones are not available.',
+  heartrate_timeseries: 'Resting heart rate per day plus daily average, minimum and maximum.',
+  heartrate_intraday_1min:
+    'Average, minimum and maximum per UTC minute instead of one value; empty minutes are absent.',
+  sleep_log:
+    'Stages as start/end segments; no efficiency or 30-second level data; sleep may be revised later.',
+};
+
+/** On-screen texts of the Data Extraction panel (001 §2.1). */
+export const EXTRACTION_PANEL_TEXTS = {
+  title: 'Data Extraction',
+  intro:
+    'Extraction runs on the server: you can close this page, and progress is kept if the server restarts.',
+  dateMode: 'Date mode',
+  singleDate: 'Single Date',
+  dateRange: 'Date Range',
+  date: 'Date',
+  startDate: 'Start date',
+  endDate: 'End date',
+  participants: 'Participants',
+  participantsHelp: 'Only participants with a wearable authorization can be selected.',
+  selectAll: 'Select All',
+  clear: 'Clear',
+  dataTypes: 'Data types',
+  cannotGive: (types: string) => `Cannot give: ${types}`,
+  notAuthorized: 'not authorized',
+  summaryTitle: 'Extraction Summary',
+  summaryParticipants: 'Participants',
+  summaryDataTypes: 'Data types',
+  summaryDates: 'Dates',
+  summaryCalls: 'Estimated API calls',
+  summaryTime: 'Estimated time',
+  minutes: (min: string, max: string) => `${min}–${max} minutes`,
+  startExtraction: 'Start Extraction',
+  starting: 'Starting...',
+  preview: 'Preview extraction',
+  nameDialogTitle: 'Name Your Extraction',
+  nameLabel: 'Extraction name',
+  nameRequired: EXTRACTION_SERVER_MESSAGES.nameRequired,
+  cancel: 'Cancel',
+  previewTitle: 'Extraction Preview',
+  close: 'Close',
+  jobsTitle: 'Extraction Jobs',
+  noJobs: 'No extractions yet.',
+  detail: 'Detail',
+  /** The accessible name of a job's progress bar. */
+  jobProgress: (name: string) => `${name} progress`,
+  callsProgress: (done: number, planned: number) => `${done} / ${planned} calls`,
+  detailsTitle: 'Extraction Details',
+  detailType: 'Data type',
+  detailDates: 'Dates',
+  detailStatus: 'Status',
+  detailCalls: 'Calls',
+  detailRows: 'Rows',
+  detailFiles: 'Files',
+  detailNote: 'Note',
+  runFiles: 'Files of the run',
+  runFilesPending:
+    'The CSV files, data dictionary and manifest are written when every job has finished.',
+  startFailedTitle: 'Extraction Failed',
+  loading: 'Loading...',
+} as const;

@@ -1,0 +1,17 @@
+/**
+ * Every text a person reads — the spec's, word for word, and ours where it is silent — in one
+ * home, one file per area, for the web pages, the server's answers and the e-mails alike.
+ */
+
+export * from './admin.js';
+export * from './applications.js';
+export * from './auth.js';
+export * from './extraction.js';
+export * from './landing.js';
+export * from './messages.js';
+export * from './messages-account-security.js';
+export * from './participant.js';
+export * from './shell.js';
+export * from './studies.js';
+export * from './study-detail.js';
+export * from './wearables.js';
