@@ -46,9 +46,32 @@ export interface PageOptions {
   script?: string;
 }
 
-/** Content-Security-Policy for sandbox pages: nothing loads from anywhere but this page itself. */
-export const PAGE_CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; form-action 'self' http://localhost:* http://127.0.0.1:* http://[::1]:*; frame-src 'self'; frame-ancestors 'none'; base-uri 'none'";
+/**
+ * Content-Security-Policy for sandbox pages: nothing loads from anywhere but this page itself.
+ * `formTargets` are where a form may end up (the consent form redirects to the app's callback).
+ * CSP host sources cannot name IPv6 literals ("http://[::1]:*" is invalid and logs an error).
+ */
+export function pageCsp(formTargets: readonly string[] = []): string {
+  // 'none' adds no target, and next to 'self' it would be an invalid source list.
+  const targets = [...new Set(formTargets)].filter((target) => target !== "'none'").join(' ');
+  return `default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; form-action 'self'${targets ? ` ${targets}` : ''}; frame-src 'self'; frame-ancestors 'none'; base-uri 'none'`;
+}
+
+export const PAGE_CSP = pageCsp();
+
+/** The form-action source for a redirect URI: its origin, or the scheme for an IPv6 host. */
+export function formTargetFor(redirectUri: string): string {
+  try {
+    const url = new URL(redirectUri);
+    return url.hostname.startsWith('[') ? url.protocol : url.origin;
+  } catch {
+    return "'none'";
+  }
+}
+
+/** A small SVG icon, so browsers stop asking for a missing /favicon.ico. */
+export const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#00505c"/><path d="M8 11h16v11H8z" fill="none" stroke="#fff" stroke-width="2.2"/><path d="M8 11l8 6 8-6" fill="none" stroke="#fff" stroke-width="2.2"/></svg>';
 
 export function renderPage({ title, body, css = '', script }: PageOptions): string {
   return `<!doctype html>
@@ -57,6 +80,7 @@ export function renderPage({ title, body, css = '', script }: PageOptions): stri
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>${escapeHtml(title)}</title>
 <style>${BASE_CSS}${css}</style>
 </head>

@@ -1,6 +1,7 @@
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_DEFAULTS, type Sandbox, startSandbox } from './index.js';
+import { cspProblems } from './test/csp.js';
 
 let sandbox: Sandbox;
 
@@ -65,6 +66,27 @@ describe('inbox', () => {
     expect(html.indexOf('Code 111222')).toBeLessThan(html.indexOf('reader@example.test'));
     expect(html).toContain('Alex Rivera');
     expect(html).toContain('sam.chen@gmail.test');
+  });
+
+  it('sends a Content-Security-Policy whose every source is valid (no bracketed IPv6 host)', async () => {
+    for (const path of ['/inbox', '/inbox?to=reader%40example.test']) {
+      const response = await fetch(`${sandbox.httpUrl}${path}`);
+      const policy = response.headers.get('content-security-policy') ?? '';
+      expect(policy, path).toContain("form-action 'self'");
+      expect(cspProblems(policy), path).toEqual([]);
+      expect(policy, path).not.toContain('[');
+    }
+  });
+
+  it('serves its favicon as an image, linked from the page', async () => {
+    const html = await (await fetch(`${sandbox.httpUrl}/inbox`)).text();
+    expect(html).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
+    for (const path of ['/favicon.svg', '/favicon.ico']) {
+      const response = await fetch(`${sandbox.httpUrl}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get('content-type'), path).toMatch(/^image\/svg\+xml\b/);
+      expect(await response.text(), path).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    }
   });
 
   it('filters messages.json by recipient, matching phone numbers by their digits', async () => {

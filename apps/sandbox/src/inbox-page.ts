@@ -1,6 +1,9 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { SIMULATED_ACCOUNTS } from './accounts.js';
-import { escapeHtml, linkify, PAGE_CSP, renderPage } from './html.js';
+import type { HealthConnection } from './health/connections.js';
+import { hasHealthProfile, healthIdentity } from './health/data-generator.js';
+import { escapeHtml, FAVICON_SVG, linkify, PAGE_CSP, renderPage } from './html.js';
+import { HEALTH_SCOPE_PREFIX } from './oidc-scopes.js';
 import type { CapturedMessage, MessageStore } from './store.js';
 
 const CSS = `
@@ -31,7 +34,17 @@ table{width:100%;border-collapse:collapse;background:#fff;border:1px solid #dadc
 th,td{text-align:left;padding:10px 14px;border-bottom:1px solid #eee}
 th{background:#f8f9fa;font-weight:600;color:#444}
 td code{font-size:13px}
+td{vertical-align:top}
 .hint{font-size:13px;color:#5f6368}
+ul.grants{list-style:none;margin:0;padding:0}
+ul.grants li+li{margin-top:8px;padding-top:8px;border-top:1px dashed #e3e3e3}
+.scopes{display:flex;flex-wrap:wrap;gap:4px;margin:4px 0}
+.scope{font-size:12px;background:#e8f0fe;color:#174ea6;border-radius:999px;padding:1px 8px}
+.status{font-size:12px;font-weight:600}
+.status.active{color:#188038}
+.status.revoked{color:#a50e0e}
+.status.expired{color:#b06000}
+.muted{color:#5f6368;font-size:13px}
 `;
 
 // Reloads when a new message arrives, so a person waiting for a code sees it without refreshing.
@@ -85,7 +98,66 @@ ${m.html ? htmlFrame(m.html) : ''}
 </article>`;
 }
 
-function renderInbox(messages: CapturedMessage[], to: string, total: number): string {
+/** Scopes as people read them: `sleep.readonly` rather than the whole URL. */
+function shortScope(scope: string): string {
+  if (scope.startsWith(HEALTH_SCOPE_PREFIX)) return scope.slice(HEALTH_SCOPE_PREFIX.length);
+  return scope.replace('https://www.googleapis.com/auth/', '');
+}
+
+function renderGrant(c: HealthConnection, now: number): string {
+  const expired = c.refreshExpiresAt !== null && Date.parse(c.refreshExpiresAt) <= now;
+  const status = c.revokedAt
+    ? `<span class="status revoked">Revoked ${escapeHtml(formatTime(c.revokedAt))}</span>`
+    : expired
+      ? '<span class="status expired">Refresh token expired (Testing mode)</span>'
+      : '<span class="status active">Active</span>';
+  const expiry =
+    c.refreshExpiresAt && !c.revokedAt && !expired
+      ? ` · refresh token expires ${escapeHtml(formatTime(c.refreshExpiresAt))}`
+      : '';
+  return `<li>${status}
+<div class="scopes">${c.scopes.map((s) => `<span class="scope" title="${escapeHtml(s)}">${escapeHtml(shortScope(s))}</span>`).join('')}</div>
+<div class="muted">Granted ${escapeHtml(formatTime(c.grantedAt))} to <code>${escapeHtml(c.clientId)}</code>${expiry}</div></li>`;
+}
+
+function renderAccounts(connections: HealthConnection[], now: number): string {
+  const byEmail = new Map<string, HealthConnection[]>();
+  for (const c of connections) byEmail.set(c.email, [...(byEmail.get(c.email) ?? []), c]);
+  const people = [
+    ...SIMULATED_ACCOUNTS.map((a) => ({ name: a.name, email: a.email, sub: a.sub })),
+    ...[...byEmail.keys()]
+      .filter((email) => !SIMULATED_ACCOUNTS.some((a) => a.email === email))
+      .map((email) => ({ name: '', email, sub: '' })),
+  ];
+  return people
+    .map((p) => {
+      const grants = (byEmail.get(p.email) ?? []).slice().reverse();
+      const health = hasHealthProfile(p.email)
+        ? `<code>${escapeHtml(healthIdentity(p.email).healthUserId)}</code>`
+        : '<span class="muted">no Google Health profile (ACCOUNT_NOT_LINKED)</span>';
+      return `<tr><td>${escapeHtml(p.name || '—')}</td><td>${escapeHtml(p.email)}${
+        p.sub ? `<div class="muted">sub <code>${escapeHtml(p.sub)}</code></div>` : ''
+      }</td><td>${health}</td><td>${
+        grants.length
+          ? `<ul class="grants">${grants.map((g) => renderGrant(g, now)).join('\n')}</ul>`
+          : '<span class="muted">Nothing connected</span>'
+      }</td></tr>`;
+    })
+    .join('\n');
+}
+
+export interface InboxOptions {
+  /** Consents recorded by the sandbox's Google issuer, oldest first. */
+  connections: () => HealthConnection[];
+  now: () => number;
+}
+
+function renderInbox(
+  messages: CapturedMessage[],
+  to: string,
+  total: number,
+  accountsHtml: string,
+): string {
   const list = messages.length
     ? messages.map(renderMessage).join('\n')
     : `<div class="empty">${
@@ -93,10 +165,6 @@ function renderInbox(messages: CapturedMessage[], to: string, total: number): st
           ? `No messages to ${escapeHtml(to)}.`
           : 'No messages yet. Mail sent to the SMTP catcher and SMS sent to the Twilio endpoint appear here.'
       }</div>`;
-  const accounts = SIMULATED_ACCOUNTS.map(
-    (a) =>
-      `<tr><td>${escapeHtml(a.name)}</td><td>${escapeHtml(a.email)}</td><td><code>${escapeHtml(a.sub)}</code></td></tr>`,
-  ).join('\n');
   const body = `<header>
   <h1>Sandbox inbox</h1>
   <span class="meta">${total} captured message${total === 1 ? '' : 's'} · newest first · refreshes on new mail</span>
@@ -111,12 +179,12 @@ function renderInbox(messages: CapturedMessage[], to: string, total: number): st
   ${list}
   <h2>Simulated Google accounts</h2>
   <table>
-    <thead><tr><th>Name</th><th>E-mail</th><th>Subject (<code>sub</code>)</th></tr></thead>
+    <thead><tr><th>Name</th><th>E-mail</th><th>Google Health user id</th><th>Connected apps</th></tr></thead>
     <tbody>
-${accounts}
+${accountsHtml}
     </tbody>
   </table>
-  <p class="hint">Offered on the sandbox's "Choose an account" page. Any other address can be typed there too.</p>
+  <p class="hint">Offered on the sandbox's "Choose an account" page. Any other address can be typed there too; addresses starting with <code>nohealth</code> have no Google Health data.</p>
 </div>`;
   return renderPage({ title: 'Sandbox inbox', body, css: CSS, script: SCRIPT }).replace(
     '<body>',
@@ -130,8 +198,20 @@ function queryString(query: unknown, name: string): string {
   return typeof value === 'string' ? value.trim() : '';
 }
 
-export function registerInbox(app: FastifyInstance, store: MessageStore): void {
+export function registerInbox(
+  app: FastifyInstance,
+  store: MessageStore,
+  options: InboxOptions = { connections: () => [], now: () => Date.now() },
+): void {
   app.get('/', async (_request, reply) => reply.redirect('/inbox', 302));
+
+  const favicon = async (_request: unknown, reply: FastifyReply) =>
+    reply
+      .header('Content-Type', 'image/svg+xml')
+      .header('Cache-Control', 'public, max-age=86400')
+      .send(FAVICON_SVG);
+  app.get('/favicon.svg', favicon);
+  app.get('/favicon.ico', favicon);
 
   app.get('/inbox', async (request, reply) => {
     const to = queryString(request.query, 'to');
@@ -140,7 +220,14 @@ export function registerInbox(app: FastifyInstance, store: MessageStore): void {
       .header('Content-Type', 'text/html; charset=utf-8')
       .header('Content-Security-Policy', PAGE_CSP)
       .header('Cache-Control', 'no-store')
-      .send(renderInbox(messages, to, store.list().length));
+      .send(
+        renderInbox(
+          messages,
+          to,
+          store.list().length,
+          renderAccounts(options.connections(), options.now()),
+        ),
+      );
   });
 
   app.get('/inbox/messages.json', async (request, reply) => {

@@ -1,15 +1,42 @@
 import type { AddressInfo } from 'node:net';
 import formbody from '@fastify/formbody';
 import Fastify from 'fastify';
+import { registerHealthAdmin } from './health/admin.js';
+import { SandboxClock } from './health/clock.js';
+import { type HealthConnection, toConnection } from './health/connections.js';
+import { DEFAULT_HEALTH_CONTROLS, type HealthControls } from './health/controls.js';
+import { Faults } from './health/faults.js';
+import { registerLegacyFitbit } from './health/legacy-fitbit.js';
+import { Quota } from './health/quota.js';
+import { registerResourceServer } from './health/resource-server.js';
 import { registerInbox } from './inbox-page.js';
-import { type IdTokenTamper, registerOidc } from './oidc.js';
+import { type IdTokenTamper, type OAuthClient, registerOidc } from './oidc.js';
 import { startSmtpCatcher } from './smtp-catcher.js';
 import { type CapturedMessage, MessageStore } from './store.js';
 import { registerTwilio } from './twilio.js';
 
 export type { SimulatedAccount } from './accounts.js';
 export { SIMULATED_ACCOUNTS, subjectFor } from './accounts.js';
-export type { IdTokenTamper } from './oidc.js';
+export { type Clock, SandboxClock } from './health/clock.js';
+export type { HealthConnection } from './health/connections.js';
+export { DEFAULT_HEALTH_CONTROLS, type HealthControls } from './health/controls.js';
+export {
+  clearGeneratedDays,
+  DATA_START_DAY,
+  dayData,
+  HEALTH_TIMELINE,
+  hasHealthProfile,
+  healthIdentity,
+  restingHeartRate,
+  sleepSession,
+  timeZoneAt,
+  utcOffsetAt,
+} from './health/data-generator.js';
+export { DATA_TYPES, pointsOfUnit } from './health/data-types.js';
+export { type CivilDayTotals, civilDayTotals } from './health/expected.js';
+export { UNBOUNDED_LOOKBACK_DAYS } from './health/resource-server.js';
+export type { IdTokenTamper, OAuthClient } from './oidc.js';
+export { TESTING_REFRESH_TOKEN_MS } from './oidc.js';
 export type { CapturedMessage } from './store.js';
 
 export interface SandboxOptions {
@@ -27,7 +54,46 @@ export interface SandboxOptions {
    */
   dataDir?: string;
   twilio?: { accountSid: string; authToken: string };
-  google?: { clients: { clientId: string; clientSecret: string }[] };
+  google?: {
+    clients?: OAuthClient[];
+    /** Start with the simulated client in "Testing" publishing status (7-day refresh tokens). */
+    testingMode?: boolean;
+  };
+}
+
+/** Where a client reaches the sandbox's Google endpoints (same paths as Google's). */
+export interface GoogleHealthUrls {
+  /** Browser: `https://accounts.google.com/o/oauth2/v2/auth` */
+  authorizationUrl: string;
+  /** `https://oauth2.googleapis.com/token` */
+  tokenUrl: string;
+  /** `https://oauth2.googleapis.com/revoke` */
+  revokeUrl: string;
+  /** `https://health.googleapis.com` (paths start with /v4/) */
+  apiBaseUrl: string;
+}
+
+/** Test controls of the simulated Google Health API (also over `POST /__admin/health`). */
+export interface HealthHandle {
+  urls: GoogleHealthUrls;
+  clock: SandboxClock;
+  controls(): HealthControls;
+  /** Changes some knobs; returns all of them. */
+  setControls(update: Partial<HealthControls>): HealthControls;
+  resetControls(): HealthControls;
+  /** Revokes every live grant of the account, as Google account settings → Connections does. */
+  revoke(email: string): number;
+  connections(email?: string): HealthConnection[];
+  /**
+   * Plays the person on the consent page over HTTP: opens `authorizationUrl` (as built by the
+   * client), picks or types `email`, keeps only `granted` scopes when given (sign-in scopes always
+   * stay), or denies. Resolves with the redirect back to the client (`code`/`scope`/`state`, or
+   * `error=access_denied`); rejects when the page shows an error instead.
+   */
+  consent(
+    authorizationUrl: string,
+    choice: { email: string; granted?: string[]; deny?: boolean },
+  ): Promise<URL>;
 }
 
 export interface Sandbox {
@@ -52,6 +118,8 @@ export interface Sandbox {
   ): Promise<string>;
   /** Makes the next ID token from the token endpoint faulty: other claims, foreign key, expired, bad signature. */
   tamperNextIdToken(tamper: IdTokenTamper): void;
+  /** The simulated Google Health API: its URLs, clock and fault knobs. */
+  health: HealthHandle;
   close(): Promise<void>;
 }
 
@@ -77,7 +145,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   await app.register(formbody);
 
   let issuer = '';
+  const clock = new SandboxClock();
+  let controls: HealthControls = {
+    ...DEFAULT_HEALTH_CONTROLS,
+    testingMode: options.google?.testingMode ?? DEFAULT_HEALTH_CONTROLS.testingMode,
+  };
   const oidc = await registerOidc(app, {
+    clock,
+    testingMode: () => controls.testingMode,
     issuer: () => issuer,
     clients: options.google?.clients ?? [
       {
@@ -87,6 +162,31 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ],
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
   });
+  const connections = (email?: string): HealthConnection[] =>
+    oidc.grants
+      .list()
+      .filter((g) => !email || g.account.email === email.trim().toLowerCase())
+      .map(toConnection);
+  const setControls = (update: Partial<HealthControls>): HealthControls => {
+    controls = { ...controls, ...update };
+    if (update.clockOffsetMs !== undefined) clock.offsetMs = update.clockOffsetMs;
+    return { ...controls, clockOffsetMs: clock.offsetMs };
+  };
+  const quota = new Quota(clock);
+  const faults = new Faults();
+  registerResourceServer(app, {
+    clock,
+    grants: oidc.grants,
+    controls: () => controls,
+    quota,
+    faults,
+  });
+  registerLegacyFitbit(app);
+  registerHealthAdmin(app, {
+    controls: () => ({ ...controls, clockOffsetMs: clock.offsetMs }),
+    setControls,
+    revoke: (email) => oidc.grants.revokeAccount(email),
+  });
   registerTwilio(app, {
     store,
     credentials: options.twilio ?? {
@@ -94,7 +194,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       authToken: SANDBOX_DEFAULTS.twilioAuthToken,
     },
   });
-  registerInbox(app, store);
+  registerInbox(app, store, { connections: () => connections(), now: () => clock.now() });
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   app.setNotFoundHandler((_request, reply) => reply.code(404).send({ error: 'not_found' }));
@@ -124,6 +224,59 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw error;
   }
 
+  const health: HealthHandle = {
+    urls: {
+      authorizationUrl: `${issuer}/o/oauth2/v2/auth`,
+      tokenUrl: `${issuer}/token`,
+      revokeUrl: `${issuer}/revoke`,
+      apiBaseUrl: issuer,
+    },
+    clock,
+    controls: () => ({ ...controls, clockOffsetMs: clock.offsetMs }),
+    setControls,
+    resetControls: () => {
+      controls = {
+        ...DEFAULT_HEALTH_CONTROLS,
+        testingMode: options.google?.testingMode ?? DEFAULT_HEALTH_CONTROLS.testingMode,
+      };
+      clock.offsetMs = 0;
+      faults.reset();
+      quota.reset();
+      return { ...controls };
+    },
+    revoke: (email) => oidc.grants.revokeAccount(email),
+    connections,
+    async consent(authorizationUrl, choice) {
+      const page = await fetch(authorizationUrl, { redirect: 'manual' });
+      const html = await page.text();
+      const requestId = /name="request" value="([^"]+)"/.exec(html)?.[1];
+      if (page.status !== 200 || !requestId) {
+        const reason = /<div class="error" role="alert">([^<]*)</.exec(html)?.[1];
+        throw new Error(`consent page answered ${page.status}${reason ? `: ${reason}` : ''}`);
+      }
+      const requested = [...html.matchAll(/name="granted_scope" value="([^"]+)"/g)].map(
+        (m) => m[1] ?? '',
+      );
+      const form = new URLSearchParams({ request: requestId });
+      if (choice.deny) form.set('account', 'cancel');
+      else {
+        form.set('account', 'custom');
+        form.set('email', choice.email);
+      }
+      for (const scope of choice.granted ?? requested) form.append('granted_scope', scope);
+      const chosen = await fetch(`${issuer}/o/oauth2/v2/auth/choose`, {
+        method: 'POST',
+        body: form,
+        redirect: 'manual',
+      });
+      const location = chosen.headers.get('location');
+      if (chosen.status !== 302 || !location) {
+        throw new Error(`consent form answered ${chosen.status}`);
+      }
+      return new URL(location);
+    },
+  };
+
   let closed: Promise<void> | undefined;
   return {
     httpUrl: `http://${urlHost(host)}:${httpPort}`,
@@ -134,6 +287,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clear: () => store.clear(),
     mintIdToken: (claims, mintOptions) => oidc.mintIdToken(claims, mintOptions),
     tamperNextIdToken: (tamper) => oidc.tamperNextIdToken(tamper),
+    health,
     close() {
       closed ??= Promise.all([app.close(), smtp.close()]).then(() => undefined);
       return closed;

@@ -27,10 +27,12 @@ async function main(): Promise<void> {
     httpPort,
     smtpPort,
     dataDir,
+    // "true" simulates an unpublished (Testing) Google client: health refresh tokens last 7 days.
+    google: { testingMode: process.env.SANDBOX_GOOGLE_TESTING_MODE === 'true' },
     ...(process.env.SANDBOX_PUBLIC_URL ? { publicUrl: process.env.SANDBOX_PUBLIC_URL } : {}),
   });
   console.log(
-    `sandbox: inbox ${sandbox.issuer}/inbox · OIDC issuer ${sandbox.issuer} · Twilio ${sandbox.httpUrl}/2010-04-01 · SMTP smtp://127.0.0.1:${sandbox.smtpPort} · data ${dataDir}`,
+    `sandbox: inbox ${sandbox.issuer}/inbox · OIDC issuer ${sandbox.issuer} · Google Health API ${sandbox.health.urls.apiBaseUrl}/v4 (admin ${sandbox.httpUrl}/__admin/health) · Twilio ${sandbox.httpUrl}/2010-04-01 · SMTP smtp://127.0.0.1:${sandbox.smtpPort} · data ${dataDir}`,
   );
 
   let stopping = false;

@@ -3,7 +3,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { SignJWT } from 'jose';
 import { accountFor, isPlausibleEmail, SIMULATED_ACCOUNTS } from './accounts.js';
 import { renderAuthError, renderChooseAccount } from './authorize-page.js';
-import { PAGE_CSP } from './html.js';
+import type { Clock } from './health/clock.js';
+import { formTargetFor, PAGE_CSP, pageCsp } from './html.js';
 import {
   ACCESS_TOKEN_SECONDS,
   type AuthorizationRequest,
@@ -11,11 +12,22 @@ import {
   GrantStore,
 } from './oidc-grants.js';
 import { createForeignKey, loadOrCreateSigningKey, type SigningKey } from './oidc-keys.js';
-import { EMAIL_SCOPE, PROFILE_SCOPE, parseScopes, SUPPORTED_SCOPES } from './oidc-scopes.js';
+import {
+  EMAIL_SCOPE,
+  HEALTH_SCOPE_PREFIX,
+  PROFILE_SCOPE,
+  parseScopes,
+  SUPPORTED_SCOPES,
+} from './oidc-scopes.js';
 
 export interface OAuthClient {
   clientId: string;
   clientSecret: string;
+  /**
+   * The client's "Authorized redirect URIs": when given, redirect_uri must equal one of them
+   * exactly. Without a list any http loopback URI is accepted (local runs pick their own ports).
+   */
+  redirectUris?: string[];
 }
 
 export interface OidcOptions {
@@ -23,7 +35,14 @@ export interface OidcOptions {
   issuer: () => string;
   clients: OAuthClient[];
   dataDir?: string;
+  /** Shared with the Health API so tests can pass hours and days. Default: real time. */
+  clock?: Clock;
+  /** Read per consent: the client's publishing status is "Testing" (7-day refresh tokens). */
+  testingMode?: () => boolean;
 }
+
+/** Testing-mode clients: refresh tokens of grants with restricted scopes die 7 days after consent. */
+export const TESTING_REFRESH_TOKEN_MS = 7 * 86_400_000;
 
 export interface MintOptions {
   expiresInSeconds?: number;
@@ -101,11 +120,14 @@ interface AuthErrorView {
   description: string;
 }
 
-function sendHtml(reply: FastifyReply, status: number, html: string) {
+function sendHtml(reply: FastifyReply, status: number, html: string, redirectUri?: string) {
   return reply
     .code(status)
     .header('Content-Type', 'text/html; charset=utf-8')
-    .header('Content-Security-Policy', PAGE_CSP)
+    .header(
+      'Content-Security-Policy',
+      redirectUri ? pageCsp([formTargetFor(redirectUri)]) : PAGE_CSP,
+    )
     .header('Cache-Control', 'no-store')
     .send(html);
 }
@@ -133,7 +155,9 @@ export async function registerOidc(
     const last = jwt.at(-2) === 'A' ? 'B' : 'A';
     return `${jwt.slice(0, -2)}${last}${jwt.slice(-1)}`;
   };
-  const grants = new GrantStore(options.dataDir);
+  const clock: Clock = options.clock ?? { now: () => Date.now() };
+  const testingMode = options.testingMode ?? (() => false);
+  const grants = new GrantStore(options.dataDir, clock);
   const clients = options.clients;
   const issuer = options.issuer;
 
@@ -186,6 +210,13 @@ export async function registerOidc(
       token_type: 'Bearer',
     };
     if (includeRefresh && grant.refreshToken) body.refresh_token = grant.refreshToken;
+    if (grant.refreshToken && grant.refreshExpiresAt) {
+      // Like expires_in (3599 for an hour), the remaining lifetime less one second: 604799 at consent.
+      body.refresh_token_expires_in = Math.max(
+        0,
+        Math.ceil((grant.refreshExpiresAt - clock.now()) / 1000) - 1,
+      );
+    }
     if (grant.scopes.includes('openid')) {
       const tamper = pendingTamper;
       pendingTamper = undefined;
@@ -259,7 +290,8 @@ export async function registerOidc(
         },
       };
     }
-    if (!findClient(clientId)) {
+    const client = findClient(clientId);
+    if (!client) {
       return {
         page: {
           status: 401,
@@ -278,7 +310,11 @@ export async function registerOidc(
         },
       };
     }
-    if (!isAllowedRedirectUri(redirectUri)) {
+    if (
+      client.redirectUris
+        ? !client.redirectUris.includes(redirectUri)
+        : !isAllowedRedirectUri(redirectUri)
+    ) {
       return {
         page: {
           status: 400,
@@ -379,6 +415,7 @@ export async function registerOidc(
         accessType,
         prompt,
         loginHint: param(source, 'login_hint') ?? null,
+        includeGrantedScopes: param(source, 'include_granted_scopes') === 'true',
       },
     };
   }
@@ -399,6 +436,7 @@ export async function registerOidc(
         accounts: SIMULATED_ACCOUNTS,
         loginHint: result.request.loginHint,
       }),
+      result.request.redirectUri,
     );
   }
 
@@ -448,20 +486,37 @@ export async function registerOidc(
             customEmail: email,
             customName: name,
           }),
+          pending.redirectUri,
         );
       }
       account = accountFor(email, name || undefined);
     }
     const ticked = new Set(params(body, 'granted_scope'));
-    const granted = pending.scopes.filter(
+    const thisTime = pending.scopes.filter(
       (s) => s === 'openid' || s === EMAIL_SCOPE || s === PROFILE_SCOPE || ticked.has(s),
     );
+    // Like Google: without include_granted_scopes the grant holds only what was ticked this time
+    // (an unticked scope is not added back); with it, every scope granted earlier is added back.
+    const granted = pending.includeGrantedScopes
+      ? [
+          ...thisTime,
+          ...grants.liveScopes(pending.clientId, account.sub).filter((s) => !thisTime.includes(s)),
+        ]
+      : thisTime;
     // Google issues a refresh token on first consent, and again only when consent is forced.
     const withRefresh =
       pending.accessType === 'offline' &&
       (pending.prompt.includes('consent') ||
         !grants.hasRefreshableGrant(pending.clientId, account.sub));
-    const code = grants.createGrantAndCode(pending, account, granted, withRefresh);
+    // Google's Testing status limits refresh tokens to 7 days unless only sign-in scopes are granted.
+    const restricted = granted.some((s) => s.startsWith(HEALTH_SCOPE_PREFIX));
+    const code = grants.createGrantAndCode(
+      pending,
+      account,
+      granted,
+      withRefresh,
+      testingMode() && restricted ? TESTING_REFRESH_TOKEN_MS : null,
+    );
     return reply.redirect(
       withParams(pending.redirectUri, {
         state: pending.state,
@@ -562,10 +617,14 @@ export async function registerOidc(
           'Missing required parameter: refresh_token',
         );
       }
-      const grant = grants.grantForRefreshToken(refreshToken);
-      if (!grant || grant.clientId !== client.clientId) {
+      const found = grants.refresh(refreshToken);
+      if ('refused' in found && found.refused === 'unknown') {
+        return oauthError(reply, 400, 'invalid_grant', 'Bad Request');
+      }
+      if ('refused' in found || found.grant.clientId !== client.clientId) {
         return oauthError(reply, 400, 'invalid_grant', 'Token has been expired or revoked.');
       }
+      const { grant } = found;
       // Google keeps the refresh token: the response carries none.
       return reply
         .header('Cache-Control', 'no-store')
@@ -628,7 +687,7 @@ export async function registerOidc(
       sub: grant.account.sub,
       scope: grant.scopes.join(' '),
       exp: String(Math.floor(found.expiresAt / 1000)),
-      expires_in: String(Math.max(0, Math.floor((found.expiresAt - Date.now()) / 1000))),
+      expires_in: String(Math.max(0, Math.floor((found.expiresAt - clock.now()) / 1000))),
       access_type: grant.refreshToken ? 'offline' : 'online',
     };
     if (grant.scopes.includes(EMAIL_SCOPE)) {

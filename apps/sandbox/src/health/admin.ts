@@ -1,0 +1,43 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type HealthControls, parseControls } from './controls.js';
+
+export interface AdminTarget {
+  controls(): HealthControls;
+  setControls(update: Partial<HealthControls>): HealthControls;
+  revoke(email: string): number;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/** The admin routes change the sandbox for everyone using it: only the machine itself may call. */
+function fromLoopback(request: FastifyRequest): boolean {
+  return LOOPBACK.has(request.socket.remoteAddress ?? '');
+}
+
+/**
+ * `GET|POST /__admin/health` reads or changes the knobs (latency, fault rates, quotas, Testing mode,
+ * clock offset); `POST /__admin/health/revoke {email}` removes an account's connections, as a person
+ * would in their Google account settings.
+ */
+export function registerHealthAdmin(app: FastifyInstance, target: AdminTarget): void {
+  app.get('/__admin/health', async (request, reply) => {
+    if (!fromLoopback(request)) return reply.code(403).send({ error: 'loopback only' });
+    return target.controls();
+  });
+
+  app.post('/__admin/health', async (request, reply) => {
+    if (!fromLoopback(request)) return reply.code(403).send({ error: 'loopback only' });
+    const parsed = parseControls(request.body ?? {});
+    if (!parsed.ok) return reply.code(400).send({ error: parsed.error });
+    return target.setControls(parsed.value);
+  });
+
+  app.post('/__admin/health/revoke', async (request, reply) => {
+    if (!fromLoopback(request)) return reply.code(403).send({ error: 'loopback only' });
+    const body = request.body as { email?: unknown } | undefined;
+    if (typeof body?.email !== 'string' || !body.email.trim()) {
+      return reply.code(400).send({ error: 'email is required' });
+    }
+    return { revoked: target.revoke(body.email) };
+  });
+}
