@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -15,7 +25,10 @@ export const users = pgTable(
       .notNull()
       .default('researcher'),
     googleSubject: text('google_subject'),
-    /** Set once the person proved they own the address (Google, or a completed reset link). */
+    /**
+     * Set once the person proved they own the address: the confirmation link mailed at sign-up,
+     * Google with a verified address, a completed reset link or the master set-up link.
+     */
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -45,16 +58,17 @@ export const sessions = pgTable(
   (t) => [
     uniqueIndex('sessions_token_hash_key').on(t.tokenHash),
     index('sessions_user_idx').on(t.userId),
+    index('sessions_expires_idx').on(t.expiresAt),
   ],
 );
 
-/** Single-use links: password reset, set-password, master set-up. Only the hash is kept. */
+/** Single-use links: password reset, set-password, master set-up, e-mail confirmation. Only the hash is kept. */
 export const oneTimeTokens = pgTable(
   'one_time_tokens',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     purpose: text('purpose', {
-      enum: ['reset_password', 'set_password', 'master_setup'],
+      enum: ['reset_password', 'set_password', 'master_setup', 'confirm_email'],
     }).notNull(),
     tokenHash: text('token_hash').notNull(),
     userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
@@ -65,6 +79,7 @@ export const oneTimeTokens = pgTable(
   (t) => [
     uniqueIndex('one_time_tokens_hash_key').on(t.tokenHash),
     index('one_time_tokens_user_idx').on(t.userId, t.purpose),
+    index('one_time_tokens_expires_idx').on(t.expiresAt),
   ],
 );
 
@@ -78,7 +93,31 @@ export const authFailures = pgTable(
     keyHash: text('key_hash').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('auth_failures_lookup_idx').on(t.scope, t.keyHash, t.createdAt)],
+  (t) => [
+    index('auth_failures_lookup_idx').on(t.scope, t.keyHash, t.createdAt),
+    index('auth_failures_created_idx').on(t.createdAt),
+  ],
+);
+
+/**
+ * Sign-in attempts per key in a fixed 15-minute window. One row per key, bumped with
+ * `insert … on conflict do update … returning`, so parallel attempts each get their own count
+ * before any password is checked. Keys: an (account, client address) pair, a client address,
+ * and an account across all addresses (the ceiling against distributed guessing).
+ */
+export const signInAttempts = pgTable(
+  'sign_in_attempts',
+  {
+    scope: text('scope', { enum: ['pair', 'address', 'account'] }).notNull(),
+    /** SHA-256 of the key, so the table holds no personal data. */
+    keyHash: text('key_hash').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.scope, t.keyHash] }),
+    index('sign_in_attempts_window_idx').on(t.windowStartedAt),
+  ],
 );
 
 /**
@@ -100,5 +139,8 @@ export const oauthStates = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('oauth_states_state_hash_key').on(t.stateHash)],
+  (t) => [
+    uniqueIndex('oauth_states_state_hash_key').on(t.stateHash),
+    index('oauth_states_expires_idx').on(t.expiresAt),
+  ],
 );

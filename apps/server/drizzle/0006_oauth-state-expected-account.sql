@@ -1,0 +1,1 @@
+ALTER TABLE "wearable_oauth_states" ADD COLUMN "expected_health_user_id" text;

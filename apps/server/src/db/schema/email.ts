@@ -1,0 +1,47 @@
+import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './auth.js';
+import { outboundMessages } from './platform.js';
+import { studies } from './studies.js';
+
+export const EMAIL_MESSAGE_KINDS = [
+  'invitation',
+  'participant_contact',
+  'collaborator_invitation',
+  'collaborator_contact',
+] as const;
+
+/** One mailing from the study screen (001 §3 "Sent email record"); its kind is stored at send. */
+export const emailMessages = pgTable(
+  'email_messages',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    studyId: uuid('study_id')
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: EMAIL_MESSAGE_KINDS }).notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    recipientCount: integer('recipient_count').notNull(),
+    sentBy: uuid('sent_by').references(() => users.id, { onDelete: 'set null' }),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('email_messages_study_sent_idx').on(t.studyId, t.sentAt)],
+);
+
+/** One address of a mailing; its delivery status is the outbound message's status. */
+export const emailRecipients = pgTable(
+  'email_recipients',
+  {
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => emailMessages.id, { onDelete: 'cascade' }),
+    address: text('address').notNull(),
+    outboundMessageId: uuid('outbound_message_id').references(() => outboundMessages.id, {
+      onDelete: 'set null',
+    }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.messageId, t.address] }),
+    index('email_recipients_outbound_idx').on(t.outboundMessageId),
+  ],
+);
