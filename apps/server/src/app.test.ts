@@ -40,6 +40,13 @@ describe('the HTTP app', () => {
     const spec = json.json() as { openapi: string; paths: Record<string, unknown> };
     expect(spec.openapi).toMatch(/^3\./);
     expect(Object.keys(spec.paths)).toEqual(expect.arrayContaining(['/healthz', '/readyz']));
+    // Not ready answers 503 with the checks, not the error envelope: a probe reads which failed.
+    const paths = spec.paths as Record<string, { get?: { responses: Record<string, unknown> } }>;
+    expect(paths['/readyz']?.get?.responses['503']).toMatchObject({
+      content: {
+        'application/json': { schema: { properties: { checks: expect.any(Object) } } },
+      },
+    });
     const ui = await t.app.inject('/api/docs/');
     expect(ui.statusCode).toBe(200);
     expect(ui.headers['content-type']).toContain('text/html');
@@ -170,6 +177,9 @@ describe('rate limiting, HSTS and the web app', () => {
     expect(limited.json()).toMatchObject({ success: false, code: 'RATE_LIMITED' });
     expect(limited.json().message).toMatch(/^Too many requests\. Please try again in /);
     expect((await t.app.inject('/healthz')).statusCode).toBe(200);
+    // The web app itself still loads for a client the API throttles: pages and assets are static.
+    expect((await t.app.inject('/researcher/dashboard')).statusCode).toBe(200);
+    expect((await t.app.inject('/assets/main-abc123.js')).statusCode).toBe(200);
   });
 });
 

@@ -1,28 +1,35 @@
 import { hkdfSync } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance } from 'fastify';
-import {
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
 import { registerDocs } from './http/docs.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { loggerOptions } from './http/logger.js';
+import { createResponseSerializerCompiler } from './http/response-serializer.js';
 import { registerSecurity } from './http/security.js';
 import { registerWebApp } from './http/web-app.js';
 import { applicationsRoutes } from './modules/applications/applications.routes.js';
 import { authRoutes } from './modules/auth/auth.routes.js';
+import { createAuthPurgeJob } from './modules/auth/auth-purge.js';
 import { localAdminRoutes } from './modules/auth/local-admin.routes.js';
+import { emailRoutes } from './modules/email/email.routes.js';
+import { enrolmentRoutes } from './modules/enrolment/enrolment.routes.js';
+import { createExtractionEngine } from './modules/extraction/engine.js';
+import { extractionRoutes } from './modules/extraction/extraction.routes.js';
 import { healthRoutes } from './modules/health/health.routes.js';
 import { createMessaging, type Messaging } from './modules/messaging/messaging.service.js';
+import { participantsRoutes } from './modules/participants/participants.routes.js';
 import { bucketListingRoutes } from './modules/storage/bucket-listing.js';
+import { assertBucketOfLiveStudy } from './modules/storage/live-study-bucket.js';
 import { storageRoutes } from './modules/storage/storage.routes.js';
 import { createRetentionJob } from './modules/studies/retention.js';
 import { studiesRoutes } from './modules/studies/studies.routes.js';
+import { verificationRoutes } from './modules/verification/verification.routes.js';
+import { wearablesRoutes } from './modules/wearables/wearables.routes.js';
+import { revokeStudyGrants } from './modules/wearables/wearables.service.js';
 import { type Cipher, createCipher, type KeyRing, loadEncryptionKeys } from './platform/crypto.js';
 import { type JobQueue, startJobQueue } from './platform/jobs.js';
 import { createMailer, type Mailer } from './platform/mailer.js';
@@ -55,6 +62,8 @@ export interface BuildAppOptions {
   jobRetry?: { limit: number; delaySeconds: number; pollingIntervalSeconds?: number };
   /** Where logs go (stdout by default); tests capture them to check redaction. */
   logStream?: NodeJS.WritableStream;
+  /** Check every response against its zod schema too (tests); see response-serializer.ts. */
+  validateResponses?: boolean;
 }
 
 const deriveKey = (keyRing: KeyRing, purpose: string) => {
@@ -83,7 +92,9 @@ export async function buildApp(
     return503OnClosing: true,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(
+    createResponseSerializerCompiler({ validate: options.validateResponses ?? false }),
+  );
 
   const keyRing = await loadEncryptionKeys({
     encryptionKey: config.encryption.key,
@@ -123,11 +134,36 @@ export async function buildApp(
       retryDelaySeconds: retry.delaySeconds,
     });
 
+    const extraction = createExtractionEngine({
+      db: database.db,
+      config,
+      objectStore,
+      // Job handlers may start before the services are decorated (jobs resumed at boot).
+      wearables: async () => {
+        while (!app.hasDecorator('services')) await new Promise((r) => setTimeout(r, 50));
+        return app.services.wearables;
+      },
+      jobs: () => {
+        if (!jobs) throw new Error('job queue not started');
+        return jobs;
+      },
+      retry: { limit: Math.min(retry.limit, 3), delaySeconds: retry.delaySeconds },
+    });
+    app.decorate('extraction', extraction);
+
     jobs = await startJobQueue({
       executor: database.executor,
       definitions: [
         ...messaging.jobs,
-        createRetentionJob({ db: database.db, config, objectStore }),
+        createRetentionJob({
+          db: database.db,
+          config,
+          objectStore,
+          revokeWearables: (studyId) =>
+            revokeStudyGrants({ db: database.db, cipher, config }, studyId),
+        }),
+        createAuthPurgeJob({ db: database.db, config }),
+        ...extraction.jobs,
       ],
       pollingIntervalSeconds: retry.pollingIntervalSeconds ?? 2,
       onError: (error) => app.log.error({ err: error }, 'job queue error'),
@@ -204,6 +240,12 @@ export async function buildApp(
   await app.register(applicationsRoutes);
   const listingKey = deriveKey(keyRing, 'bucket-listing-signing');
   await app.register(studiesRoutes, { listingKey });
+  await app.register(participantsRoutes);
+  await app.register(emailRoutes);
+  await app.register(wearablesRoutes);
+  await app.register(extractionRoutes);
+  await app.register(enrolmentRoutes);
+  await app.register(verificationRoutes);
   await app.register(bucketListingRoutes, {
     store: app.platform.objectStore,
     key: listingKey,
@@ -211,7 +253,11 @@ export async function buildApp(
   });
   if (config.database.kind === 'pglite') await app.register(localAdminRoutes);
   if (config.storage.driver === 'fs') {
-    await app.register(storageRoutes, { store: app.platform.objectStore });
+    await app.register(storageRoutes, {
+      store: app.platform.objectStore,
+      assertBucketLive: (bucket) =>
+        assertBucketOfLiveStudy(app.platform.db, app.platform.config, bucket),
+    });
   }
   await registerWebApp(app, config.webDistDir);
   return app;

@@ -31,6 +31,16 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe(path.resolve('/srv/app/var'));
   });
 
+  it('hands a dead worker’s extraction job on after 30 minutes unless told otherwise', () => {
+    expect(loadConfig({}).extraction.jobExpireSeconds).toBe(1800);
+    expect(loadConfig({ EXTRACTION_JOB_EXPIRE_SECONDS: '60' }).extraction.jobExpireSeconds).toBe(
+      60,
+    );
+    expect(() => loadConfig({ EXTRACTION_JOB_EXPIRE_SECONDS: '5' })).toThrow(
+      /EXTRACTION_JOB_EXPIRE_SECONDS/,
+    );
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).database.kind).toBe('pglite');
   });

@@ -70,6 +70,37 @@ const envSchema = z.object({
   GOOGLE_ISSUER: url.optional(),
   GOOGLE_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_CLIENT_SECRET: z.string().min(1).optional(),
+
+  GOOGLE_HEALTH_AUTH_URL: url.optional(),
+  GOOGLE_HEALTH_TOKEN_URL: url.optional(),
+  GOOGLE_HEALTH_REVOKE_URL: url.optional(),
+  GOOGLE_HEALTH_API_URL: url.optional(),
+  GOOGLE_HEALTH_CLIENT_ID: z.string().min(1).optional(),
+  GOOGLE_HEALTH_CLIENT_SECRET: z.string().min(1).optional(),
+
+  /** Google Health quotas the extraction engine keeps to, across all workers (reference §6). */
+  EXTRACTION_PER_USER_PER_MINUTE: z.coerce.number().int().positive().default(300),
+  EXTRACTION_PER_PROJECT_PER_MINUTE: z.coerce.number().int().positive().default(120_000),
+  /**
+   * Participants one worker process extracts at the same time: a run's participants all at once
+   * (up to this many), so the run ends with its busiest participant's quota, not in rounds.
+   */
+  EXTRACTION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(20),
+  /**
+   * Calls in flight per participant (their tasks run side by side, each making its calls in turn):
+   * one call at a time cannot use Google's 300 a minute when an answer takes longer than 0.2 s.
+   */
+  EXTRACTION_CALLS_PER_PARTICIPANT: z.coerce.number().int().min(1).max(16).default(3),
+  /**
+   * pg-boss has no heartbeat: a participant job whose worker died is handed to another worker
+   * this long after it started (plus pg-boss's maintenance interval, 2 minutes).
+   */
+  EXTRACTION_JOB_EXPIRE_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(30)
+    .max(24 * 3600)
+    .default(30 * 60),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -84,6 +115,14 @@ function crossVariableProblems(env: Record<string, string | undefined>): string[
   }
   if ((env.GOOGLE_CLIENT_ID === undefined) !== (env.GOOGLE_CLIENT_SECRET === undefined)) {
     problems.push('GOOGLE_CLIENT_SECRET: set GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET together');
+  }
+  if (
+    (env.GOOGLE_HEALTH_CLIENT_ID === undefined) !==
+    (env.GOOGLE_HEALTH_CLIENT_SECRET === undefined)
+  ) {
+    problems.push(
+      'GOOGLE_HEALTH_CLIENT_SECRET: set GOOGLE_HEALTH_CLIENT_ID and GOOGLE_HEALTH_CLIENT_SECRET together',
+    );
   }
   return problems;
 }
@@ -128,6 +167,45 @@ export interface AppConfig {
         bucketPrefix: string;
       };
   google: { issuer: string; clientId: string; clientSecret: string; usesSandbox: boolean };
+  /** Google Health API and the Google OAuth endpoints for its grants (DESIGN §9). */
+  googleHealth: {
+    authUrl: string;
+    tokenUrl: string;
+    revokeUrl: string;
+    apiUrl: string;
+    clientId: string;
+    clientSecret: string;
+  };
+  extraction: {
+    perUserPerMinute: number;
+    perProjectPerMinute: number;
+    concurrency: number;
+    callsPerParticipant: number;
+    jobExpireSeconds: number;
+  };
+}
+
+const GOOGLE_ACCOUNTS = 'https://accounts.google.com';
+
+/**
+ * Health endpoints default to where sign-in goes: Google's real hosts when the issuer is Google,
+ * otherwise the same paths on the issuer (the sandbox serves Google's paths on one host).
+ */
+function googleHealthDefaults(issuer: string) {
+  if (issuer === GOOGLE_ACCOUNTS) {
+    return {
+      authUrl: `${GOOGLE_ACCOUNTS}/o/oauth2/v2/auth`,
+      tokenUrl: 'https://oauth2.googleapis.com/token',
+      revokeUrl: 'https://oauth2.googleapis.com/revoke',
+      apiUrl: 'https://health.googleapis.com',
+    };
+  }
+  return {
+    authUrl: `${issuer}/o/oauth2/v2/auth`,
+    tokenUrl: `${issuer}/token`,
+    revokeUrl: `${issuer}/revoke`,
+    apiUrl: issuer,
+  };
 }
 
 export class ConfigError extends Error {
@@ -159,6 +237,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const baseDir = source.INIT_CWD ?? process.cwd();
   const dataDir = path.resolve(baseDir, env.DATA_DIR);
   const sandboxHttp = `http://localhost:${env.SANDBOX_PORT}`;
+  const googleIssuer = (env.GOOGLE_ISSUER ?? sandboxHttp).replace(/\/$/, '');
+  const healthDefaults = googleHealthDefaults(googleIssuer);
+  const trim = (value: string) => value.replace(/\/$/, '');
 
   return {
     port: env.PORT,
@@ -206,10 +287,27 @@ export function loadConfig(source: Record<string, string | undefined> = process.
           }
         : { driver: 'fs', root: path.join(dataDir, 'storage') },
     google: {
-      issuer: (env.GOOGLE_ISSUER ?? sandboxHttp).replace(/\/$/, ''),
+      issuer: googleIssuer,
       clientId: env.GOOGLE_CLIENT_ID ?? SANDBOX_GOOGLE_CLIENT_ID,
       clientSecret: env.GOOGLE_CLIENT_SECRET ?? SANDBOX_GOOGLE_CLIENT_SECRET,
       usesSandbox: env.GOOGLE_ISSUER === undefined,
+    },
+    googleHealth: {
+      authUrl: env.GOOGLE_HEALTH_AUTH_URL ?? healthDefaults.authUrl,
+      tokenUrl: env.GOOGLE_HEALTH_TOKEN_URL ?? healthDefaults.tokenUrl,
+      revokeUrl: env.GOOGLE_HEALTH_REVOKE_URL ?? healthDefaults.revokeUrl,
+      apiUrl: trim(env.GOOGLE_HEALTH_API_URL ?? healthDefaults.apiUrl),
+      // One Google Cloud project usually holds both the sign-in and the health OAuth client.
+      clientId: env.GOOGLE_HEALTH_CLIENT_ID ?? env.GOOGLE_CLIENT_ID ?? SANDBOX_GOOGLE_CLIENT_ID,
+      clientSecret:
+        env.GOOGLE_HEALTH_CLIENT_SECRET ?? env.GOOGLE_CLIENT_SECRET ?? SANDBOX_GOOGLE_CLIENT_SECRET,
+    },
+    extraction: {
+      perUserPerMinute: env.EXTRACTION_PER_USER_PER_MINUTE,
+      perProjectPerMinute: env.EXTRACTION_PER_PROJECT_PER_MINUTE,
+      concurrency: env.EXTRACTION_CONCURRENCY,
+      callsPerParticipant: env.EXTRACTION_CALLS_PER_PARTICIPANT,
+      jobExpireSeconds: env.EXTRACTION_JOB_EXPIRE_SECONDS,
     },
   };
 }

@@ -1,5 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { PARTICIPANT_SESSION_DOC, PARTICIPANT_SESSION_HEADER } from '@research/contracts';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { AppConfig } from '../config.js';
@@ -16,7 +17,15 @@ export async function registerDocs(app: FastifyInstance, config: AppConfig) {
       },
       servers: [{ url: config.publicUrl }],
       components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer' },
+          participantSession: {
+            type: 'apiKey',
+            in: 'header',
+            name: PARTICIPANT_SESSION_HEADER,
+            description: PARTICIPANT_SESSION_DOC,
+          },
+        },
       },
     },
     transform: jsonSchemaTransform,

@@ -1,3 +1,4 @@
+import { AUTH_HARDENING_MESSAGES, type ErrorCode } from '@research/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -13,13 +14,13 @@ export interface ErrorBody {
   success: false;
   error: string;
   message: string;
-  code: string;
+  code: ErrorCode;
   details?: Record<string, unknown>;
 }
 
 export const errorBody = (
   message: string,
-  code: string,
+  code: ErrorCode,
   details?: Record<string, unknown>,
 ): ErrorBody => ({
   success: false,
@@ -28,6 +29,22 @@ export const errorBody = (
   code,
   ...(details ? { details } : {}),
 });
+
+/**
+ * What the multipart parser (busboy) throws for a body it cannot split: no boundary, or data that
+ * ends before the closing boundary (a file part then closes early). Plain errors without a status, so without this they read as
+ * server faults on any route that reads a form.
+ */
+const MULTIPART_PARSE_ERRORS = [
+  /^Multipart: Boundary not found$/,
+  /^Boundary required$/,
+  /unexpected end of multipart data$/i,
+];
+const isMultipartParseError = (error: Error, request: FastifyRequest) =>
+  /^multipart\//i.test(String(request.headers['content-type'] ?? '')) &&
+  !(error as { statusCode?: number }).statusCode &&
+  ((error as { code?: string }).code === 'ERR_STREAM_PREMATURE_CLOSE' ||
+    MULTIPART_PARSE_ERRORS.some((pattern) => pattern.test(error.message)));
 
 const fieldOf = (instancePath: string, context: string | undefined) => {
   const field = instancePath.replace(/^\//, '').replaceAll('/', '.');
@@ -59,12 +76,24 @@ export function registerErrorHandling(app: FastifyInstance) {
         .status(500)
         .send(errorBody('Something went wrong on our side. Please try again.', 'INTERNAL_ERROR'));
     }
+    if (isMultipartParseError(error, request)) {
+      return reply
+        .status(400)
+        .send(
+          errorBody(
+            /boundary/i.test(error.message)
+              ? AUTH_HARDENING_MESSAGES.multipartBoundary
+              : AUTH_HARDENING_MESSAGES.multipartUnreadable,
+            'BAD_MULTIPART',
+          ),
+        );
+    }
     const status = error.statusCode ?? 500;
     if (status === 429) {
       return reply.status(429).send(errorBody(error.message, 'RATE_LIMITED'));
     }
     if (status >= 400 && status < 500) {
-      const known: Record<string, [string, string]> = {
+      const known: Record<string, [string, ErrorCode]> = {
         FST_ERR_CTP_BODY_TOO_LARGE: ['The request is too large.', 'TOO_LARGE'],
         FST_ERR_CTP_INVALID_MEDIA_TYPE: ['Unsupported content type.', 'UNSUPPORTED_MEDIA_TYPE'],
         FST_ERR_CTP_EMPTY_JSON_BODY: ['The request body is empty.', 'VALIDATION_ERROR'],

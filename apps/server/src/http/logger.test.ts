@@ -1,4 +1,5 @@
 import { PassThrough } from 'node:stream';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
@@ -43,5 +44,66 @@ describe('request logs', () => {
     ]) {
       expect(output).not.toContain(secret);
     }
+  });
+});
+
+describe('database error logs', () => {
+  let t: TestApp;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    const stream = new PassThrough();
+    stream.on('data', (chunk: Buffer) =>
+      lines.push(...chunk.toString().split('\n').filter(Boolean)),
+    );
+    t = await createTestApp({
+      env: { LOG_LEVEL: 'info' },
+      logStream: stream,
+      routes: (app) => {
+        app.post('/api/test/db-error', async () => {
+          await app.platform.db.execute(
+            sql`select ${'ada@example.org'}::text, ${'$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA'}::text, ${'(617) 555-0199'}::text, ${'not a number'}::int`,
+          );
+          return { success: true };
+        });
+        app.post('/api/test/throw-error', async () => {
+          app.log.error(new Error('Failed query: select $1\nparams: ada@example.org,+16175550199'));
+          throw new Error('lookup of ada@example.org failed');
+        });
+      },
+    });
+  });
+  afterAll(() => t.close());
+
+  it('name the failure but carry no query parameters, row values or addresses', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/test/db-error', payload: {} });
+    expect(res.statusCode).toBe(500);
+    await t.app.inject({ method: 'POST', url: '/api/test/throw-error', payload: {} });
+    const output = lines.join('\n');
+    const errorLines = lines.filter((line) => line.includes('"err"'));
+    expect(errorLines.length).toBeGreaterThanOrEqual(2);
+    // The database error is still recognisable: its SQLSTATE code is logged.
+    expect(output).toContain('"code":"22P02"');
+    expect(output).not.toContain('params');
+    for (const secret of [
+      'ada@example.org',
+      '$argon2id$',
+      '617) 555-0199',
+      '6175550199',
+      'not a number',
+    ]) {
+      expect(output).not.toContain(secret);
+    }
+  });
+
+  it('a display name with U+0000 is refused with 400 before it reaches the database', async () => {
+    const before = lines.length;
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { email: 'nul@example.org', password: 'secret-1', displayName: 'Ada\u0000' },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toContain('Text must not contain the null character (U+0000).');
+    expect(lines.slice(before).join('\n')).not.toContain('"err"');
   });
 });

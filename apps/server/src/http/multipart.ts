@@ -1,6 +1,7 @@
+import { AUTH_HARDENING_MESSAGES } from '@research/contracts';
 import type { FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
-import { AppError, tooLarge } from '../errors.js';
+import { AppError, badRequest, tooLarge } from '../errors.js';
 
 export interface UploadedFile {
   fieldName: string;
@@ -19,6 +20,9 @@ export interface UploadLimits {
 export async function readMultipart(request: FastifyRequest, limits: UploadLimits) {
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
+  // Without a boundary the body cannot be split into parts (the parser would throw a 500).
+  if (!/;\s*boundary=\S/i.test(String(request.headers['content-type'] ?? '')))
+    throw badRequest(AUTH_HARDENING_MESSAGES.multipartBoundary, 'BAD_MULTIPART');
   try {
     for await (const part of request.parts({
       limits: {
@@ -34,6 +38,8 @@ export async function readMultipart(request: FastifyRequest, limits: UploadLimit
         if (part.filename || data.length > 0)
           files.push({ fieldName: part.fieldname, fileName: part.filename, data });
       } else if (typeof part.value === 'string') {
+        if (part.value.includes('\u0000') || part.fieldname.includes('\u0000'))
+          throw new AppError(400, 'VALIDATION_ERROR', AUTH_HARDENING_MESSAGES.nullCharacter);
         fields[part.fieldname] = part.value;
       }
     }
@@ -45,6 +51,10 @@ export async function readMultipart(request: FastifyRequest, limits: UploadLimit
       throw tooLarge(`Each file must be at most ${limits.maxFileLabel}.`, 'FILE_TOO_LARGE');
     if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')
       throw tooLarge('The form has too many fields.', 'TOO_LARGE');
+    if (error instanceof AppError) throw error;
+    // Anything else the multipart parser rejects is a malformed body, not a server fault.
+    if (error instanceof Error && !(error as { statusCode?: number }).statusCode)
+      throw badRequest(AUTH_HARDENING_MESSAGES.multipartUnreadable, 'BAD_MULTIPART');
     throw error;
   }
   return { fields, files };

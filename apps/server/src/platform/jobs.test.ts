@@ -87,6 +87,10 @@ describe('job queue', () => {
     await eventually(async () => started);
     await jobs.stop(10_000);
     expect(finished).toBe(true);
-    expect((await stateOf(id))?.state).toBe('completed');
+    // pg-boss may return from a graceful stop while the job's completion is still being written
+    // (seen on PostgreSQL under load); the job must end completed, never stay 'active'.
+    expect(await eventually(async () => (await stateOf(id))?.state === 'completed', 5_000)).toBe(
+      true,
+    );
   }, 30_000);
 });

@@ -46,8 +46,16 @@ export interface JobQueueOptions {
 }
 
 export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue> {
+  // pg-boss can fetch a batch while `stop` decides nothing is running, then record the job's end
+  // after the pool is closed, as a rejection nothing catches. Once stopped, its statements never
+  // answer instead: a job left active is handed out again when it expires, as after a crash.
+  let stopped = false;
+  const executor: SqlExecutor = {
+    executeSql: (text, values) =>
+      stopped ? new Promise(() => {}) : options.executor.executeSql(text, values),
+  };
   const boss = new PgBoss({
-    db: options.executor as PgBoss.Db,
+    db: executor as PgBoss.Db,
     // Keep finished jobs two weeks so failures can be inspected, then drop them.
     retentionDays: 14,
     deleteAfterDays: 14,
@@ -102,6 +110,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     },
     async stop(timeoutMs = 30_000) {
       await boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
+      stopped = true;
     },
   };
 }

@@ -113,3 +113,29 @@ ${footer}
 
   return { html, text };
 }
+
+/** The wearable reauthorization e-mail (sent at most once a day per participant). */
+export function reauthorizationEmail(input: {
+  studyName: string;
+  reauthorizeUrl: string;
+  texts: {
+    subject: string;
+    title: string;
+    intro: (studyName: string) => string;
+    instruction: string;
+    action: string;
+    footer: string;
+  };
+}): RenderedEmail & { subject: string } {
+  const { texts } = input;
+  return {
+    subject: texts.subject,
+    ...renderEmail({
+      title: texts.title,
+      preheader: texts.title,
+      paragraphs: [texts.intro(input.studyName), texts.instruction],
+      action: { label: texts.action, url: input.reauthorizeUrl },
+      footer: texts.footer,
+    }),
+  };
+}

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { users } from '../db/schema/index.js';
 
 let counter = 0;
 /** A unique address per call, so tests never collide on accounts. */
@@ -9,9 +11,14 @@ export const uniqueEmail = (prefix = 'researcher') =>
 export const someAddress = () =>
   `198.18.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 254) + 1}`;
 
+/**
+ * Signs up through the API. The address counts as confirmed unless `confirmed: false` (the
+ * mailed link is followed for real in auth/email-confirmation.test.ts).
+ */
 export async function registerUser(
   app: FastifyInstance,
   overrides: Partial<{ email: string; password: string; displayName: string }> = {},
+  { confirmed = true }: { confirmed?: boolean } = {},
 ) {
   const body = {
     email: uniqueEmail(),
@@ -27,7 +34,16 @@ export async function registerUser(
   });
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   const json = res.json() as { token: string; user: { id: string; email: string } };
+  if (confirmed) await confirmEmailOf(app, json.user.id);
   return { ...body, token: json.token, user: json.user };
+}
+
+/** Marks an account's address as proven, as following the confirmation link does. */
+export async function confirmEmailOf(app: FastifyInstance, userId: string) {
+  await app.platform.db
+    .update(users)
+    .set({ emailVerifiedAt: new Date() })
+    .where(eq(users.id, userId));
 }
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

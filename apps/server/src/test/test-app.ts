@@ -31,6 +31,8 @@ export interface TestAppOptions {
   /** Extra routes registered before the app is ready (for testing cross-cutting behaviour). */
   routes?: (app: FastifyInstance) => void;
   logStream?: NodeJS.WritableStream;
+  /** Check responses against their zod schemas (default); false serializes as production does. */
+  validateResponses?: boolean;
 }
 
 /** A free TCP port on loopback (for tests that start a peer later). */
@@ -91,6 +93,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   });
   const app = await buildApp(config, {
     jobRetry: { limit: 4, delaySeconds: 1, pollingIntervalSeconds: 0.5 },
+    // Tests hold every response to its full zod contract, not just its list of fields.
+    validateResponses: options.validateResponses ?? true,
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
   options.routes?.(app);

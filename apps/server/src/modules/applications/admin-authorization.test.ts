@@ -122,6 +122,7 @@ describe('authorization matrix of the admin routes', () => {
       const token = tokens.get(role);
       for (const url of [
         '/api/auth/application-status',
+        '/api/auth/previous-application',
         '/api/admin/check-master-status',
         '/api/auth/profile',
       ]) {

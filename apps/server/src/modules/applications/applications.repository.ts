@@ -1,5 +1,5 @@
 import type { ResearcherApplicationView } from '@research/contracts';
-import { and, count, desc, eq, inArray, isNull, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, isNull, or, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { applicationDocuments, researcherApplications, users } from '../../db/schema/index.js';
 
@@ -17,6 +17,31 @@ export async function findLiveApplicationOfUser(
     .select()
     .from(researcherApplications)
     .where(and(eq(researcherApplications.userId, userId), live));
+  return row;
+}
+
+/**
+ * The user's latest rejected application, live or archived (a resubmission or a master's reset
+ * archives it), whatever they applied with since.
+ */
+export async function findLatestRejectedApplicationOfUser(
+  db: DbOrTx,
+  userId: string,
+): Promise<ApplicationRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(researcherApplications)
+    .where(
+      and(
+        eq(researcherApplications.userId, userId),
+        or(
+          eq(researcherApplications.status, 'rejected'),
+          isNotNull(researcherApplications.archivedAt),
+        ),
+      ),
+    )
+    .orderBy(desc(researcherApplications.submittedAt), desc(researcherApplications.id))
+    .limit(1);
   return row;
 }
 
@@ -143,7 +168,10 @@ export async function listApplications(
     offset: number;
   },
 ) {
-  const conditions: SQL[] = [live];
+  // By status or e-mail: the current applications. Without either: every application ever
+  // submitted, reset and replaced ones included, so 'Total Applications' keeps counting them
+  // after a reset for resubmission.
+  const conditions: SQL[] = filter.status || filter.email ? [live] : [];
   if (filter.status) conditions.push(eq(researcherApplications.status, filter.status));
   if (filter.email)
     conditions.push(eq(researcherApplications.email, filter.email.trim().toLowerCase()));

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { RESEARCHER_DOCUMENTS, type ResearcherApplicationInput } from '@research/contracts';
+import {
+  APPLICATION_EMAILS,
+  APPLICATION_SERVER_MESSAGES,
+  AUTH_HARDENING_MESSAGES,
+  type PreviousApplication,
+  RESEARCHER_DOCUMENTS,
+  type ResearcherApplicationInput,
+  STUDY_DETAIL_MESSAGES,
+} from '@research/contracts';
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { AppError, badRequest, conflict, notFound } from '../../errors.js';
@@ -8,7 +16,7 @@ import { renderEmail } from '../../platform/mail-templates.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
 import { recordAudit } from '../audit/audit.service.js';
 import type { UserRow } from '../auth/auth.repository.js';
-import type { RequestContext } from '../auth/auth.service.js';
+import { isEmailVerified, type RequestContext } from '../auth/auth.service.js';
 import type { Messaging } from '../messaging/messaging.service.js';
 import * as repo from './applications.repository.js';
 
@@ -20,16 +28,6 @@ const ALLOWED_DOCUMENT_TYPES = [
   { mime: 'image/png', extensions: ['png'] },
   { mime: 'image/jpeg', extensions: ['jpg', 'jpeg'] },
 ];
-
-export const APPLICATION_TEXT = {
-  alreadyPending:
-    'You already have an application under review. Please wait for the decision before applying again.',
-  alreadyApproved: 'Your application has already been approved.',
-  emailMismatch: 'The email address must be the one you signed in with.',
-  notPending: 'This application has already been reviewed.',
-  notRejected: 'Only a rejected application can be reset for resubmission.',
-  notFound: 'Application not found',
-} as const;
 
 export interface ApplicationsDeps {
   db: Db;
@@ -53,19 +51,18 @@ export function createApplicationsService({
     return bucketReady;
   };
 
+  /** A mail to the applicant, addressed by first name, with a button to the platform. */
   async function notify(
     to: string,
     purpose: string,
     subject: string,
-    paragraphs: string[],
-    withLink = true,
+    firstName: string,
+    paragraphs: readonly string[],
   ) {
     const mail = renderEmail({
       title: subject,
-      paragraphs,
-      ...(withLink
-        ? { action: { label: 'Open the platform', url: `${config.publicUrl}/dashboard` } }
-        : {}),
+      paragraphs: [APPLICATION_EMAILS.dear(firstName), ...paragraphs],
+      action: { label: APPLICATION_EMAILS.openPlatform, url: `${config.publicUrl}/dashboard` },
     });
     await messaging.queueEmail(purpose, { to, subject, ...mail });
   }
@@ -79,14 +76,16 @@ export function createApplicationsService({
     ctx: RequestContext,
   ) {
     return db.transaction(async (tx) => {
-      if (!(await repo.findApplication(tx, id))) throw notFound(APPLICATION_TEXT.notFound);
+      if (!(await repo.findApplication(tx, id)))
+        throw notFound(APPLICATION_SERVER_MESSAGES.notFound);
       const updated = await repo.transition(tx, id, 'pending', {
         status,
         reviewedAt: new Date(),
         reviewedBy: master.id,
         reviewNotes,
       });
-      if (!updated) throw conflict(APPLICATION_TEXT.notPending, 'APPLICATION_NOT_PENDING');
+      if (!updated)
+        throw conflict(APPLICATION_SERVER_MESSAGES.notPending, 'APPLICATION_NOT_PENDING');
       await recordAudit(tx, {
         actorId: master.id,
         action: `application.${status}`,
@@ -109,6 +108,23 @@ export function createApplicationsService({
       return view ?? null;
     },
 
+    /** Every field of the user's latest rejected application, to start a new one from. */
+    async previousOf(userId: string): Promise<PreviousApplication | null> {
+      const row = await repo.findLatestRejectedApplicationOfUser(db, userId);
+      if (!row) return null;
+      return {
+        firstName: row.firstName,
+        lastName: row.lastName,
+        dateOfBirth: row.dateOfBirth,
+        phoneNumber: row.phoneNumber,
+        institution: row.institution,
+        position: row.position,
+        department: row.department,
+        researchArea: row.researchArea,
+        description: row.description,
+      };
+    },
+
     async submit(
       user: UserRow,
       input: ResearcherApplicationInput,
@@ -116,17 +132,21 @@ export function createApplicationsService({
       ctx: RequestContext,
     ) {
       if (user.role === 'master')
-        throw conflict(
-          'The master account does not need a researcher application.',
-          'MASTER_ACCOUNT',
+        throw conflict(APPLICATION_SERVER_MESSAGES.masterAccount, 'MASTER_ACCOUNT');
+      // An application speaks for the address; whoever signed up must have proven it is theirs.
+      if (!isEmailVerified(user))
+        throw new AppError(
+          403,
+          'EMAIL_NOT_CONFIRMED',
+          AUTH_HARDENING_MESSAGES.confirmationRequired,
         );
       if (input.email.trim().toLowerCase() !== user.email)
-        throw badRequest(APPLICATION_TEXT.emailMismatch, 'EMAIL_MISMATCH');
+        throw badRequest(APPLICATION_SERVER_MESSAGES.emailMismatch, 'EMAIL_MISMATCH');
       if (files.length > RESEARCHER_DOCUMENTS.maxFiles) {
         throw new AppError(
           413,
           'TOO_MANY_FILES',
-          `At most ${RESEARCHER_DOCUMENTS.maxFiles} files can be attached.`,
+          APPLICATION_SERVER_MESSAGES.tooManyFiles(RESEARCHER_DOCUMENTS.maxFiles),
         );
       }
       // Every file is checked before anything is stored, so a bad one leaves nothing behind.
@@ -145,9 +165,9 @@ export function createApplicationsService({
       const application = await db.transaction(async (tx) => {
         const current = await repo.findLiveApplicationOfUser(tx, user.id);
         if (current?.status === 'pending')
-          throw conflict(APPLICATION_TEXT.alreadyPending, 'APPLICATION_PENDING');
+          throw conflict(APPLICATION_SERVER_MESSAGES.alreadyPending, 'APPLICATION_PENDING');
         if (current?.status === 'approved')
-          throw conflict(APPLICATION_TEXT.alreadyApproved, 'APPLICATION_APPROVED');
+          throw conflict(APPLICATION_SERVER_MESSAGES.alreadyApproved, 'APPLICATION_APPROVED');
         // Applying again after a rejection replaces the rejected application.
         if (current) await repo.archiveApplication(tx, current.id);
         const row = await repo.insertApplication(tx, {
@@ -190,11 +210,14 @@ export function createApplicationsService({
         return row;
       });
 
-      await notify(user.email, 'application_received', 'We received your researcher application', [
-        `Dear ${input.firstName},`,
-        'Thank you for applying for researcher access. An administrator will review your application and you will receive an e-mail with the decision.',
-        'You can follow the status of your application after signing in.',
-      ]);
+      const { received } = APPLICATION_EMAILS;
+      await notify(
+        user.email,
+        'application_received',
+        received.subject,
+        input.firstName,
+        received.paragraphs,
+      );
       return application.id;
     },
 
@@ -240,35 +263,30 @@ export function createApplicationsService({
       ctx: RequestContext,
     ) {
       const row = await decide(id, 'approved', reviewNotes || null, master, ctx);
-      await notify(row.email, 'application_approved', 'Your researcher application was approved', [
-        `Dear ${row.firstName},`,
-        'Your application for researcher access has been approved. You can now sign in and create studies.',
-        ...(row.reviewNotes ? [`Notes from the reviewer: ${row.reviewNotes}`] : []),
+      const { approved } = APPLICATION_EMAILS;
+      await notify(row.email, 'application_approved', approved.subject, row.firstName, [
+        ...approved.paragraphs,
+        ...(row.reviewNotes ? [approved.notes(row.reviewNotes)] : []),
       ]);
     },
 
     async reject(id: string, reason: string, master: UserRow, ctx: RequestContext) {
       const row = await decide(id, 'rejected', reason, master, ctx);
-      await notify(
-        row.email,
-        'application_rejected',
-        'Your researcher application was not approved',
-        [
-          `Dear ${row.firstName},`,
-          'After review, your application for researcher access was not approved.',
-          `Reason: ${reason}`,
-          'You can sign in to see the details and submit a new application.',
-        ],
-      );
+      const { rejected } = APPLICATION_EMAILS;
+      await notify(row.email, 'application_rejected', rejected.subject, row.firstName, [
+        ...rejected.paragraphs,
+        rejected.reason(reason),
+        rejected.closing,
+      ]);
     },
 
     /** Archives a rejected application so its owner starts again with a fresh form. */
     async reset(id: string, master: UserRow, ctx: RequestContext) {
       const row = await db.transaction(async (tx) => {
         const current = await repo.findApplication(tx, id);
-        if (!current) throw notFound(APPLICATION_TEXT.notFound);
+        if (!current) throw notFound(APPLICATION_SERVER_MESSAGES.notFound);
         if (current.status !== 'rejected')
-          throw conflict(APPLICATION_TEXT.notRejected, 'APPLICATION_NOT_REJECTED');
+          throw conflict(APPLICATION_SERVER_MESSAGES.notRejected, 'APPLICATION_NOT_REJECTED');
         await repo.archiveApplication(tx, id);
         await recordAudit(tx, {
           actorId: master.id,
@@ -279,10 +297,8 @@ export function createApplicationsService({
         });
         return current;
       });
-      await notify(row.email, 'application_reset', 'You can submit a new researcher application', [
-        `Dear ${row.firstName},`,
-        'An administrator has reopened your researcher application. Sign in to submit it again.',
-      ]);
+      const { reset } = APPLICATION_EMAILS;
+      await notify(row.email, 'application_reset', reset.subject, row.firstName, reset.paragraphs);
     },
 
     async openDocument(
@@ -292,7 +308,7 @@ export function createApplicationsService({
       ctx: RequestContext,
     ) {
       const document = await repo.findDocument(db, applicationId, documentId);
-      if (!document) throw notFound('Document not found');
+      if (!document) throw notFound(STUDY_DETAIL_MESSAGES.documentNotFound);
       const object = await objectStore.getObject(DOCUMENTS_BUCKET, document.storageKey);
       await recordAudit(db, {
         actorId: master.id,

@@ -59,7 +59,11 @@ describe('researcher applications', () => {
       lastName: 'Lovelace',
       position: 'Associate Professor',
     });
-    const mail = await t.sandbox?.waitForMessage({ to: account.email }, 15_000);
+    // Sign-up mailed a confirmation link to the same address first; this is the application's.
+    const mail = await t.sandbox?.waitForMessage(
+      { to: account.email, subjectIncludes: 'We received your researcher application' },
+      15_000,
+    );
     expect(mail?.subject).toBe('We received your researcher application');
     const audit = await t.app.platform.db
       .select()
@@ -286,6 +290,77 @@ describe('researcher applications', () => {
       .from(researcherApplications)
       .where(eq(researcherApplications.userId, applicant.user.id));
     expect(history).toHaveLength(2);
+  });
+
+  it('gives the owner, and only them, every field of their latest rejected application, also after a reset', async () => {
+    const previousOf = (token?: string) =>
+      t.app.inject({
+        url: '/api/auth/previous-application',
+        ...(token ? { headers: bearer(token) } : {}),
+      });
+    const reject = (id: string) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/admin/researcher-applications/${id}/review`,
+        headers: bearer(master.token),
+        payload: { action: 'reject', reviewNotes: 'Missing proof of affiliation' },
+      });
+    const account = await registerUser(t.app);
+    const given = {
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      dateOfBirth: '1976-12-09',
+      phoneNumber: '(212) - 555 - 0142',
+      institution: 'Yale University',
+      position: 'Research Fellow',
+      department: 'Computer Science',
+      researchArea: 'Circadian rhythms',
+      description: 'Sleep of night-shift nurses',
+    };
+    const { applicationId } = (
+      await submitJson(account.token, { ...given, email: account.email })
+    ).json();
+    expect((await previousOf(account.token)).json()).toEqual({ success: true, application: null });
+
+    await reject(applicationId);
+    expect((await previousOf(account.token)).json()).toEqual({
+      success: true,
+      application: given,
+    });
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/admin/researcher-applications/${applicationId}/reset`,
+      headers: bearer(master.token),
+    });
+    // Archived: no current application and a fresh status, but nothing the applicant said is lost.
+    expect((await statusOf(account.token)).json().application).toBeNull();
+    expect(await profileOf(account.token)).toMatchObject({ status: 'noprofile' });
+    expect((await previousOf(account.token)).json().application).toEqual(given);
+
+    // Nobody else sees it; signed out is 401.
+    const stranger = await registerUser(t.app);
+    expect((await previousOf(stranger.token)).json()).toEqual({ success: true, application: null });
+    expect((await previousOf()).statusCode).toBe(401);
+
+    // The latest rejected application wins; optional fields left out come back as null.
+    const second = (
+      await submitJson(account.token, {
+        ...given,
+        email: account.email,
+        institution: 'Harvard University',
+        department: '',
+        researchArea: '',
+        description: '',
+      })
+    ).json();
+    await reject(second.applicationId);
+    expect((await previousOf(account.token)).json().application).toEqual({
+      ...given,
+      institution: 'Harvard University',
+      department: null,
+      researchArea: null,
+      description: null,
+    });
   });
 
   it('a rejected researcher may also apply again without a reset', async () => {

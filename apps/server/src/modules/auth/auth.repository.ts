@@ -1,16 +1,19 @@
-import { and, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
 import {
   authFailures,
+  oauthStates,
   oneTimeTokens,
   researcherApplications,
   sessions,
+  signInAttempts,
   users,
 } from '../../db/schema/index.js';
 
 export type UserRow = typeof users.$inferSelect;
 export type SessionRow = typeof sessions.$inferSelect;
 export type FailureScope = (typeof authFailures.$inferSelect)['scope'];
+export type AttemptScope = (typeof signInAttempts.$inferSelect)['scope'];
 export type OneTimePurpose = (typeof oneTimeTokens.$inferSelect)['purpose'];
 
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -221,4 +224,100 @@ export async function clearAuthFailures(db: DbOrTx, scope: FailureScope, keyHash
   await db
     .delete(authFailures)
     .where(and(eq(authFailures.scope, scope), eq(authFailures.keyHash, keyHash)));
+}
+
+/**
+ * Counts one sign-in attempt for a key and returns the count in the current window, in one
+ * statement: the row lock of `on conflict do update` serialises parallel attempts, so each
+ * gets its own number (no read-then-write gap). A window older than `windowMs` starts over.
+ */
+export async function countSignInAttempt(
+  db: DbOrTx,
+  scope: AttemptScope,
+  keyHash: string,
+  windowMs: number,
+  now = new Date(),
+): Promise<{ attempts: number; windowStartedAt: Date }> {
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const stale = sql`${signInAttempts.windowStartedAt} <= ${new Date(now.getTime() - windowMs).toISOString()}::timestamptz`;
+  const [row] = await db
+    .insert(signInAttempts)
+    .values({ scope, keyHash, attempts: 1, windowStartedAt: now })
+    .onConflictDoUpdate({
+      target: [signInAttempts.scope, signInAttempts.keyHash],
+      set: {
+        attempts: sql`case when ${stale} then 1 else ${signInAttempts.attempts} + 1 end`,
+        windowStartedAt: sql`case when ${stale} then ${at} else ${signInAttempts.windowStartedAt} end`,
+      },
+    })
+    .returning({
+      attempts: signInAttempts.attempts,
+      windowStartedAt: signInAttempts.windowStartedAt,
+    });
+  if (!row) throw new Error('sign-in attempt not counted');
+  return row;
+}
+
+/** A successful sign-in: the pair starts afresh, and the attempt no longer counts elsewhere. */
+export async function releaseSignInAttempt(
+  db: DbOrTx,
+  keys: { pair: string; address: string; account: string },
+) {
+  await db
+    .delete(signInAttempts)
+    .where(and(eq(signInAttempts.scope, 'pair'), eq(signInAttempts.keyHash, keys.pair)));
+  await db
+    .update(signInAttempts)
+    .set({ attempts: sql`greatest(${signInAttempts.attempts} - 1, 0)` })
+    .where(
+      or(
+        and(eq(signInAttempts.scope, 'address'), eq(signInAttempts.keyHash, keys.address)),
+        and(eq(signInAttempts.scope, 'account'), eq(signInAttempts.keyHash, keys.account)),
+      ),
+    );
+}
+
+/**
+ * Deletes what has outlived its use: expired OAuth states, sign-in counters and failures past
+ * their window, ended sessions and expired single-use links. Returns the rows removed per table.
+ */
+export async function purgeExpiredAuthRows(
+  db: DbOrTx,
+  options: { now: Date; failureWindowMs: number; sessionIdleMs: number },
+) {
+  const { now } = options;
+  const windowStart = new Date(now.getTime() - options.failureWindowMs);
+  const states = await db
+    .delete(oauthStates)
+    .where(lt(oauthStates.expiresAt, now))
+    .returning({ id: oauthStates.id });
+  const failures = await db
+    .delete(authFailures)
+    .where(lt(authFailures.createdAt, windowStart))
+    .returning({ id: authFailures.id });
+  const attempts = await db
+    .delete(signInAttempts)
+    .where(lt(signInAttempts.windowStartedAt, windowStart))
+    .returning({ key: signInAttempts.keyHash });
+  const ended = await db
+    .delete(sessions)
+    .where(
+      or(
+        lt(sessions.expiresAt, now),
+        isNotNull(sessions.revokedAt),
+        lt(sessions.lastSeenAt, new Date(now.getTime() - options.sessionIdleMs)),
+      ),
+    )
+    .returning({ id: sessions.id });
+  const tokens = await db
+    .delete(oneTimeTokens)
+    .where(lt(oneTimeTokens.expiresAt, now))
+    .returning({ id: oneTimeTokens.id });
+  return {
+    oauthStates: states.length,
+    authFailures: failures.length,
+    signInAttempts: attempts.length,
+    sessions: ended.length,
+    oneTimeTokens: tokens.length,
+  };
 }

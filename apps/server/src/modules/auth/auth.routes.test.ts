@@ -190,6 +190,7 @@ describe('sign-up, sign-in and sessions', () => {
         position: null,
         approvedAt: null,
         isMasterAccount: false,
+        emailVerified: true,
       },
     });
     const master = await t.app.inject({
@@ -285,16 +286,78 @@ describe('sign-in throttling', () => {
       remoteAddress: ip,
     });
 
-  it('locks an account after 5 failures, even for the right password, with when to retry', async () => {
+  it('locks an account at one address after 5 failures there, even for the right password, with when to retry', async () => {
     const account = await registerUser(t.app);
     for (let i = 0; i < 5; i++)
-      expect((await login(account.email, 'wrong-password', `203.0.113.${i}`)).statusCode).toBe(401);
-    const locked = await login(account.email, account.password, '203.0.113.99');
+      expect((await login(account.email, 'wrong-password', '203.0.113.5')).statusCode).toBe(401);
+    const locked = await login(account.email, account.password, '203.0.113.5');
     expect(locked.statusCode).toBe(429);
     expect(locked.json()).toMatchObject({ code: 'TOO_MANY_ATTEMPTS' });
     expect(locked.json().message).toMatch(
       /^Too many failed sign-in attempts\. Please try again in 1[45] minutes\.$/,
     );
+  });
+
+  it('does not lock the owner out from their own address after failures elsewhere', async () => {
+    const account = await registerUser(t.app);
+    for (let i = 0; i < 6; i++) await login(account.email, 'wrong-password', '203.0.113.66');
+    expect((await login(account.email, 'wrong-password', '203.0.113.66')).statusCode).toBe(429);
+    // The owner, somewhere else, still signs in.
+    expect((await login(account.email, account.password, '198.51.100.77')).statusCode).toBe(200);
+  });
+
+  it('stops guessing spread over many addresses at 50 attempts per account', async () => {
+    const account = await registerUser(t.app);
+    for (let i = 0; i < 50; i++)
+      expect(
+        (await login(account.email, 'wrong-password', `10.9.${Math.floor(i / 4)}.${i % 4}`))
+          .statusCode,
+      ).toBe(401);
+    const refused = await login(account.email, account.password, '10.9.99.1');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().code).toBe('TOO_MANY_ATTEMPTS');
+  });
+
+  it('counts parallel attempts before checking the password: 25 at once get 5 answers of 401', async () => {
+    const account = await registerUser(t.app);
+    // 25 stays under the route's 30-a-minute rate limit, so every refusal here is the throttle's.
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, () => login(account.email, 'wrong-password', '203.0.113.25')),
+    );
+    expect(answers.filter((answer) => answer.statusCode === 401)).toHaveLength(5);
+    const refused = answers.filter((answer) => answer.statusCode === 429);
+    expect(refused).toHaveLength(20);
+    for (const answer of refused) expect(answer.json().code).toBe('TOO_MANY_ATTEMPTS');
+  });
+
+  it('40 parallel wrong passwords: at most 5 are checked, the rest get 429', async () => {
+    const account = await registerUser(t.app);
+    const statuses = (
+      await Promise.all(
+        Array.from({ length: 40 }, () => login(account.email, 'wrong-password', '203.0.113.40')),
+      )
+    ).map((answer) => answer.statusCode);
+    expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(35);
+  });
+
+  it('refuses a right guess made among parallel wrong ones once over the limit', async () => {
+    const account = await registerUser(t.app);
+    const wrong = Array.from({ length: 24 }, () =>
+      login(account.email, 'wrong-password', '203.0.113.24'),
+    );
+    const right = login(account.email, account.password, '203.0.113.24');
+    const answers = await Promise.all([...wrong, right]);
+    // Only 5 attempts reach the password check; the right one succeeds only if it is among them.
+    expect(answers.filter((answer) => answer.statusCode !== 429)).toHaveLength(5);
+    const rightAnswer = answers[24];
+    if (rightAnswer?.statusCode === 200)
+      expect(answers.slice(0, 24).filter((a) => a.statusCode === 401)).toHaveLength(4);
+    else expect(rightAnswer?.json().code).toBe('TOO_MANY_ATTEMPTS');
+    // Once over the limit, the right password is refused too.
+    const after = await login(account.email, account.password, '203.0.113.24');
+    expect(after.statusCode).toBe(429);
+    expect(after.json().code).toBe('TOO_MANY_ATTEMPTS');
   });
 
   it('locks an address after 20 failures across accounts; other addresses still sign in', async () => {

@@ -1,4 +1,10 @@
-import type { AuthUser, UserProfile } from '@research/contracts';
+import {
+  AUTH_EMAILS,
+  AUTH_HARDENING_MESSAGES,
+  AUTH_SERVER_MESSAGES,
+  type AuthUser,
+  type UserProfile,
+} from '@research/contracts';
 import type { AppConfig } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { AppError, conflict, tooManyRequests } from '../../errors.js';
@@ -14,24 +20,34 @@ import { hashPassword, verifyPassword } from './passwords.js';
 export type { UserRow } from './auth.repository.js';
 
 const MINUTE = 60_000;
-/** Failed sign-ins are counted over this window… */
-const THROTTLE_WINDOW_MS = 15 * MINUTE;
-/** …and past these counts further attempts are refused until the oldest failure ages out. */
-const MAX_FAILURES_PER_ACCOUNT = 5;
-const MAX_FAILURES_PER_ADDRESS = 20;
+/** Sign-in attempts are counted in fixed windows of this length… */
+export const THROTTLE_WINDOW_MS = 15 * MINUTE;
+/**
+ * …and past these counts further attempts are refused until the window ends. The pair
+ * (account, client address) is the tight limit, so someone guessing from elsewhere cannot lock
+ * the owner out; the per-account ceiling stops guessing spread over many addresses.
+ */
+export const SIGN_IN_LIMITS = { pair: 5, address: 20, account: 50 } as const;
 /** Writing last-seen on every request would turn reads into writes; once a minute is enough. */
 const TOUCH_INTERVAL_MS = MINUTE;
 const RESET_LINK_TTL_MS = 60 * MINUTE;
 const MAX_RESET_MAILS_PER_HOUR = 3;
-
-export const RESET_PASSWORD_SUCCESS = 'Your password has been changed. You can now sign in.';
-export const INVALID_RESET_TOKEN_MESSAGE =
-  'This link is invalid or has expired. Please request a new one.';
-export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
+const CONFIRM_LINK_TTL_MS = 48 * 60 * MINUTE;
+const MAX_CONFIRM_MAILS_PER_HOUR = 3;
 
 export interface RequestContext {
   ip: string;
 }
+
+interface SignInKeys {
+  pair: string;
+  address: string;
+  account: string;
+}
+
+/** Whether the account's owner proved the address (the rule behind applications and e-mail matches). */
+export const isEmailVerified = (user: Pick<repo.UserRow, 'emailVerifiedAt'>): boolean =>
+  user.emailVerifiedAt !== null;
 
 export function toAuthUser(user: repo.UserRow): AuthUser {
   return {
@@ -65,6 +81,7 @@ export function toProfile(user: repo.UserRow, application?: ApplicationRow): Use
       status: 'approved',
       ...blank,
       isMasterAccount: true,
+      emailVerified: isEmailVerified(user),
     };
   }
   return {
@@ -80,6 +97,23 @@ export function toProfile(user: repo.UserRow, application?: ApplicationRow): Use
     approvedAt:
       application?.status === 'approved' ? (application.reviewedAt?.toISOString() ?? null) : null,
     isMasterAccount: false,
+    emailVerified: isEmailVerified(user),
+  };
+}
+
+/** An account e-mail whose button is a single-use link; its subject is its title. */
+function linkMail(
+  texts: (typeof AUTH_EMAILS)[keyof typeof AUTH_EMAILS],
+  url: string,
+): { subject: string; html: string; text: string } {
+  return {
+    subject: texts.subject,
+    ...renderEmail({
+      title: texts.subject,
+      preheader: texts.preheader,
+      paragraphs: texts.paragraphs,
+      action: { label: texts.action, url },
+    }),
   };
 }
 
@@ -94,25 +128,52 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
 
   const issueSession = (tx: DbOrTx, userId: string) => issueSessionFor(tx, userId, config);
 
-  /** Refuses while an account or an address has too many recent failures. */
-  async function assertNotThrottled(accountKey: string, addressKey: string) {
-    const since = new Date(Date.now() - THROTTLE_WINDOW_MS);
-    for (const [scope, key, limit] of [
-      ['account', accountKey, MAX_FAILURES_PER_ACCOUNT],
-      ['address', addressKey, MAX_FAILURES_PER_ADDRESS],
-    ] as const) {
-      const failures = await repo.recentAuthFailures(db, scope, key, since);
-      const oldest = failures[0];
-      if (failures.length >= limit && oldest) {
-        const waitMs = oldest.createdAt.getTime() + THROTTLE_WINDOW_MS - Date.now();
+  /**
+   * Counts this attempt against the pair, the address and the account before any password is
+   * checked, and refuses it when one of them is over its limit.
+   */
+  async function countAttempt(keys: SignInKeys) {
+    const now = new Date();
+    for (const scope of ['pair', 'address', 'account'] as const) {
+      const { attempts, windowStartedAt } = await repo.countSignInAttempt(
+        db,
+        scope,
+        keys[scope],
+        THROTTLE_WINDOW_MS,
+        now,
+      );
+      if (attempts > SIGN_IN_LIMITS[scope]) {
+        const waitMs = windowStartedAt.getTime() + THROTTLE_WINDOW_MS - now.getTime();
         const minutes = Math.max(1, Math.ceil(waitMs / MINUTE));
         throw tooManyRequests(
-          `Too many failed sign-in attempts. Please try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`,
+          AUTH_SERVER_MESSAGES.tooManySignInAttempts(minutes),
           'TOO_MANY_ATTEMPTS',
         );
       }
     }
   }
+
+  /**
+   * A fresh single-use link that proves the address (at sign-up, and on request). Only its hash
+   * is stored, inside the caller's transaction; the mail is queued once that has committed.
+   */
+  async function createConfirmationLink(tx: DbOrTx, userId: string): Promise<string> {
+    const token = randomToken(32);
+    await repo.retireOneTimeTokens(tx, userId, ['confirm_email']);
+    await repo.insertOneTimeToken(tx, {
+      purpose: 'confirm_email',
+      tokenHash: sha256Hex(token),
+      userId,
+      expiresAt: new Date(Date.now() + CONFIRM_LINK_TTL_MS),
+    });
+    return `${config.publicUrl}/confirm-email?token=${encodeURIComponent(token)}`;
+  }
+
+  const mailConfirmation = (email: string, url: string) =>
+    messaging.queueEmail('email_confirmation', {
+      to: email,
+      ...linkMail(AUTH_EMAILS.confirmEmail, url),
+    });
 
   return {
     issueSession,
@@ -122,11 +183,11 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
       ctx: RequestContext,
     ) {
       if (await repo.findUserByEmail(db, input.email)) {
-        throw conflict('An account with this email already exists', 'EMAIL_IN_USE');
+        throw conflict(AUTH_SERVER_MESSAGES.emailInUse, 'EMAIL_IN_USE');
       }
       const passwordHash = await hashPassword(input.password);
       try {
-        return await db.transaction(async (tx) => {
+        const created = await db.transaction(async (tx) => {
           const user = await repo.insertUser(tx, {
             email: input.email,
             displayName: input.displayName.trim(),
@@ -134,6 +195,7 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
             lastLoginAt: new Date(),
           });
           const token = await issueSession(tx, user.id);
+          const confirmUrl = await createConfirmationLink(tx, user.id);
           await recordAudit(tx, {
             actorId: user.id,
             action: 'auth.register',
@@ -141,34 +203,38 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
             targetId: user.id,
             ip: ctx.ip,
           });
-          return { token, user: toAuthUser(user) };
+          return { token, user: toAuthUser(user), confirmUrl };
         });
+        await mailConfirmation(created.user.email, created.confirmUrl);
+        return { token: created.token, user: created.user };
       } catch (error) {
         // Two sign-ups with one address at the same moment: the unique index decides.
         if (
           (error as { code?: string }).code === '23505' ||
           String(error).includes('users_email_key')
         ) {
-          throw conflict('An account with this email already exists', 'EMAIL_IN_USE');
+          throw conflict(AUTH_SERVER_MESSAGES.emailInUse, 'EMAIL_IN_USE');
         }
         throw error;
       }
     },
 
     async login(input: { email: string; password: string }, ctx: RequestContext) {
-      const accountKey = sha256Hex(`account:${repo.normalizeEmail(input.email)}`);
-      const addressKey = sha256Hex(`address:${ctx.ip}`);
-      await assertNotThrottled(accountKey, addressKey);
-      const user = await repo.findUserByEmail(db, input.email);
+      const email = repo.normalizeEmail(input.email);
+      const keys: SignInKeys = {
+        pair: sha256Hex(`pair:${email}\n${ctx.ip}`),
+        address: sha256Hex(`address:${ctx.ip}`),
+        account: sha256Hex(`account:${email}`),
+      };
+      await countAttempt(keys);
+      const user = await repo.findUserByEmail(db, email);
       const ok = await verifyPassword(user?.passwordHash, input.password);
       if (!user || !ok) {
-        await repo.recordAuthFailure(db, 'account', accountKey);
-        await repo.recordAuthFailure(db, 'address', addressKey);
         // One answer for an unknown e-mail and a wrong password.
-        throw new AppError(401, 'INVALID_CREDENTIALS', INVALID_CREDENTIALS_MESSAGE);
+        throw new AppError(401, 'INVALID_CREDENTIALS', AUTH_SERVER_MESSAGES.invalidCredentials);
       }
       return db.transaction(async (tx) => {
-        await repo.clearAuthFailures(tx, 'account', accountKey);
+        await repo.releaseSignInAttempt(tx, keys);
         const updated = await repo.updateUser(tx, user.id, { lastLoginAt: new Date() });
         const token = await issueSession(tx, user.id);
         await recordAudit(tx, {
@@ -179,6 +245,53 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
           ip: ctx.ip,
         });
         return { token, user: toAuthUser(updated) };
+      });
+    },
+
+    /** A fresh confirmation link for a signed-in account whose address is not confirmed yet. */
+    async resendConfirmation(user: repo.UserRow, ctx: RequestContext) {
+      if (isEmailVerified(user)) return { alreadyConfirmed: true };
+      const hourAgo = new Date(Date.now() - 60 * MINUTE);
+      // A cap per account keeps the button from being used to flood an inbox.
+      if (
+        (await repo.countRecentTokens(db, user.id, 'confirm_email', hourAgo)) >=
+        MAX_CONFIRM_MAILS_PER_HOUR
+      )
+        throw tooManyRequests(AUTH_HARDENING_MESSAGES.confirmationResendLimit, 'TOO_MANY_ATTEMPTS');
+      const url = await db.transaction(async (tx) => {
+        const link = await createConfirmationLink(tx, user.id);
+        await recordAudit(tx, {
+          actorId: user.id,
+          action: 'auth.email_confirmation_sent',
+          targetType: 'user',
+          targetId: user.id,
+          ip: ctx.ip,
+        });
+        return link;
+      });
+      await mailConfirmation(user.email, url);
+      return { alreadyConfirmed: false };
+    },
+
+    /** Follows a mailed confirmation link: single use, and only for the address it was sent to. */
+    async confirmEmail(token: string, ctx: RequestContext) {
+      await db.transaction(async (tx) => {
+        const row = await repo.consumeOneTimeToken(tx, sha256Hex(token), ['confirm_email']);
+        const user = row?.userId ? await repo.findUserById(tx, row.userId) : undefined;
+        if (!user)
+          throw new AppError(
+            400,
+            'INVALID_CONFIRMATION_TOKEN',
+            AUTH_HARDENING_MESSAGES.confirmationInvalid,
+          );
+        await repo.updateUser(tx, user.id, { emailVerifiedAt: user.emailVerifiedAt ?? new Date() });
+        await recordAudit(tx, {
+          actorId: user.id,
+          action: 'auth.email_confirmed',
+          targetType: 'user',
+          targetId: user.id,
+          ip: ctx.ip,
+        });
       });
     },
 
@@ -245,20 +358,9 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
         });
       });
       const url = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
-      const mail = renderEmail({
-        title: 'Reset your password',
-        preheader: 'Your password reset link (valid for one hour)',
-        paragraphs: [
-          'We received a request to reset the password of your Wearable Health Research Platform account.',
-          'The link below works once and expires in one hour.',
-          'If you did not ask for this, ignore this e-mail: your password stays as it is.',
-        ],
-        action: { label: 'Reset password', url },
-      });
       await messaging.queueEmail('password_reset', {
         to: user.email,
-        subject: 'Reset your password',
-        ...mail,
+        ...linkMail(AUTH_EMAILS.passwordReset, url),
       });
     },
 
@@ -269,7 +371,7 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
       ]);
       const user = row?.userId ? await repo.findUserById(db, row.userId) : undefined;
       if (!row || !user)
-        throw new AppError(400, 'INVALID_RESET_TOKEN', INVALID_RESET_TOKEN_MESSAGE);
+        throw new AppError(400, 'INVALID_RESET_TOKEN', AUTH_SERVER_MESSAGES.invalidResetLink);
       return { purpose: row.purpose as 'reset_password' | 'set_password', email: user.email };
     },
 
@@ -282,9 +384,10 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
           'set_password',
         ]);
         if (!row?.userId)
-          throw new AppError(400, 'INVALID_RESET_TOKEN', INVALID_RESET_TOKEN_MESSAGE);
+          throw new AppError(400, 'INVALID_RESET_TOKEN', AUTH_SERVER_MESSAGES.invalidResetLink);
         const user = await repo.findUserById(tx, row.userId);
-        if (!user) throw new AppError(400, 'INVALID_RESET_TOKEN', INVALID_RESET_TOKEN_MESSAGE);
+        if (!user)
+          throw new AppError(400, 'INVALID_RESET_TOKEN', AUTH_SERVER_MESSAGES.invalidResetLink);
         // Opening the mailed link proves the address is theirs.
         await repo.updateUser(tx, user.id, {
           passwordHash,

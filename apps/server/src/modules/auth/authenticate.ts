@@ -1,3 +1,4 @@
+import { AUTH_SERVER_MESSAGES, authenticationRequiredTo } from '@research/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, forbidden } from '../../errors.js';
 import type { UserRow } from './auth.repository.js';
@@ -12,7 +13,7 @@ declare module 'fastify' {
   }
 }
 
-export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please sign in again.';
+const unauthenticated = () => new AppError(401, 'UNAUTHENTICATED', authenticationRequiredTo());
 
 export function bearerToken(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
@@ -24,9 +25,9 @@ export function bearerToken(request: FastifyRequest): string | null {
 /** preHandler: a live session is required (401 otherwise). */
 export async function requireUser(request: FastifyRequest, _reply: FastifyReply) {
   const token = bearerToken(request);
-  if (!token) throw new AppError(401, 'UNAUTHENTICATED', 'Authentication required');
+  if (!token) throw unauthenticated();
   const found = await request.server.services.auth.authenticate(token);
-  if (!found) throw new AppError(401, 'SESSION_EXPIRED', SESSION_EXPIRED_MESSAGE);
+  if (!found) throw new AppError(401, 'SESSION_EXPIRED', AUTH_SERVER_MESSAGES.sessionExpired);
   request.user = found.user;
   request.sessionToken = token;
   request.applicationStatus = found.applicationStatus;
@@ -36,11 +37,11 @@ export async function requireUser(request: FastifyRequest, _reply: FastifyReply)
 export async function requireMaster(request: FastifyRequest, reply: FastifyReply) {
   await requireUser(request, reply);
   if (request.user?.role !== 'master')
-    throw forbidden('This action needs the master account.', 'MASTER_ONLY');
+    throw forbidden(AUTH_SERVER_MESSAGES.masterOnly, 'MASTER_ONLY');
 }
 
 /** The signed-in user inside a handler guarded by requireUser/requireMaster. */
 export function currentUser(request: FastifyRequest): UserRow {
-  if (!request.user) throw new AppError(401, 'UNAUTHENTICATED', 'Authentication required');
+  if (!request.user) throw unauthenticated();
   return request.user;
 }

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { IdTokenTamper } from '@research/sandbox';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '../../db/schema/index.js';
+import { oauthStates, users } from '../../db/schema/index.js';
+import { sha256Hex } from '../../platform/crypto.js';
 import { bearer, registerUser, someAddress, uniqueEmail } from '../../test/auth-helpers.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -94,7 +95,11 @@ describe('Google sign-in (OpenID Connect against the sandbox issuer)', () => {
   });
 
   it('links Google to an existing password account with that address, dropping the unproven password', async () => {
-    const existing = await registerUser(t.app, { displayName: 'Joan Clarke' });
+    const existing = await registerUser(
+      t.app,
+      { displayName: 'Joan Clarke' },
+      { confirmed: false },
+    );
     const res = await signIn({ email: existing.email, name: 'Joan Clarke' });
     expect(res.statusCode).toBe(200);
     expect(res.json().user.id).toBe(existing.user.id);
@@ -153,6 +158,21 @@ describe('Google sign-in (OpenID Connect against the sandbox issuer)', () => {
     // The state is single-use: after any attempt it cannot be replayed, even with the right binding.
     const replay = await complete({ code, state, binding });
     expect(replay.statusCode).toBe(400);
+
+    // A state past its expiry is refused even with the right binding and a fresh code.
+    const late = { email: uniqueEmail('late'), name: 'Lea' };
+    const lateBinding = newBinding();
+    const fresh = await authorize(late, lateBinding);
+    await t.app.platform.db
+      .update(oauthStates)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(oauthStates.stateHash, sha256Hex(fresh.state)));
+    const expired = await complete({ ...fresh, binding: lateBinding });
+    expect(expired.statusCode).toBe(400);
+    expect(expired.json().message).toBe('This sign-in attempt has expired. Please try again.');
+    expect(await t.app.platform.db.select().from(users).where(eq(users.email, late.email))).toEqual(
+      [],
+    );
   });
 
   it('validates the start and complete calls', async () => {

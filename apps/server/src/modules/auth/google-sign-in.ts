@@ -1,3 +1,4 @@
+import { AUTH_SERVER_MESSAGES } from '@research/contracts';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import type { AppConfig } from '../../config.js';
@@ -60,11 +61,7 @@ export function createGoogleSignIn(deps: {
       try {
         cfg = await issuer();
       } catch {
-        throw new AppError(
-          503,
-          'GOOGLE_UNAVAILABLE',
-          'Google sign-in is not reachable right now. Please try again later.',
-        );
+        throw new AppError(503, 'GOOGLE_UNAVAILABLE', AUTH_SERVER_MESSAGES.googleUnavailable);
       }
       const state = oidc.randomState();
       const nonce = oidc.randomNonce();
@@ -104,7 +101,7 @@ export function createGoogleSignIn(deps: {
         )
         .returning();
       if (!row || row.bindingHash !== sha256Hex(input.binding) || !row.nonce) {
-        throw signInFailed('This sign-in attempt has expired. Please try again.', 400);
+        throw signInFailed(AUTH_SERVER_MESSAGES.googleAttemptExpired, 400);
       }
 
       let claims: oidc.IDToken | undefined;
@@ -121,11 +118,11 @@ export function createGoogleSignIn(deps: {
         });
         claims = tokens.claims();
       } catch {
-        throw signInFailed('Google sign-in could not be verified. Please try again.');
+        throw signInFailed(AUTH_SERVER_MESSAGES.googleNotVerified);
       }
       const email = typeof claims?.email === 'string' ? claims.email : '';
       if (!claims || !email || claims.email_verified !== true) {
-        throw signInFailed('Your Google account has no verified e-mail address.', 403);
+        throw signInFailed(AUTH_SERVER_MESSAGES.googleNoVerifiedEmail, 403);
       }
       const profile = {
         googleSubject: claims.sub,

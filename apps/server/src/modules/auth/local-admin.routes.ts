@@ -1,33 +1,44 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { writeFileSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { emailSchema, nameSchema, newPasswordSchema } from '@research/contracts';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { authApi } from '@research/contracts';
+import type { FastifyPluginAsync } from 'fastify';
 import { forbidden } from '../../errors.js';
+import { route } from '../../http/operation-route.js';
+import { addParticipantRoute } from '../wearables/add-participant.js';
 
 export const ADMIN_KEY_FILE = 'admin.key';
+/** Where the running server says it listens, so the admin CLI finds it on any port. */
+export const SERVER_INFO_FILE = 'server.json';
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-
-export const createMasterBodySchema = z.object({
-  email: emailSchema,
-  password: newPasswordSchema.optional(),
-  displayName: nameSchema.optional(),
-});
 
 /**
  * The embedded database belongs to the running server, so `npm run admin` reaches it through
  * this route instead. Only a process on this machine that can read the key file (written with
  * mode 0600 at start) gets in; the route is not in the public API docs.
  */
-export const localAdminRoutes: FastifyPluginAsyncZod = async (app) => {
+export const localAdminRoutes: FastifyPluginAsync = async (app) => {
   const key = randomBytes(32).toString('base64url');
   await writeFile(path.join(app.platform.config.dataDir, ADMIN_KEY_FILE), key, { mode: 0o600 });
 
-  app.post(
-    '/api/local-admin/create-master',
-    { schema: { hide: true, body: createMasterBodySchema } },
-    async (request) => {
+  const infoFile = path.join(app.platform.config.dataDir, SERVER_INFO_FILE);
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    if (!address || typeof address !== 'object') return;
+    // The CLI talks to loopback; a server bound to all interfaces is reachable there too.
+    const host = address.family === 'IPv6' && address.address !== '::' ? '[::1]' : '127.0.0.1';
+    const info = { url: `http://${host}:${address.port}`, pid: process.pid };
+    // Synchronous: Fastify runs onListen hooks without awaiting them, so this way the file
+    // exists by the time listen() resolves.
+    writeFileSync(infoFile, `${JSON.stringify(info)}\n`, { mode: 0o600 });
+  });
+  app.addHook('onClose', async () => {
+    await rm(infoFile, { force: true });
+  });
+
+  route(app, authApi.localCreateMaster, {
+    handler: async (request) => {
       const given = Buffer.from(String(request.headers['x-admin-key'] ?? ''));
       const expected = Buffer.from(key);
       const keyOk = given.length === expected.length && timingSafeEqual(given, expected);
@@ -37,5 +48,6 @@ export const localAdminRoutes: FastifyPluginAsyncZod = async (app) => {
         ...(await app.services.master.createOrPromoteMaster(request.body)),
       };
     },
-  );
+  });
+  await app.register(addParticipantRoute, { key });
 };

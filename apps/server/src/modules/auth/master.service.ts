@@ -1,15 +1,15 @@
+import { AUTH_SERVER_MESSAGES } from '@research/contracts';
 import type { AppConfig } from '../../config.js';
 import type { Db, Tx } from '../../db/client.js';
 import { AppError, conflict } from '../../errors.js';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as repo from './auth.repository.js';
-import { type RequestContext, toAuthUser } from './auth.service.js';
+import { isEmailVerified, type RequestContext, toAuthUser } from './auth.service.js';
 import { createSetPasswordLink, issueSession } from './one-time-links.js';
 import { hashPassword } from './passwords.js';
 
 const SETUP_LINK_TTL_MS = 24 * 60 * 60_000;
-export const INVALID_SETUP_TOKEN_MESSAGE = 'This set-up link is invalid or has already been used.';
 
 /**
  * The master (administrator) account: created from the one-time link printed at start while
@@ -22,13 +22,20 @@ export function createMasterService({ db, config }: { db: Db; config: AppConfig 
   ) {
     const existing = await repo.findUserByEmail(tx, input.email);
     if (existing) {
+      // Whoever registered an address that was never proven may not be its owner: their
+      // password, Google link and sessions must not become master powers. Only the
+      // set-password link (or the password given here) opens the promoted account.
+      const unproven = !isEmailVerified(existing);
       const user = await repo.updateUser(tx, existing.id, {
         role: 'master',
+        ...(unproven ? { passwordHash: null, googleSubject: null } : {}),
         ...(input.passwordHash ? { passwordHash: input.passwordHash } : {}),
         ...(input.displayName ? { displayName: input.displayName } : {}),
       });
       // A new password, or new powers, should not ride on sessions opened before.
       await repo.revokeUserSessions(tx, user.id);
+      if (unproven)
+        await repo.retireOneTimeTokens(tx, user.id, ['reset_password', 'confirm_email']);
       return { user, created: false };
     }
     const user = await repo.insertUser(tx, {
@@ -71,15 +78,20 @@ export function createMasterService({ db, config }: { db: Db; config: AppConfig 
       const passwordHash = await hashPassword(input.password);
       return db.transaction(async (tx) => {
         const row = await repo.consumeOneTimeToken(tx, sha256Hex(token), ['master_setup']);
-        if (!row) throw new AppError(400, 'INVALID_SETUP_TOKEN', INVALID_SETUP_TOKEN_MESSAGE);
+        if (!row)
+          throw new AppError(400, 'INVALID_SETUP_TOKEN', AUTH_SERVER_MESSAGES.invalidSetupLink);
         if (await repo.masterExists(tx))
-          throw conflict('A master account already exists.', 'MASTER_EXISTS');
+          throw conflict(AUTH_SERVER_MESSAGES.masterExists, 'MASTER_EXISTS');
         const { user } = await createOrPromote(tx, {
           email: input.email,
           passwordHash,
           displayName: input.displayName.trim(),
         });
-        const updated = await repo.updateUser(tx, user.id, { lastLoginAt: new Date() });
+        // Whoever holds the link printed at start is the operator who chose this address.
+        const updated = await repo.updateUser(tx, user.id, {
+          lastLoginAt: new Date(),
+          emailVerifiedAt: user.emailVerifiedAt ?? new Date(),
+        });
         const sessionToken = await issueSession(tx, user.id, config);
         await recordAudit(tx, {
           actorId: user.id,

@@ -65,6 +65,7 @@ describe('the master account', () => {
       position: null,
       approvedAt: null,
       isMasterAccount: true,
+      emailVerified: true,
     });
     expect(
       (

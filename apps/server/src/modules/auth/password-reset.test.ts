@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { oneTimeTokens, users } from '../../db/schema/index.js';
 import { bearer, registerUser, someAddress, uniqueEmail } from '../../test/auth-helpers.js';
@@ -167,7 +167,9 @@ describe('forgot and reset password', () => {
     const rows = await t.app.platform.db
       .select()
       .from(oneTimeTokens)
-      .where(eq(oneTimeTokens.userId, account.user.id));
+      .where(
+        and(eq(oneTimeTokens.userId, account.user.id), eq(oneTimeTokens.purpose, 'reset_password')),
+      );
     expect(rows).toHaveLength(3);
   });
 });

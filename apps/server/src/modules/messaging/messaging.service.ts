@@ -1,6 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
-import type { Db } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import { outboundMessages } from '../../db/schema/index.js';
 import { defineJob, type JobQueue } from '../../platform/jobs.js';
 
@@ -41,6 +42,26 @@ const isTransient = (error: unknown) =>
 /** A short, personal-data-free description of a failure for the status column. */
 const describe = (error: unknown) =>
   (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 500);
+
+/**
+ * pg-boss's statements run on the caller's transaction, so a job exists only if that work
+ * commits. pg-boss writes `$n` placeholders; each becomes a bound parameter here.
+ */
+function executorOn(tx: DbOrTx): PgBoss.Db {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const parts = text.split(/\$(\d+)/);
+      const query = sql.join(
+        parts.map((part, i) =>
+          i % 2 === 0 ? sql.raw(part) : sql.param(values[Number(part) - 1] ?? null),
+        ),
+      );
+      const result = await tx.execute(query);
+      // node-postgres answers a result object, PGlite its rows' holder: both carry `rows`.
+      return { rows: (result as unknown as { rows: unknown[] }).rows };
+    },
+  };
+}
 
 export function createMessaging(deps: MessagingDeps) {
   const deliverJob = defineJob<{ messageId: string }>({
@@ -93,8 +114,37 @@ export function createMessaging(deps: MessagingDeps) {
     return row.id;
   }
 
+  /**
+   * Many e-mails in two statements (one insert, one job batch), so a mailing of 1,000 addresses
+   * is answered at once. Returns the outbound ids in the order given. Given a transaction, both
+   * statements are part of it: the mails go out only if the caller's work (e.g. the mailing's
+   * history) commits with them.
+   */
+  async function enqueueEmails(
+    purpose: string,
+    messages: Omit<Extract<OutboundPayload, { channel: 'email' }>, 'channel'>[],
+    tx?: DbOrTx,
+  ): Promise<string[]> {
+    if (messages.length === 0) return [];
+    // Ids made here, so each caller's address maps to its row without relying on RETURNING order.
+    const rows = messages.map((message) => ({ id: randomUUID(), message }));
+    await (tx ?? deps.db).insert(outboundMessages).values(
+      rows.map(({ id, message }) => ({
+        id,
+        channel: 'email' as const,
+        purpose,
+        payloadEncrypted: deps.cipher.encrypt(JSON.stringify({ channel: 'email', ...message })),
+      })),
+    );
+    const jobs = rows.map((row) => ({ name: deliverJob.name, data: { messageId: row.id } }));
+    if (tx) await deps.jobs().boss.insert(jobs, { db: executorOn(tx) });
+    else await deps.jobs().boss.insert(jobs);
+    return rows.map((row) => row.id);
+  }
+
   return {
     jobs: [deliverJob],
+    queueEmails: enqueueEmails,
     queueEmail: (
       purpose: string,
       message: Omit<Extract<OutboundPayload, { channel: 'email' }>, 'channel'>,

@@ -148,7 +148,7 @@ describe('GET /api/storage/objects/:bucket/*', () => {
       `${base}/page.html?expires=${expires}&signature=${signature}`,
       `${base}/exports/run-1/steps.csv?expires=${Number(expires) + 600}&signature=${signature}`,
       `${base}/exports/run-1/steps.csv?expires=${expires}&signature=${signature}&filename=x.html`,
-      `${base}/exports/run-1/steps.csv?expires=${expires}&signature=A${signature.slice(1)}`,
+      `${base}/exports/run-1/steps.csv?expires=${expires}&signature=${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`,
       `${base}/exports/run-1/steps.csv?expires=${expires}`,
       `${base}/exports/run-1/steps.csv`,
       `/api/storage/objects/study-8-data/exports/run-1/steps.csv?expires=${expires}&signature=${signature}`,

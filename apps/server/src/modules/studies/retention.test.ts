@@ -83,8 +83,40 @@ describe('retention of deleted studies', () => {
     expect(
       (await t.app.platform.objectStore.listObjects(`study-${kept}-data`)).objects,
     ).toHaveLength(1);
-    // A study that was never deleted is never touched.
-    expect(await purgeExpiredStudies(deps)).toBe(0);
+  });
+
+  it('never touches a study that was not deleted, however old, while purging deleted ones', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/create-study',
+      headers: bearer(owner.token),
+      payload: { name: 'Never deleted', settings: { dataRetentionDays: 1 } },
+      remoteAddress: someAddress(),
+    });
+    const live = created.json().study.id as string;
+    await t.app.platform.objectStore.putObject(`study-${live}-data`, 'profile/P1.json', '{}');
+    await t.app.platform.db
+      .update(studies)
+      .set({ createdAt: new Date(Date.now() - 3650 * 86_400_000) })
+      .where(eq(studies.id, live));
+    const deleted = await deletedStudy(1, 0);
+    const deps = {
+      db: t.app.platform.db,
+      config: t.config,
+      objectStore: t.app.platform.objectStore,
+    };
+    // Ten years on, every deleted study is past its retention; the live one must still stay.
+    const later = new Date(Date.now() + 3650 * 86_400_000);
+    expect(await purgeExpiredStudies(deps, later)).toBeGreaterThanOrEqual(1);
+    expect(await t.app.platform.db.select().from(studies).where(eq(studies.id, deleted))).toEqual(
+      [],
+    );
+    expect(await t.app.platform.db.select().from(studies).where(eq(studies.id, live))).toHaveLength(
+      1,
+    );
+    expect(
+      (await t.app.platform.objectStore.listObjects(`study-${live}-data`)).objects,
+    ).toHaveLength(1);
   });
 
   it('is scheduled daily in the job queue', async () => {

@@ -11,15 +11,19 @@ export interface RetentionDeps {
   db: Db;
   config: AppConfig;
   objectStore: ObjectStore;
+  /** Revokes the study's wearable grants at the provider before its rows go. */
+  revokeWearables?: (studyId: string) => Promise<unknown>;
 }
 
 /**
  * A deleted study keeps its data for its retention period (settings.dataRetentionDays), then
  * this removes its files and its rows (members, invitations and participants go with it).
- * Returns how many studies were purged.
+ * Each study on its own: one that cannot be finished (a wearable grant Google did not revoke,
+ * a storage failure) stays for the next run and the others are still purged; the run then
+ * fails with every such reason, so the job is retried. Returns how many studies were purged.
  */
 export async function purgeExpiredStudies(
-  { db, config, objectStore }: RetentionDeps,
+  { db, config, objectStore, revokeWearables }: RetentionDeps,
   now = new Date(),
 ): Promise<number> {
   const expired = await db
@@ -34,27 +38,49 @@ export async function purgeExpiredStudies(
         ),
       ),
     );
+  let purged = 0;
+  const failures: unknown[] = [];
   for (const { id } of expired) {
-    const bucket = studyBucket(config, id);
-    // Files first: if this stops half-way, the row is still there and the next run finishes.
-    for (;;) {
-      const page = await objectStore
-        .listObjects(bucket, { limit: 500 })
-        .catch(() => ({ objects: [] }));
-      if (page.objects.length === 0) break;
-      for (const object of page.objects) await objectStore.deleteObject(bucket, object.key);
+    try {
+      await purgeStudy({ db, config, objectStore, revokeWearables }, id);
+      purged++;
+    } catch (error) {
+      failures.push(error);
     }
-    await db.transaction(async (tx) => {
-      await tx.delete(studies).where(eq(studies.id, id));
-      await recordAudit(tx, {
-        actorId: null,
-        action: 'study.purged',
-        targetType: 'study',
-        targetId: id,
-      });
-    });
   }
-  return expired.length;
+  if (failures.length > 0) {
+    throw new AggregateError(
+      failures,
+      `${failures.length} of ${expired.length} expired studies kept for the next run (${purged} purged): ${failures.map((f) => (f instanceof Error ? f.message : String(f))).join('; ')}`,
+    );
+  }
+  return purged;
+}
+
+async function purgeStudy(
+  { db, config, objectStore, revokeWearables }: RetentionDeps,
+  id: string,
+): Promise<void> {
+  // A grant left at Google would outlive the data: if any is left, the study waits.
+  if (revokeWearables) await revokeWearables(id);
+  const bucket = studyBucket(config, id);
+  // Files first: if this stops half-way, the row is still there and the next run finishes.
+  for (;;) {
+    const page = await objectStore
+      .listObjects(bucket, { limit: 500 })
+      .catch(() => ({ objects: [] }));
+    if (page.objects.length === 0) break;
+    for (const object of page.objects) await objectStore.deleteObject(bucket, object.key);
+  }
+  await db.transaction(async (tx) => {
+    await tx.delete(studies).where(eq(studies.id, id));
+    await recordAudit(tx, {
+      actorId: null,
+      action: 'study.purged',
+      targetType: 'study',
+      targetId: id,
+    });
+  });
 }
 
 /** Runs the purge once a day (03:17 UTC). */

@@ -1,3 +1,4 @@
+import type { Study } from '@research/contracts';
 import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
 import {
@@ -35,6 +36,32 @@ export async function findLiveStudy(db: DbOrTx, id: string): Promise<StudyRow | 
     .select()
     .from(studies)
     .where(and(eq(studies.id, id), liveStudy));
+  return row;
+}
+
+/**
+ * A live study and the caller's role in it (null for a non-member) in one round trip: every
+ * study-scoped request resolves this first, so it is prepared once per database.
+ */
+const prepareStudyAccess = (db: Db) =>
+  db
+    .select({ study: studies, role: studyMembers.role })
+    .from(studies)
+    .leftJoin(
+      studyMembers,
+      and(eq(studyMembers.studyId, studies.id), eq(studyMembers.userId, sql.placeholder('userId'))),
+    )
+    .where(and(eq(studies.id, sql.placeholder('studyId')), liveStudy))
+    .prepare('study_access');
+const studyAccessLookups = new WeakMap<Db, ReturnType<typeof prepareStudyAccess>>();
+
+export async function findLiveStudyWithRole(db: Db, studyId: string, userId: string) {
+  let lookup = studyAccessLookups.get(db);
+  if (!lookup) {
+    lookup = prepareStudyAccess(db);
+    studyAccessLookups.set(db, lookup);
+  }
+  const [row] = await lookup.execute({ studyId, userId });
   return row;
 }
 
@@ -90,6 +117,16 @@ export async function recordInvitation(
     .onConflictDoNothing();
 }
 
+/** Lower-cased e-mails of the study's members (owner and collaborators). */
+export async function memberEmails(db: DbOrTx, studyId: string): Promise<Set<string>> {
+  const rows = await db
+    .select({ email: users.email })
+    .from(studyMembers)
+    .innerJoin(users, eq(users.id, studyMembers.userId))
+    .where(eq(studyMembers.studyId, studyId));
+  return new Set(rows.map((r) => r.email.toLowerCase()));
+}
+
 export async function acceptInvitation(db: DbOrTx, studyId: string, email: string) {
   await db
     .update(collaboratorInvitations)
@@ -117,12 +154,17 @@ const collaboratorEmailsOf = sql<string[]>`(
 /**
  * A member's live studies of one role, newest first, with owner, participant count,
  * collaborators and the total, in one round trip. The dashboard's hottest query, so it is
- * prepared once per database.
+ * prepared once per database, and Postgres builds the page as one JSON array already in the
+ * API's shape: no per-row, per-column mapping in JavaScript.
  */
 const prepareStudyList = (db: Db) => {
   // Pick the page first, then count participants and gather collaborators for those rows only.
   const page = db
-    .select({ id: studies.id, totalCount: sql<number>`(count(*) over ())::int`.as('total_count') })
+    .select({
+      id: studies.id,
+      role: studyMembers.role,
+      totalCount: sql<number>`(count(*) over ())::int`.as('total_count'),
+    })
     .from(studyMembers)
     .innerJoin(studies, eq(studies.id, studyMembers.studyId))
     .where(
@@ -138,45 +180,47 @@ const prepareStudyList = (db: Db) => {
     .as('page');
   return db
     .select({
-      study: {
-        id: studies.id,
-        name: studies.name,
-        description: studies.description,
-        duration: studies.duration,
-        studyCode: studies.studyCode,
-        status: studies.status,
-        settings: studies.settings,
-        createdAt: studies.createdAt,
-      },
-      ownerName: users.displayName,
-      ownerEmail: users.email,
-      participantCount,
-      collaborators: collaboratorEmailsOf,
-      totalCount: page.totalCount,
+      data: sql<Study[]>`coalesce(json_agg(json_build_object(
+        'id', ${studies.id},
+        'name', ${studies.name},
+        'description', ${studies.description},
+        'duration', ${studies.duration},
+        'studyCode', ${studies.studyCode},
+        'status', ${studies.status},
+        'settings', ${studies.settings},
+        'createdAt', to_char(${studies.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+        'role', ${page.role},
+        'ownerName', coalesce(nullif(${users.displayName}, ''), ${users.email}),
+        'participantCount', ${participantCount},
+        'hasPassword', ${studies.passwordEncrypted} is not null,
+        'collaborators', ${collaboratorEmailsOf}
+      ) order by ${studies.createdAt} desc, ${studies.id} desc), '[]'::json)`,
+      totalCount: sql<number | null>`max(${page.totalCount})`,
     })
     .from(page)
     .innerJoin(studies, eq(studies.id, page.id))
     .innerJoin(users, eq(users.id, studies.ownerId))
-    .orderBy(desc(studies.createdAt), desc(studies.id))
     .prepare('list_studies_of_member');
 };
 const studyLists = new WeakMap<Db, ReturnType<typeof prepareStudyList>>();
 
+/** Dashboard cards (never the password: the owner reads it from the study itself). */
 export async function listStudiesOfMember(
   db: Db,
   userId: string,
   role: MemberRole,
   page: { limit: number; offset: number },
-) {
+): Promise<{ data: Study[]; totalCount: number }> {
   let list = studyLists.get(db);
   if (!list) {
     list = prepareStudyList(db);
     studyLists.set(db, list);
   }
-  const rows = await list.execute({ userId, role, limit: page.limit, offset: page.offset });
+  const [row] = await list.execute({ userId, role, limit: page.limit, offset: page.offset });
+  const data = row?.data ?? [];
   // Past the last page there is no row to carry the total; count separately then.
   const totalCount =
-    rows[0]?.totalCount ??
+    row?.totalCount ??
     (page.offset === 0
       ? 0
       : ((
@@ -186,7 +230,7 @@ export async function listStudiesOfMember(
             .innerJoin(studies, eq(studies.id, studyMembers.studyId))
             .where(and(eq(studyMembers.userId, userId), eq(studyMembers.role, role), liveStudy))
         )[0]?.n ?? 0));
-  return { rows, totalCount };
+  return { data, totalCount };
 }
 
 export async function studyWithOwner(db: DbOrTx, studyId: string) {

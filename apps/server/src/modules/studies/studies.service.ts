@@ -72,6 +72,7 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
       ownerName: row.ownerName || row.ownerEmail,
       // Only the owner ever sees the study password.
       ...(role === 'main' ? { password: decryptPassword(study) } : {}),
+      hasPassword: study.passwordEncrypted !== null,
       collaborators,
       settings: study.settings,
     };
@@ -88,13 +89,39 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
     throw new Error('could not find a free study code');
   }
 
-  async function inviteCollaborator(study: repo.StudyRow, email: string, inviterName: string) {
+  /**
+   * The collaborator mail of study creation. People who became members at once are told they
+   * already have access; everyone else gets the code, the password and the join link.
+   */
+  async function inviteCollaborator(
+    study: repo.StudyRow,
+    email: string,
+    inviterName: string,
+    alreadyMember: boolean,
+  ) {
+    const subject = `Collaborator Invitation: ${study.name}`;
+    if (alreadyMember) {
+      const mail = renderEmail({
+        title: subject,
+        preheader: `${inviterName} added you to ${study.name}`,
+        paragraphs: [
+          `${inviterName} added you as a collaborator on the research study "${study.name}".`,
+          'You already have access: the study is listed under your collaborative studies on the research dashboard. There is nothing to join.',
+        ],
+        action: {
+          label: 'Open the study',
+          url: `${config.publicUrl}/researcher/study/${study.id}`,
+        },
+      });
+      await messaging.queueEmail('collaborator_added', { to: email, subject, ...mail });
+      return;
+    }
     const password = decryptPassword(study);
     const link = new URL(`${config.publicUrl}/researcher/dashboard`);
     link.searchParams.set('code', study.studyCode);
     if (password) link.searchParams.set('password', password);
     const mail = renderEmail({
-      title: `Collaborator Invitation: ${study.name}`,
+      title: subject,
       preheader: `${inviterName} invited you to collaborate on ${study.name}`,
       paragraphs: [
         `${inviterName} invited you to collaborate on the research study "${study.name}".`,
@@ -104,39 +131,47 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
       ],
       action: { label: 'Join the study', url: link.toString() },
     });
-    await messaging.queueEmail('collaborator_invitation', {
-      to: email,
-      subject: `Collaborator Invitation: ${study.name}`,
-      ...mail,
-    });
+    await messaging.queueEmail('collaborator_invitation', { to: email, subject, ...mail });
+  }
+
+  /** An approved researcher whose address is proven (e-mail confirmed) — never by address alone. */
+  async function approvedVerifiedResearcher(
+    tx: Parameters<typeof authRepo.findUserByEmail>[0],
+    email: string,
+  ) {
+    const user = await authRepo.findUserByEmail(tx, email);
+    if (user?.role !== 'researcher' || !user.emailVerifiedAt) return undefined;
+    const application = await findLiveApplicationOfUser(tx, user.id);
+    return application?.status === 'approved' ? user : undefined;
   }
 
   return {
     bucketOf,
 
+    /** The study password for mail to collaborators; never sent to the browser for that. */
+    passwordOf: (study: repo.StudyRow) => decryptPassword(study),
+
+    memberEmails: (studyId: string) => repo.memberEmails(db, studyId),
+
+    /** Remembers collaborator invitations sent from the study screen (for the dashboard list). */
+    async recordCollaboratorInvitations(studyId: string, emails: string[], invitedBy: string) {
+      for (const email of emails) await repo.recordInvitation(db, studyId, email, invitedBy, false);
+    },
+
     /** Resolves a study for a member: 404 unknown or deleted, 403 not a member. */
     async access(studyId: string, userId: string): Promise<StudyAccess> {
-      const study = UUID.test(studyId) ? await repo.findLiveStudy(db, studyId) : undefined;
-      if (!study) throw notFound(STUDY_MESSAGES.notFound, 'STUDY_NOT_FOUND');
-      const role = await repo.membershipOf(db, studyId, userId);
-      if (!role) throw new AppError(403, 'NOT_A_MEMBER', 'You are not a member of this study.');
-      return { study, role };
+      const found = UUID.test(studyId)
+        ? await repo.findLiveStudyWithRole(db, studyId, userId)
+        : undefined;
+      if (!found) throw notFound(STUDY_MESSAGES.notFound, 'STUDY_NOT_FOUND');
+      if (!found.role)
+        throw new AppError(403, 'NOT_A_MEMBER', 'You are not a member of this study.');
+      return { study: found.study, role: found.role };
     },
 
     /** Cards for the dashboard: no passwords here (the owner reads it from the study itself). */
-    async list(userId: string, role: repo.MemberRole, page: { limit: number; offset: number }) {
-      const { rows, totalCount } = await repo.listStudiesOfMember(db, userId, role, page);
-      const data = rows.map(
-        ({ study, ownerName, ownerEmail, participantCount, collaborators }): Study => ({
-          ...study,
-          createdAt: study.createdAt.toISOString(),
-          participantCount,
-          role,
-          ownerName: ownerName || ownerEmail,
-          collaborators,
-        }),
-      );
-      return { data, totalCount };
+    list(userId: string, role: repo.MemberRole, page: { limit: number; offset: number }) {
+      return repo.listStudiesOfMember(db, userId, role, page);
     },
 
     async get(access: StudyAccess): Promise<Study> {
@@ -156,6 +191,7 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
       const invitees = [...new Set(parsed.collaborators.map((e) => e.trim().toLowerCase()))].filter(
         (e) => e && e !== owner.email,
       );
+      const addedAtOnce = new Set<string>();
       const study = await db.transaction(async (tx) => {
         const row = await repo.insertStudy(tx, {
           name: parsed.name,
@@ -168,13 +204,14 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
         });
         await repo.addMember(tx, row.id, owner.id, 'main');
         for (const email of invitees) {
-          // An approved researcher becomes a collaborator at once; anyone else when they join.
-          const user = await authRepo.findUserByEmail(tx, email);
-          const approved =
-            user?.role === 'researcher' &&
-            (await findLiveApplicationOfUser(tx, user.id))?.status === 'approved';
-          if (user && approved) await repo.addMember(tx, row.id, user.id, 'collab');
-          await repo.recordInvitation(tx, row.id, email, owner.id, Boolean(approved));
+          // An approved researcher with a confirmed address becomes a collaborator at once;
+          // anyone else when they join with code and password.
+          const user = await approvedVerifiedResearcher(tx, email);
+          if (user) {
+            await repo.addMember(tx, row.id, user.id, 'collab');
+            addedAtOnce.add(email);
+          }
+          await repo.recordInvitation(tx, row.id, email, owner.id, Boolean(user));
         }
         await recordAudit(tx, {
           actorId: owner.id,
@@ -189,7 +226,8 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
       // Storage comes after the commit: a failure here is retried when the bucket is first used.
       await objectStore.ensureBucket(bucketOf(study.id)).catch(() => {});
       const inviterName = owner.displayName || owner.email;
-      for (const email of invitees) await inviteCollaborator(study, email, inviterName);
+      for (const email of invitees)
+        await inviteCollaborator(study, email, inviterName, addedAtOnce.has(email));
       const row = await repo.studyWithOwner(db, study.id);
       if (!row) throw notFound(STUDY_MESSAGES.notFound);
       return toStudy(row, 'main', invitees);
@@ -207,12 +245,17 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
       if (input.name !== undefined) changes.name = input.name;
       if (input.description !== undefined) changes.description = input.description || null;
       if (input.duration !== undefined) changes.duration = input.duration || null;
+      if (input.settings !== undefined)
+        changes.settings = { ...access.study.settings, ...input.settings };
       if (input.password !== undefined) {
         const stored = decryptPassword(access.study);
-        if (
-          stored !== null &&
-          (input.currentPassword === undefined || !sameSecret(input.currentPassword, stored))
-        ) {
+        // A study without a password takes a first one with no current password; a current
+        // password sent anyway cannot match anything, so it is refused rather than ignored.
+        const wrong =
+          stored === null
+            ? Boolean(input.currentPassword)
+            : input.currentPassword === undefined || !sameSecret(input.currentPassword, stored);
+        if (wrong) {
           throw new AppError(
             400,
             'INVALID_CURRENT_PASSWORD',
@@ -259,7 +302,7 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
       user: authRepo.UserRow,
       input: { studyCode: string; password: string },
       ctx: RequestContext,
-    ): Promise<Study> {
+    ): Promise<{ study: Study; alreadyMember: boolean }> {
       const key = sha256Hex(`study_join:${user.id}`);
       const since = new Date(Date.now() - JOIN_WINDOW_MS);
       if (
@@ -273,6 +316,14 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
         );
       }
       const found = await repo.findLiveStudyByCode(db, input.studyCode.trim().toUpperCase());
+      // A member following an old invitation link (the password changed since) still lands on
+      // the study: membership, not the password, is what counts for them.
+      const existing = found ? await repo.membershipOf(db, found.study.id, user.id) : undefined;
+      if (found && existing === 'collab')
+        return {
+          study: await this.get({ study: found.study, role: 'collab' }),
+          alreadyMember: true,
+        };
       const stored = found ? decryptPassword(found.study) : null;
       if (!found || stored === null || !sameSecret(input.password, stored)) {
         await authRepo.recordAuthFailure(db, 'study_join', key);
@@ -294,7 +345,7 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
           });
         });
       }
-      return this.get({ study, role: 'collab' });
+      return { study: await this.get({ study, role: 'collab' }), alreadyMember: false };
     },
 
     /** Public look-up by code (participant enrolment, join dialog). */

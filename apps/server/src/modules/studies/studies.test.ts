@@ -97,7 +97,7 @@ describe('studies', () => {
     expect(res.json().details.fields).toContainEqual({ field, message });
   });
 
-  it('adds an approved collaborator at once and mails every invitee the code, password and join link', async () => {
+  it('adds an approved collaborator at once (told they have access) and mails newcomers the code, password and join link', async () => {
     const newcomer = `newcomer.${Date.now()}@example.org`;
     const res = await create(owner.token, {
       name: 'Heart Rate Study',
@@ -112,18 +112,23 @@ describe('studies', () => {
     expect(listed).toMatchObject({ role: 'collab', name: 'Heart Rate Study' });
     expect(listed).not.toHaveProperty('password');
 
-    for (const to of [colleague.email, newcomer]) {
-      const mail = await t.sandbox?.waitForMessage(
-        { to, subjectIncludes: 'Collaborator Invitation' },
-        15_000,
-      );
-      expect(mail?.subject).toBe('Collaborator Invitation: Heart Rate Study');
-      expect(mail?.text).toContain(`Study code: ${study.studyCode}`);
-      expect(mail?.text).toContain('Study password: hr-secret');
-      expect(mail?.text).toContain(
-        `http://localhost:3000/researcher/dashboard?code=${study.studyCode}&password=hr-secret`,
-      );
-    }
+    const mail = await t.sandbox?.waitForMessage(
+      { to: newcomer, subjectIncludes: 'Collaborator Invitation' },
+      15_000,
+    );
+    expect(mail?.subject).toBe('Collaborator Invitation: Heart Rate Study');
+    expect(mail?.text).toContain(`Study code: ${study.studyCode}`);
+    expect(mail?.text).toContain('Study password: hr-secret');
+    expect(mail?.text).toContain(
+      `http://localhost:3000/researcher/dashboard?code=${study.studyCode}&password=hr-secret`,
+    );
+    // Issue 8: someone who is a member already is not asked to join.
+    const added = await t.sandbox?.waitForMessage(
+      { to: colleague.email, subjectIncludes: 'Collaborator Invitation' },
+      15_000,
+    );
+    expect(added?.text).toContain('You already have access');
+    expect(added?.text).not.toContain('hr-secret');
     // The owner does not invite themself.
     expect(
       t.sandbox?.messages({ to: owner.email }).filter((m) => m.subject?.includes('Collaborator')),
@@ -264,6 +269,40 @@ describe('studies', () => {
     expect(audit.map((a) => a.action)).toEqual(
       expect.arrayContaining(['study.password_changed', 'study.updated']),
     );
+  });
+
+  it('says whether a study has a password (never the password in lists); the owner sets a first one without a current one', async () => {
+    const { study } = (
+      await create(owner.token, { name: 'Open at first', collaborators: [colleague.email] })
+    ).json();
+    expect(study).toMatchObject({ password: null, hasPassword: false });
+    const listedIn = async (list: { data: { id: string }[] }) =>
+      list.data.find((s) => s.id === study.id);
+    const before = await listedIn(await owned(owner.token));
+    expect(before).toMatchObject({ hasPassword: false });
+    expect(before).not.toHaveProperty('password');
+
+    const set = await t.app.inject({
+      method: 'PUT',
+      url: `/api/auth/update-study/${study.id}`,
+      headers: as(owner.token),
+      payload: { password: 'first-pass' },
+    });
+    expect(set.statusCode).toBe(200);
+    expect(set.json().study).toMatchObject({ password: 'first-pass', hasPassword: true });
+
+    const after = await listedIn(await owned(owner.token));
+    expect(after).toMatchObject({ hasPassword: true });
+    expect(after).not.toHaveProperty('password');
+    const theirs = await listedIn(await collaborative(colleague.token));
+    expect(theirs).toMatchObject({ role: 'collab', hasPassword: true });
+    expect(theirs).not.toHaveProperty('password');
+    const detail = await t.app.inject({
+      url: `/api/studies/${study.id}`,
+      headers: as(colleague.token),
+    });
+    expect(detail.json().study).toMatchObject({ hasPassword: true });
+    expect(detail.json().study).not.toHaveProperty('password');
   });
 
   it('deletes softly: gone from lists, code look-up and detail; only the owner may', async () => {

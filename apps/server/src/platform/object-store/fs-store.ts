@@ -13,6 +13,7 @@ import {
 } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { storageApi } from '@research/contracts';
 import { AppError } from '../../errors.js';
 import { hmacSign, hmacVerify } from '../crypto.js';
 import {
@@ -52,8 +53,8 @@ export interface FsObjectStore extends ObjectStore {
   verifySignature(download: SignedDownload, now?: Date): boolean;
 }
 
-/** Path of the download route that serves signed links (modules/storage). */
-export const DOWNLOAD_ROUTE_PREFIX = '/api/storage/objects';
+/** Path of the download route that serves signed links (storageApi.downloadObject), before `/:bucket/*`. */
+const DOWNLOAD_ROUTE_PREFIX = storageApi.downloadObject.path.replace(/\/:bucket\/\*$/, '');
 
 // Next to the bucket folders; a bucket name can never start with '.', so these never collide.
 const META_DIR = '.meta';

@@ -1,0 +1,92 @@
+import {
+  errorSchemasOf,
+  type OperationAuth,
+  type OperationDefinition,
+  type OperationReplyBody,
+  type OperationRequestParts,
+  successStatusesOf,
+} from '@research/contracts';
+import type {
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preHandlerHookHandler,
+  RouteHandlerMethod,
+} from 'fastify';
+
+/** The request a handler sees: params, query and body parsed by the operation's schemas. */
+export type OperationRequest<O extends OperationDefinition> = FastifyRequest<{
+  Params: OperationRequestParts<O>['params'];
+  Querystring: OperationRequestParts<O>['query'];
+  Body: OperationRequestParts<O>['body'];
+}>;
+
+export interface OperationRouteOptions<O extends OperationDefinition> {
+  /** Authorization: who may call (requireUser, requireStudyMember, …), resolved before the handler. */
+  preHandler?: preHandlerHookHandler | preHandlerHookHandler[];
+  /** Per-route settings, e.g. a rate limit tighter than the global one. */
+  config?: FastifyContextConfig;
+  bodyLimit?: number;
+  handler: (
+    request: OperationRequest<O>,
+    reply: FastifyReply,
+  ) => Promise<OperationReplyBody<O>> | OperationReplyBody<O>;
+}
+
+const SECURITY: Record<OperationAuth, Record<string, string[]>[] | undefined> = {
+  public: undefined,
+  bearer: [{ bearerAuth: [] }],
+  // Either: the handler answers anonymous callers and signed-in researchers.
+  'optional-bearer': [{ bearerAuth: [] }, {}],
+  participant: [{ participantSession: [] }],
+};
+
+/**
+ * Registers the route of an operation: method, path, schemas (params, query, body, the success
+ * body and every error status with its closed set of codes) and OpenAPI text all come from the
+ * contract; the module adds only who may call and what the call does.
+ */
+export function route<O extends OperationDefinition>(
+  app: FastifyInstance,
+  operation: O,
+  options: OperationRouteOptions<O>,
+): void {
+  const response: Record<number, unknown> = {};
+  if (operation.response !== 'raw')
+    for (const status of successStatusesOf(operation)) response[status] = operation.response;
+  for (const [status, schema] of errorSchemasOf(operation)) response[status] = schema;
+  for (const [status, schema] of Object.entries(operation.otherResponses ?? {}))
+    response[Number(status)] = schema;
+  // A call that takes JSON or a form validates the body itself: a JSON schema would refuse forms.
+  const jsonBody = operation.body && !operation.multipart ? operation.body : undefined;
+  const security = SECURITY[operation.auth];
+  const description = [operation.description, operation.multipart].filter(Boolean).join('\n\n');
+  app.route({
+    method: operation.method,
+    url: operation.path,
+    schema: {
+      tags: [...operation.tags],
+      summary: operation.summary,
+      ...(operation.hidden ? { hide: true } : {}),
+      ...(description ? { description } : {}),
+      ...(operation.multipart
+        ? {
+            consumes: operation.body
+              ? ['application/json', 'multipart/form-data']
+              : ['multipart/form-data'],
+          }
+        : {}),
+      ...(security ? { security } : {}),
+      ...(operation.params ? { params: operation.params } : {}),
+      ...(operation.query ? { querystring: operation.query } : {}),
+      ...(operation.headers ? { headers: operation.headers } : {}),
+      ...(jsonBody ? { body: jsonBody } : {}),
+      response,
+    },
+    ...(options.preHandler ? { preHandler: options.preHandler } : {}),
+    ...(options.config ? { config: options.config } : {}),
+    ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
+    handler: options.handler as unknown as RouteHandlerMethod,
+  });
+}

@@ -1,0 +1,53 @@
+import { ALL_OPERATIONS, type OperationDefinition } from '@research/contracts';
+import type { HTTPMethods } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../test/test-app.js';
+
+/** '/api/studies/{id}' (OpenAPI) → '/api/studies/:id' (Fastify and the operations). */
+const fastifyPath = (path: string) =>
+  path.replace(/\{\*\}$/, '*').replace(/\{([A-Za-z]+)\}/g, ':$1');
+
+const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+
+describe('one contract per call', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('registers a route for every operation of the contracts, and no two share a call', () => {
+    // Some calls exist only in one deployment: the loopback admin port needs the embedded
+    // database (one process owns it), and the storage routes serve the local file store.
+    const deployedHere = (path: string) => {
+      if (path.startsWith('/api/local-admin/')) return t.config.database.kind === 'pglite';
+      if (path.startsWith('/api/storage/')) return t.config.storage.driver === 'fs';
+      return true;
+    };
+    const seen = new Set<string>();
+    for (const operation of ALL_OPERATIONS) {
+      const call = key(operation.method, operation.path);
+      expect(seen.has(call), `${call} is defined twice`).toBe(false);
+      seen.add(call);
+      expect(
+        t.app.hasRoute({ method: operation.method as HTTPMethods, url: operation.path }),
+        `${call} has no route`,
+      ).toBe(deployedHere(operation.path));
+    }
+  });
+
+  it('has no API route that is not an operation (every documented call comes from one)', () => {
+    const operations = new Map<string, OperationDefinition>(
+      ALL_OPERATIONS.map((operation) => [key(operation.method, operation.path), operation]),
+    );
+    const document = t.app.swagger() as { paths: Record<string, Record<string, unknown>> };
+    const strays: string[] = [];
+    for (const [path, methods] of Object.entries(document.paths)) {
+      for (const method of Object.keys(methods)) {
+        if (method === 'head') continue;
+        if (!operations.has(key(method, fastifyPath(path)))) strays.push(key(method, path));
+      }
+    }
+    expect(strays).toEqual([]);
+  });
+});

@@ -1,0 +1,98 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { participants, wearableConnections } from '../../db/schema/index.js';
+import {
+  addPending,
+  adult,
+  approvedResearcher,
+  codeFromInbox,
+  createStudy,
+  participantEmail,
+  post,
+} from '../../test/enrolment-fixtures.js';
+import { injectMultipart, SAMPLE_FILES } from '../../test/multipart.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { consentAt } from '../../test/wearables-kit.js';
+
+const SESSION = 'x-participant-session';
+
+/**
+ * The direct flow from end to end on the real components: an invited address enrols, reads the
+ * e-mail code in the sandbox inbox, connects a simulated Google account on the sandbox consent
+ * page, and completes the profile with the session the callback hands back.
+ */
+describe('direct enrolment journey', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('goes from invitation to a completed profile with a connected wearable', async () => {
+    const owner = await approvedResearcher(t.app);
+    const study = await createStudy(t.app, owner);
+    const email = participantEmail('journey');
+    await addPending(t.app, study.id, { email, invitedBy: owner.user.id, status: 'invited' });
+    const person = {
+      email,
+      firstName: 'Sam',
+      lastName: 'Jones',
+      dateOfBirth: adult,
+      studyCode: study.studyCode,
+    };
+
+    const first = await post(t.app, '/api/participants/enroll-direct', person);
+    const { participantId } = first.json();
+    const verified = await post(t.app, '/api/verification/verify-email-code', {
+      participantId,
+      email,
+      studyCode: study.studyCode,
+      verificationCode: await codeFromInbox(t, email),
+    });
+    const enrolled = await post(t.app, '/api/participants/enroll-direct', person, {
+      [SESSION]: verified.json().session.sessionId,
+    });
+    const { fitbitAuthUrl } = enrolled.json();
+
+    const consent = await consentAt(fitbitAuthUrl, { account: 'sam.jones@gmail.test' });
+    expect(consent.error).toBeNull();
+    // A new browser tab comes back from Google: it holds no session yet, the callback gives one.
+    const callback = await post(t.app, '/api/fitbit/callback', {
+      code: consent.code,
+      state: consent.state,
+    });
+    expect(callback.statusCode).toBe(200);
+    expect(callback.json()).toMatchObject({
+      participantId,
+      studyCode: study.studyCode,
+      session: { participantId, verified: true },
+    });
+
+    const profile = await injectMultipart(t.app, {
+      url: '/api/participants/update-info',
+      headers: { [SESSION]: callback.json().session.sessionId },
+      fields: {
+        participantId,
+        studyCode: study.studyCode,
+        firstName: 'Sam',
+        lastName: 'Jones',
+        additionalInfo: '',
+      },
+      files: [{ field: 'document_0', name: 'consent.pdf', data: SAMPLE_FILES.pdf }],
+    });
+    expect(profile.statusCode).toBe(200);
+    expect(profile.json().documents).toHaveLength(1);
+
+    const [row] = await t.app.platform.db
+      .select()
+      .from(participants)
+      .where(eq(participants.id, participantId));
+    expect(row?.informationCompletedAt).toBeInstanceOf(Date);
+    const connections = await t.app.platform.db
+      .select()
+      .from(wearableConnections)
+      .where(eq(wearableConnections.participantId, participantId));
+    expect(connections).toHaveLength(1);
+  });
+});

@@ -1,0 +1,155 @@
+import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import {
+  participantDocuments,
+  participants,
+  pendingParticipants,
+  wearableConnections,
+} from '../../db/schema/index.js';
+
+export type ParticipantRow = typeof participants.$inferSelect;
+export type PendingRow = typeof pendingParticipants.$inferSelect;
+export type DocumentRow = typeof participantDocuments.$inferSelect;
+
+/** The live participant of (study, e-mail); e-mails are stored lower-cased. */
+export async function findLiveParticipantByEmail(db: DbOrTx, studyId: string, email: string) {
+  const [row] = await db
+    .select()
+    .from(participants)
+    .where(
+      and(
+        eq(participants.studyId, studyId),
+        eq(participants.email, email),
+        isNull(participants.deletedAt),
+      ),
+    );
+  return row;
+}
+
+export async function findLiveParticipant(db: DbOrTx, studyId: string, participantId: string) {
+  const [row] = await db
+    .select()
+    .from(participants)
+    .where(
+      and(
+        eq(participants.id, participantId),
+        eq(participants.studyId, studyId),
+        isNull(participants.deletedAt),
+      ),
+    );
+  return row;
+}
+
+/** Whether any participant row, live or deleted, has this id. */
+export async function participantIdTaken(db: DbOrTx, participantId: string) {
+  const [row] = await db
+    .select({ id: participants.id })
+    .from(participants)
+    .where(eq(participants.id, participantId));
+  return Boolean(row);
+}
+
+/** The study's roster entry for an address (not yet enrolled or already linked). */
+export async function findPendingByEmail(
+  db: DbOrTx,
+  studyId: string,
+  email: string,
+  options: { lock?: boolean } = {},
+) {
+  const query = db
+    .select()
+    .from(pendingParticipants)
+    .where(
+      and(
+        eq(pendingParticipants.studyId, studyId),
+        sql`lower(${pendingParticipants.email}) = ${email}`,
+      ),
+    );
+  const rows = options.lock ? await query.for('update') : await query;
+  return rows[0];
+}
+
+/**
+ * Serializes enrolments of one (study, e-mail) until the transaction ends, so parallel requests
+ * for one person resume the same participant instead of racing over ids and roster entries.
+ */
+export async function lockEnrolment(db: DbOrTx, studyId: string, email: string) {
+  await db.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`${studyId}:${email}`}, 0))`,
+  );
+}
+
+/** Inserts the participant unless (study, e-mail) already has one; undefined then. */
+export async function insertParticipant(db: DbOrTx, values: typeof participants.$inferInsert) {
+  const [row] = await db
+    .insert(participants)
+    .values(values)
+    .onConflictDoNothing({
+      target: [participants.studyId, participants.email],
+      where: sql`deleted_at is null`,
+    })
+    .returning();
+  return row;
+}
+
+/** The roster entry is done: it now names its participant and leaves the pending list. */
+export async function linkPendingToParticipant(
+  db: DbOrTx,
+  pendingId: string,
+  participantId: string,
+  at: Date,
+) {
+  await db
+    .update(pendingParticipants)
+    .set({ participantId, updatedAt: at })
+    .where(eq(pendingParticipants.id, pendingId));
+}
+
+export async function updateParticipantInfo(
+  db: DbOrTx,
+  participantId: string,
+  values: {
+    firstName: string;
+    lastName: string;
+    additionalInfo: string | null;
+    informationCompletedAt: Date;
+  },
+) {
+  const [row] = await db
+    .update(participants)
+    .set({ ...values, updatedAt: values.informationCompletedAt })
+    .where(eq(participants.id, participantId))
+    .returning();
+  return row;
+}
+
+export async function insertDocuments(
+  db: DbOrTx,
+  rows: (typeof participantDocuments.$inferInsert)[],
+) {
+  if (rows.length === 0) return;
+  await db.insert(participantDocuments).values(rows);
+}
+
+export async function documentsOf(db: DbOrTx, participantId: string) {
+  return db
+    .select()
+    .from(participantDocuments)
+    .where(eq(participantDocuments.participantId, participantId))
+    .orderBy(asc(participantDocuments.uploadedAt), asc(participantDocuments.name));
+}
+
+/** Whether the participant's wearable connection holds an access token (never the token). */
+export async function hasWearableAccessToken(db: DbOrTx, participantId: string) {
+  const [row] = await db
+    .select({ id: wearableConnections.participantId })
+    .from(wearableConnections)
+    .where(
+      and(
+        eq(wearableConnections.participantId, participantId),
+        isNotNull(wearableConnections.accessTokenEncrypted),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}

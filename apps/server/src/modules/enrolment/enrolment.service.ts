@@ -1,0 +1,535 @@
+import { randomUUID } from 'node:crypto';
+import {
+  ENROLMENT_MESSAGES,
+  ENROLMENT_SERVER_MESSAGES,
+  type EnrollDirectResponse,
+  isAtLeastAge,
+  PARTICIPANT_DOCUMENT_LIMITS,
+  PARTICIPANT_DOCUMENT_MESSAGES,
+  type ParticipantSession,
+  phoneDigits,
+  REAUTH_MESSAGES,
+  VERIFICATION_MESSAGES,
+} from '@research/contracts';
+import type { AppConfig } from '../../config.js';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { AppError, badRequest, notFound } from '../../errors.js';
+import {
+  type AllowedType,
+  checkFileType,
+  safeFileName,
+  type UploadedFile,
+} from '../../http/multipart.js';
+import type { ObjectStore } from '../../platform/object-store/types.js';
+import { recordAudit } from '../audit/audit.service.js';
+import * as studiesRepo from '../studies/studies.repository.js';
+import { studyBucket } from '../studies/studies.service.js';
+import * as verificationRepo from '../verification/verification.repository.js';
+import {
+  type Context,
+  newParticipantId,
+  statusOf,
+  type VerificationService,
+} from '../verification/verification.service.js';
+import * as repo from './enrolment.repository.js';
+import type { SessionHolder } from './participant-session.js';
+import type { WearableAuthUrl } from './wearable-auth-url.js';
+import { isWordDocument } from './word-document.js';
+
+type StudyRow = studiesRepo.StudyRow;
+
+const CFB_MIME = 'application/x-cfb';
+
+/** The documents a participant may attach, recognised by content (001 §5). */
+export const PARTICIPANT_DOCUMENT_TYPES: AllowedType[] = [
+  { mime: 'application/pdf', extensions: ['pdf'] },
+  // file-type names the legacy Office container by its format (Compound File Binary); only a
+  // container with a WordDocument stream is taken, and stored as application/msword.
+  { mime: CFB_MIME, extensions: ['doc'] },
+  {
+    mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    extensions: ['docx'],
+  },
+  { mime: 'image/jpeg', extensions: ['jpg', 'jpeg'] },
+  { mime: 'image/png', extensions: ['png'] },
+  { mime: 'image/gif', extensions: ['gif'] },
+];
+
+const notApproved = () => new AppError(403, 'NOT_APPROVED', ENROLMENT_MESSAGES.notApproved);
+const verificationFailed = () =>
+  new AppError(400, 'VERIFICATION_FAILED', VERIFICATION_MESSAGES.failed);
+
+export interface EnrolmentDeps {
+  db: Db;
+  config: AppConfig;
+  objectStore: ObjectStore;
+  verification: VerificationService;
+  wearableAuthUrl: WearableAuthUrl;
+}
+
+export function createEnrolmentService({
+  db,
+  config,
+  objectStore,
+  verification,
+  wearableAuthUrl,
+}: EnrolmentDeps) {
+  const clock = verification.clock;
+
+  /**
+   * Moves the person's roster entry to a participant (status 'enrolled', inviter kept), or
+   * returns the participant they already are. One transaction: no half-enrolled rows.
+   */
+  async function enrolInTx(
+    tx: DbOrTx,
+    study: StudyRow,
+    email: string,
+    details: { firstName?: string; lastName?: string; selfEnrolment: boolean },
+    ctx: Context,
+  ) {
+    const now = clock.now();
+    await repo.lockEnrolment(tx, study.id, email);
+    const existing = await repo.findLiveParticipantByEmail(tx, study.id, email);
+    if (existing) {
+      const subject = await verificationRepo.upsertSubject(tx, {
+        studyId: study.id,
+        email,
+        participantId: existing.id,
+      });
+      return { participant: existing, subject, resumed: true };
+    }
+    const roster = await repo.findPendingByEmail(tx, study.id, email, { lock: true });
+    // A roster entry already used by an enrolment (since deleted) approves nobody again.
+    const pending = roster && roster.participantId === null ? roster : undefined;
+    if (!pending && !(details.selfEnrolment && study.settings.allowSelfEnrollment))
+      throw notApproved();
+    let subject = await verificationRepo.upsertSubject(tx, {
+      studyId: study.id,
+      email,
+      participantId: newParticipantId(),
+    });
+    if (await repo.participantIdTaken(tx, subject.participantId)) {
+      // The id belongs to a deleted participant: a new enrolment starts afresh with a new id.
+      await verificationRepo.deleteSubject(tx, subject.participantId);
+      subject = await verificationRepo.upsertSubject(tx, {
+        studyId: study.id,
+        email,
+        participantId: newParticipantId(),
+      });
+    }
+    const inserted = await repo.insertParticipant(tx, {
+      id: subject.participantId,
+      studyId: study.id,
+      email,
+      firstName: details.firstName ?? pending?.firstName ?? null,
+      lastName: details.lastName ?? pending?.lastName ?? null,
+      phoneNumber: pending?.phoneNumber ?? null,
+      status: 'enrolled',
+      enrolledAt: now,
+      updatedAt: now,
+      invitedBy: pending?.invitedBy ?? null,
+      pendingParticipantId: pending?.id ?? null,
+    });
+    if (!inserted) {
+      // A parallel enrolment of the same address won: resume it.
+      const winner = await repo.findLiveParticipantByEmail(tx, study.id, email);
+      if (!winner) throw new Error('participant neither inserted nor found');
+      return { participant: winner, subject, resumed: true };
+    }
+    if (pending) await repo.linkPendingToParticipant(tx, pending.id, inserted.id, now);
+    await recordAudit(tx, {
+      actorId: null,
+      action: 'participant.enrolled',
+      targetType: 'participant',
+      targetId: inserted.id,
+      details: { studyId: study.id, fromRoster: Boolean(pending) },
+      ip: ctx.ip,
+    });
+    return { participant: inserted, subject, resumed: false };
+  }
+
+  /** The presented session if it is this participant's and verified. */
+  async function verifiedSessionOf(token: string | undefined, participantId: string) {
+    const row = await verification.readSession(token);
+    if (!row || !token || row.participantId !== participantId || !row.verifiedAt) return undefined;
+    return row;
+  }
+
+  const sessionView = (
+    token: string,
+    row: verificationRepo.SessionRow,
+    study: StudyRow,
+  ): ParticipantSession => ({
+    sessionId: token,
+    participantId: row.participantId,
+    studyCode: study.studyCode,
+    verified: row.verifiedAt !== null,
+    expiresAt: row.expiresAt.toISOString(),
+  });
+
+  async function authUrlFor(participant: { id: string; studyId: string }) {
+    try {
+      return await wearableAuthUrl(participant);
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      throw new AppError(502, 'AUTH_URL_FAILED', ENROLMENT_MESSAGES.authUrlFailed);
+    }
+  }
+
+  /** Enrolment of a verified subject (pre-approved flow and secure-auth completion). */
+  async function enrolVerified(
+    study: StudyRow,
+    subject: verificationRepo.SubjectRow,
+    token: string | undefined,
+    ctx: Context,
+  ) {
+    let session: ParticipantSession;
+    const presented = await verifiedSessionOf(token, subject.participantId);
+    if (study.settings.requireVerification && !presented) {
+      await verification.requireSession(token, {
+        participantId: subject.participantId,
+        studyId: study.id,
+      });
+    }
+    const { participant } = await db.transaction((tx) =>
+      enrolInTx(tx, study, subject.email, { selfEnrolment: false }, ctx),
+    );
+    if (presented && token) session = sessionView(token, presented, study);
+    else session = await verification.issueSession(db, study, participant.id, true);
+    const fitbitAuthUrl = await authUrlFor(participant);
+    return {
+      message: ENROLMENT_SERVER_MESSAGES.enrolled,
+      participantId: participant.id,
+      fitbitAuthUrl,
+      session,
+    };
+  }
+
+  return {
+    /** POST /api/participants/enroll-direct */
+    async enrollDirect(
+      input: {
+        email: string;
+        firstName: string;
+        lastName: string;
+        dateOfBirth: string;
+        studyCode: string;
+      },
+      token: string | undefined,
+      ctx: Context,
+    ): Promise<Omit<EnrollDirectResponse, 'success'>> {
+      const { study } = await verification.studyByCode(input.studyCode);
+      if (!isAtLeastAge(input.dateOfBirth, clock.now()))
+        throw badRequest(ENROLMENT_MESSAGES.underAge, 'UNDER_AGE');
+      const { participant, subject, resumed } = await db.transaction((tx) =>
+        enrolInTx(
+          tx,
+          study,
+          input.email,
+          { firstName: input.firstName, lastName: input.lastName, selfEnrolment: true },
+          ctx,
+        ),
+      );
+      const presented = await verifiedSessionOf(token, participant.id);
+      let session: ParticipantSession | undefined;
+      if (presented && token) session = sessionView(token, presented, study);
+      else if (!study.settings.requireVerification)
+        session = await verification.issueSession(db, study, participant.id, true);
+
+      if (!session) {
+        // The code comes first; a code sent under 30 s ago is still on its way and still valid.
+        try {
+          await verification.sendCode(
+            'email',
+            { participantId: participant.id, studyCode: study.studyCode, email: subject.email },
+            ctx,
+          );
+        } catch (error) {
+          if (!(error instanceof AppError && error.code === 'RESEND_TOO_SOON')) throw error;
+        }
+        return {
+          message: VERIFICATION_MESSAGES.codeSent('email'),
+          participantId: participant.id,
+          verificationRequired: true,
+        };
+      }
+      return {
+        message: resumed ? ENROLMENT_SERVER_MESSAGES.resumed : ENROLMENT_SERVER_MESSAGES.enrolled,
+        participantId: participant.id,
+        verificationRequired: false,
+        fitbitAuthUrl: await authUrlFor(participant),
+        session,
+      };
+    },
+
+    /** POST /api/participants/check-pending: is this address on the study's roster? */
+    async checkPending(input: { studyCode: string; email: string; phoneNumber: string }) {
+      const { study } = await verification.studyByCode(input.studyCode);
+      const { participant, pending } = await verification.membershipOf(db, study.id, input.email);
+      const onRecord = participant?.phoneNumber ?? pending?.phoneNumber ?? null;
+      const phoneMatches =
+        onRecord !== null && phoneDigits(onRecord) === phoneDigits(input.phoneNumber);
+      // An enrolled participant's id goes only to someone who also knows the number on record;
+      // anyone else gets the stranger's answer, so the address is not revealed as enrolled.
+      if ((!participant && !pending) || (participant && !phoneMatches)) {
+        return { pending: false, participant: null, message: ENROLMENT_MESSAGES.notApproved };
+      }
+      const subject = await verificationRepo.upsertSubject(db, {
+        studyId: study.id,
+        email: input.email,
+        participantId: participant?.id ?? newParticipantId(),
+      });
+      return {
+        pending: true,
+        participant: {
+          participantId: subject.participantId,
+          email: input.email,
+          // Phone verification only to the number on record (and only if the person knows it).
+          phoneNumber: phoneMatches ? onRecord : null,
+          studyCode: study.studyCode,
+          studyName: study.name,
+          status: participant ? participant.status : (pending?.status ?? 'pre-enrolled'),
+          createdAt: (participant?.enrolledAt ?? pending?.createdAt ?? clock.now()).toISOString(),
+        },
+        message: ENROLMENT_MESSAGES.approved,
+      };
+    },
+
+    /** POST /api/participants/enroll: the pre-approved flow, after a verified code. */
+    async enroll(
+      input: { participantId: string; studyCode: string; email: string },
+      token: string | undefined,
+      ctx: Context,
+    ) {
+      const { study } = await verification.studyByCode(input.studyCode);
+      const subject = await verificationRepo.findSubjectById(db, input.participantId);
+      if (!subject || subject.studyId !== study.id || subject.email !== input.email)
+        throw verificationFailed();
+      return enrolVerified(study, subject, token, ctx);
+    },
+
+    /** POST /api/participants/update-info: profile and documents, with the session. */
+    async updateInfo(
+      fields: {
+        participantId: string;
+        studyCode: string;
+        firstName: string;
+        lastName: string;
+        additionalInfo?: string | undefined;
+      },
+      files: UploadedFile[],
+      token: string | undefined,
+      ctx: Context,
+    ) {
+      const { study } = await verification.studyByCode(fields.studyCode);
+      await verification.requireSession(token, {
+        participantId: fields.participantId,
+        studyId: study.id,
+      });
+      const participant = await repo.findLiveParticipant(db, study.id, fields.participantId);
+      if (!participant)
+        throw notFound(ENROLMENT_MESSAGES.missingParticipantData, 'PARTICIPANT_NOT_FOUND');
+      if (files.length > PARTICIPANT_DOCUMENT_LIMITS.maxFiles)
+        throw new AppError(
+          413,
+          'TOO_MANY_FILES',
+          PARTICIPANT_DOCUMENT_MESSAGES.tooMany(PARTICIPANT_DOCUMENT_LIMITS.maxFiles),
+        );
+      const documents: {
+        id: string;
+        name: string;
+        mimeType: string;
+        data: Buffer;
+        objectKey: string;
+      }[] = [];
+      for (const file of files) {
+        const name = safeFileName(file.fileName);
+        if (file.data.length > PARTICIPANT_DOCUMENT_LIMITS.maxFileBytes)
+          throw new AppError(413, 'FILE_TOO_LARGE', PARTICIPANT_DOCUMENT_MESSAGES.tooLarge(name));
+        const rejected = () =>
+          new AppError(415, 'UNSUPPORTED_FILE_TYPE', PARTICIPANT_DOCUMENT_MESSAGES.rejected(name));
+        let mimeType = await checkFileType(file, PARTICIPANT_DOCUMENT_TYPES, 'document').catch(
+          () => {
+            throw rejected();
+          },
+        );
+        if (mimeType === CFB_MIME) {
+          if (!isWordDocument(file.data)) throw rejected();
+          mimeType = 'application/msword';
+        }
+        const id = randomUUID();
+        documents.push({
+          id,
+          name,
+          mimeType,
+          data: file.data,
+          objectKey: `participants/${participant.id}/documents/${id}-${name.replace(/[^A-Za-z0-9._-]/g, '_')}`,
+        });
+      }
+      const bucket = studyBucket(config, study.id);
+      if (documents.length > 0) await objectStore.ensureBucket(bucket);
+      for (const document of documents) {
+        await objectStore.putObject(bucket, document.objectKey, document.data, {
+          contentType: document.mimeType,
+        });
+      }
+      const now = clock.now();
+      try {
+        await db.transaction(async (tx) => {
+          await repo.updateParticipantInfo(tx, participant.id, {
+            firstName: fields.firstName,
+            lastName: fields.lastName,
+            additionalInfo: fields.additionalInfo ? fields.additionalInfo : null,
+            informationCompletedAt: now,
+          });
+          await repo.insertDocuments(
+            tx,
+            documents.map((d) => ({
+              id: d.id,
+              participantId: participant.id,
+              studyId: study.id,
+              name: d.name,
+              mimeType: d.mimeType,
+              sizeBytes: d.data.length,
+              objectKey: d.objectKey,
+              uploadedAt: now,
+            })),
+          );
+          await recordAudit(tx, {
+            actorId: null,
+            action: 'participant.information_completed',
+            targetType: 'participant',
+            targetId: participant.id,
+            details: { documents: documents.length },
+            ip: ctx.ip,
+          });
+        });
+      } catch (error) {
+        // No rows, so no files: the stored objects would be orphans.
+        for (const d of documents)
+          await objectStore.deleteObject(bucket, d.objectKey).catch(() => {});
+        throw error;
+      }
+      const stored = await repo.documentsOf(db, participant.id);
+      return {
+        participantId: participant.id,
+        message: ENROLMENT_SERVER_MESSAGES.updated,
+        informationCompleted: true,
+        informationCompletedAt: now.toISOString(),
+        documents: stored.map((d) => ({
+          id: d.id,
+          name: d.name,
+          type: d.mimeType,
+          size: d.sizeBytes,
+          uploadedAt: d.uploadedAt.toISOString(),
+        })),
+      };
+    },
+
+    /**
+     * The verified session a token names and whose (study, e-mail) it speaks for; 401 without a
+     * live session, 403 before a code was verified. Checked before any body is read.
+     */
+    async sessionHolder(token: string | undefined): Promise<SessionHolder> {
+      const session = await verification.requireSession(token, {});
+      const subject = await verificationRepo.findSubjectById(db, session.participantId);
+      return {
+        participantId: session.participantId,
+        studyId: session.studyId,
+        email: subject?.email,
+      };
+    },
+
+    /**
+     * POST /api/participants/verify-secure: the participant verify data (001 §3, §7), answered
+     * only to the participant's own verified session; the id and e-mail must also match it.
+     */
+    async verifyParticipantSecure(
+      input: { participantId: string; email: string },
+      holder: SessionHolder,
+    ) {
+      if (holder.participantId !== input.participantId)
+        throw new AppError(
+          403,
+          'PARTICIPANT_SESSION_MISMATCH',
+          ENROLMENT_SERVER_MESSAGES.sessionMismatch,
+        );
+      const participant = await repo.findLiveParticipant(db, holder.studyId, input.participantId);
+      const study = participant ? await studiesRepo.findLiveStudy(db, holder.studyId) : undefined;
+      if (!participant || !study || participant.email !== input.email)
+        throw new AppError(404, 'PARTICIPANT_MISMATCH', REAUTH_MESSAGES.verificationFailed);
+      return {
+        participantId: participant.id,
+        participantEmail: participant.email,
+        studyCode: study.studyCode,
+        status: participant.status,
+        createdAt: participant.enrolledAt.toISOString(),
+        fitbitTokens: { accessToken: await repo.hasWearableAccessToken(db, participant.id) },
+      };
+    },
+
+    // ---- /api/secure-auth/* ----
+
+    /** Opens a session for a rostered or enrolled address; verified only after a code. */
+    async secureVerifyParticipant(input: { studyCode: string; personalInfo: { email: string } }) {
+      const { study } = await verification.studyByCode(input.studyCode);
+      const email = input.personalInfo.email;
+      const { participant, pending } = await verification.membershipOf(db, study.id, email);
+      if (!participant && !pending) throw notApproved();
+      const subject = await verificationRepo.upsertSubject(db, {
+        studyId: study.id,
+        email,
+        participantId: participant?.id ?? newParticipantId(),
+      });
+      const session = await verification.issueSession(
+        db,
+        study,
+        subject.participantId,
+        !study.settings.requireVerification,
+      );
+      return { session: { ...session, verificationStatus: statusOf(subject) } };
+    },
+
+    async secureSendEmail(input: { sessionId: string; email: string }, ctx: Context) {
+      const session = await verification.requireSession(input.sessionId, {}, { verified: false });
+      const subject = await verificationRepo.findSubjectById(db, session.participantId);
+      if (!subject || subject.email !== input.email) throw verificationFailed();
+      const { study } = await studyOf(session.studyId);
+      return verification.sendCode(
+        'email',
+        { participantId: subject.participantId, studyCode: study.studyCode, email: subject.email },
+        ctx,
+      );
+    },
+
+    async secureValidateSession(input: { sessionId: string }) {
+      const session = await verification.requireSession(input.sessionId, {}, { verified: false });
+      const subject = await verificationRepo.findSubjectById(db, session.participantId);
+      const { study } = await studyOf(session.studyId);
+      return {
+        session: {
+          ...sessionView(input.sessionId, session, study),
+          verificationStatus: subject ? statusOf(subject) : ('none' as const),
+        },
+        message: ENROLMENT_SERVER_MESSAGES.sessionValid,
+      };
+    },
+
+    async secureCompleteEnrollment(input: { sessionId: string }, ctx: Context) {
+      const session = await verification.requireSession(input.sessionId, {});
+      const subject = await verificationRepo.findSubjectById(db, session.participantId);
+      if (!subject) throw verificationFailed();
+      const { study } = await studyOf(session.studyId);
+      const result = await enrolVerified(study, subject, input.sessionId, ctx);
+      return { ...result, message: ENROLMENT_SERVER_MESSAGES.enrollmentCompleted };
+    },
+  };
+
+  async function studyOf(studyId: string) {
+    const row = await studiesRepo.findLiveStudy(db, studyId);
+    if (!row) throw verificationFailed();
+    return { study: row };
+  }
+}
+
+export type EnrolmentService = ReturnType<typeof createEnrolmentService>;

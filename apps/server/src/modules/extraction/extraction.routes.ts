@@ -1,0 +1,118 @@
+import {
+  DEFAULT_DATA_TYPE,
+  defaultExtractionName,
+  EXTRACTION_SERVER_MESSAGES,
+  extractionApi,
+  STUDY_DETAIL_MESSAGES,
+} from '@research/contracts';
+import { and, inArray, isNull } from 'drizzle-orm';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { participants } from '../../db/schema/index.js';
+import { AppError } from '../../errors.js';
+import { route } from '../../http/operation-route.js';
+import { perMinute } from '../../http/responses.js';
+import { currentUser } from '../auth/authenticate.js';
+import {
+  requireApprovedResearcher,
+  requireStudyMember,
+  studyAccessOf,
+} from '../studies/study-access.js';
+import type { ExtractionEngine, StartInput } from './engine.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    extraction: ExtractionEngine;
+  }
+}
+
+const notFound = () =>
+  new AppError(404, 'PARTICIPANT_NOT_FOUND', STUDY_DETAIL_MESSAGES.participantNotFound);
+
+/**
+ * The study of the named participants, which the caller must be a member of (owner or
+ * collaborator). A participant of a study the caller does not belong to answers like an unknown
+ * one, so ids cannot be probed.
+ */
+async function studyOfParticipants(request: FastifyRequest, ids: string[]): Promise<string> {
+  const rows = await request.server.platform.db
+    .select({ id: participants.id, studyId: participants.studyId })
+    .from(participants)
+    .where(and(inArray(participants.id, ids), isNull(participants.deletedAt)));
+  if (rows.length !== new Set(ids).size) throw notFound();
+  const studyIds = new Set(rows.map((r) => r.studyId));
+  if (studyIds.size !== 1) {
+    throw new AppError(400, 'MIXED_STUDIES', EXTRACTION_SERVER_MESSAGES.participantsOfOneStudy);
+  }
+  const [studyId = ''] = studyIds;
+  try {
+    await request.server.services.studies.access(studyId, currentUser(request).id);
+  } catch (error) {
+    if (error instanceof AppError && (error.statusCode === 403 || error.statusCode === 404)) {
+      throw notFound();
+    }
+    throw error;
+  }
+  return studyId;
+}
+
+async function startFor(request: FastifyRequest, input: Omit<StartInput, 'studyId' | 'actorId'>) {
+  const studyId = await studyOfParticipants(request, input.participantIds);
+  const started = await request.server.extraction.start({
+    ...input,
+    studyId,
+    actorId: currentUser(request).id,
+    ip: request.ip,
+  });
+  return { success: true as const, ...started };
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+export const extractionRoutes: FastifyPluginAsync = async (app) => {
+  const researcher = { preHandler: requireApprovedResearcher, config: perMinute(30) };
+  const member = { preHandler: requireStudyMember };
+
+  route(app, extractionApi.extractParticipantData, {
+    ...researcher,
+    handler: async (request) => {
+      const body = request.body;
+      const ids = body.participantIds ?? (body.participantId ? [body.participantId] : []);
+      return startFor(request, {
+        name: body.extractionName,
+        dataTypes: [...new Set(body.dataTypes)],
+        dateRange: body.dateRange,
+        participantIds: [...new Set(ids)],
+      });
+    },
+  });
+
+  route(app, extractionApi.extractData, {
+    ...researcher,
+    handler: async (request) => {
+      const body = request.body;
+      const date = today();
+      return startFor(request, {
+        name: body.extractionName ?? defaultExtractionName(new Date(), 1),
+        dataTypes: [...new Set(body.dataTypes ?? [DEFAULT_DATA_TYPE])],
+        dateRange: body.dateRange ?? { startDate: date, endDate: date, mode: 'single' },
+        participantIds: [body.participantId],
+      });
+    },
+  });
+
+  route(app, extractionApi.listExtractionJobs, {
+    ...member,
+    handler: async (request) => ({
+      success: true as const,
+      jobs: await app.extraction.listJobs(studyAccessOf(request).study.id),
+    }),
+  });
+
+  route(app, extractionApi.getExtractionJob, {
+    ...member,
+    handler: async (request) => ({
+      success: true as const,
+      ...(await app.extraction.jobDetail(studyAccessOf(request).study.id, request.params.jobId)),
+    }),
+  });
+};

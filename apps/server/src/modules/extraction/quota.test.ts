@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { createDbQuota } from './quota.js';
+
+let testApp: TestApp;
+
+beforeAll(async () => {
+  testApp = await createTestApp({ withoutSandbox: true });
+}, 60_000);
+
+afterAll(async () => {
+  await testApp?.close();
+});
+
+const WINDOW_MS = 400;
+
+/**
+ * Two "workers" (two quota instances on one database), each with three participants' worth of
+ * concurrent callers, take slots; every grant is stamped with its window.
+ */
+async function race(
+  limits: { perUserPerMinute: number; perProjectPerMinute: number },
+  users: string[],
+) {
+  const db = testApp.app.platform.db;
+  const workers = [0, 1].map(() => createDbQuota(db, limits, { windowMs: WINDOW_MS }));
+  const grants: { user: string; window: number }[] = [];
+  await Promise.all(
+    workers.flatMap((quota) =>
+      users.flatMap((user) =>
+        [0, 1, 2].map(async () => {
+          for (let i = 0; i < 3; i++) {
+            const window = await quota.acquire(user);
+            grants.push({ user, window });
+          }
+        }),
+      ),
+    ),
+  );
+  return grants;
+}
+
+const countBy = <T>(items: T[], key: (item: T) => string) => {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  return counts;
+};
+
+describe('the quota shared through the database', () => {
+  it('never lets one Google user exceed the per-user limit in a window, across two workers', async () => {
+    const users = [`u${Date.now()}a`, `u${Date.now()}b`];
+    const grants = await race({ perUserPerMinute: 5, perProjectPerMinute: 1000 }, users);
+    expect(grants).toHaveLength(2 * 2 * 3 * 3);
+    const perUserWindow = countBy(grants, (g) => `${g.user}:${g.window}`);
+    expect(Math.max(...perUserWindow.values())).toBeLessThanOrEqual(5);
+    // Each user needed 18 calls at 5 per window: at least 4 windows.
+    for (const user of users) {
+      expect(
+        new Set(grants.filter((g) => g.user === user).map((g) => g.window)).size,
+      ).toBeGreaterThanOrEqual(4);
+    }
+  }, 30_000);
+
+  it('keeps to the per-project limit over all users too', async () => {
+    const users = [`p${Date.now()}a`, `p${Date.now()}b`, `p${Date.now()}c`];
+    const grants = await race({ perUserPerMinute: 100, perProjectPerMinute: 6 }, users);
+    const perWindow = countBy(grants, (g) => String(g.window));
+    expect(Math.max(...perWindow.values())).toBeLessThanOrEqual(6);
+    expect(grants).toHaveLength(3 * 2 * 3 * 3);
+  }, 30_000);
+});

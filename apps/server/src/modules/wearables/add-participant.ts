@@ -1,0 +1,70 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { type AddParticipantInput, STUDY_MESSAGES, wearablesApi } from '@research/contracts';
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { FastifyPluginAsync } from 'fastify';
+import type { Db } from '../../db/client.js';
+import { participants, studies } from '../../db/schema/index.js';
+import { AppError, forbidden } from '../../errors.js';
+import { route } from '../../http/operation-route.js';
+import { upsertSubject } from '../verification/verification.repository.js';
+
+/**
+ * An operator's way to put a participant into a study from a terminal
+ * (`npm run admin -- add-participant`), for demos and browser tests. Not part of the public API:
+ * the route below only answers loopback callers holding the admin key, like create-master.
+ */
+
+export async function addParticipant(
+  db: Db,
+  input: AddParticipantInput,
+): Promise<{ participantId: string; studyCode: string; created: boolean }> {
+  return db.transaction(async (tx) => {
+    const [study] = await tx
+      .select({ id: studies.id })
+      .from(studies)
+      .where(and(eq(studies.studyCode, input.studyCode), isNull(studies.deletedAt)));
+    if (!study) throw new AppError(404, 'STUDY_NOT_FOUND', STUDY_MESSAGES.notFound);
+    const [existing] = await tx
+      .select({ id: participants.id })
+      .from(participants)
+      .where(
+        and(
+          eq(participants.studyId, study.id),
+          sql`lower(${participants.email}) = ${input.email}`,
+          isNull(participants.deletedAt),
+        ),
+      );
+    if (existing) return { participantId: existing.id, studyCode: input.studyCode, created: false };
+    // The verification record enrolment would have made: without it the participant could
+    // never prove their address, and so never connect a wearable.
+    const subject = await upsertSubject(tx, {
+      studyId: study.id,
+      email: input.email,
+      participantId: `P${randomBytes(8).toString('hex')}`,
+    });
+    await tx.insert(participants).values({
+      id: subject.participantId,
+      studyId: study.id,
+      email: input.email,
+      firstName: input.firstName ?? null,
+      lastName: input.lastName ?? null,
+      phoneNumber: input.phoneNumber || null,
+    });
+    return { participantId: subject.participantId, studyCode: input.studyCode, created: true };
+  });
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/** The operator route, registered by localAdminRoutes with its key. */
+export const addParticipantRoute: FastifyPluginAsync<{ key: string }> = async (app, { key }) => {
+  route(app, wearablesApi.addParticipant, {
+    handler: async (request) => {
+      const given = Buffer.from(String(request.headers['x-admin-key'] ?? ''));
+      const expected = Buffer.from(key);
+      const keyOk = given.length === expected.length && timingSafeEqual(given, expected);
+      if (!LOOPBACK.has(request.socket.remoteAddress ?? '') || !keyOk) throw forbidden();
+      return { success: true as const, ...(await addParticipant(app.platform.db, request.body)) };
+    },
+  });
+};

@@ -1,0 +1,230 @@
+import { and, asc, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import type { DbOrTx } from '../../db/client.js';
+import {
+  participants,
+  studies,
+  wearableConnections,
+  wearableOauthStates,
+} from '../../db/schema/index.js';
+
+export type ConnectionRow = typeof wearableConnections.$inferSelect;
+export type OauthStateRow = typeof wearableOauthStates.$inferSelect;
+
+/** A live participant of a live study, with what the wearable flows need to know. */
+export interface ParticipantRef {
+  id: string;
+  studyId: string;
+  studyCode: string;
+  studyName: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  status: string;
+  enrolledAt: Date;
+}
+
+const participantColumns = {
+  id: participants.id,
+  studyId: participants.studyId,
+  studyCode: studies.studyCode,
+  studyName: studies.name,
+  email: participants.email,
+  firstName: participants.firstName,
+  lastName: participants.lastName,
+  status: participants.status,
+  enrolledAt: participants.enrolledAt,
+};
+
+export async function findLiveParticipant(
+  db: DbOrTx,
+  participantId: string,
+): Promise<ParticipantRef | undefined> {
+  const [row] = await db
+    .select(participantColumns)
+    .from(participants)
+    .innerJoin(studies, eq(studies.id, participants.studyId))
+    .where(
+      and(
+        eq(participants.id, participantId),
+        isNull(participants.deletedAt),
+        isNull(studies.deletedAt),
+      ),
+    );
+  return row;
+}
+
+export async function insertOauthState(
+  db: DbOrTx,
+  values: typeof wearableOauthStates.$inferInsert,
+): Promise<void> {
+  await db.insert(wearableOauthStates).values(values);
+  // Expired attempts are useless; dropping them here keeps the table small without a job.
+  await db
+    .delete(wearableOauthStates)
+    .where(lt(wearableOauthStates.expiresAt, sql`now() - interval '1 day'`));
+}
+
+export async function findOauthState(
+  db: DbOrTx,
+  stateHash: string,
+): Promise<OauthStateRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(wearableOauthStates)
+    .where(eq(wearableOauthStates.stateHash, stateHash));
+  return row;
+}
+
+/** Marks a state used; only one caller can win, and only before it expires. */
+export async function claimOauthState(
+  db: DbOrTx,
+  stateHash: string,
+  now: Date,
+): Promise<OauthStateRow | undefined> {
+  const [row] = await db
+    .update(wearableOauthStates)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(wearableOauthStates.stateHash, stateHash),
+        isNull(wearableOauthStates.usedAt),
+        gt(wearableOauthStates.expiresAt, now),
+      ),
+    )
+    .returning();
+  return row;
+}
+
+export async function findConnection(
+  db: DbOrTx,
+  participantId: string,
+  options: { forUpdate?: boolean } = {},
+): Promise<ConnectionRow | undefined> {
+  const query = db
+    .select()
+    .from(wearableConnections)
+    .where(
+      and(
+        eq(wearableConnections.participantId, participantId),
+        eq(wearableConnections.provider, 'google-health'),
+      ),
+    );
+  const [row] = options.forUpdate ? await query.for('update') : await query;
+  return row;
+}
+
+export async function upsertConnection(
+  db: DbOrTx,
+  values: Omit<typeof wearableConnections.$inferInsert, 'id'>,
+): Promise<ConnectionRow> {
+  const { participantId: _p, provider: _v, ...changes } = values;
+  const [row] = await db
+    .insert(wearableConnections)
+    .values(values)
+    .onConflictDoUpdate({
+      target: [wearableConnections.participantId, wearableConnections.provider],
+      set: changes,
+    })
+    .returning();
+  if (!row) throw new Error('wearable connection not stored');
+  return row;
+}
+
+/** The participant's `authorizedAt` (spec §3): when they last granted access to their data. */
+export async function markParticipantAuthorized(db: DbOrTx, participantId: string, at: Date) {
+  await db
+    .update(participants)
+    .set({ authorizedAt: at, updatedAt: at })
+    .where(eq(participants.id, participantId));
+}
+
+export async function updateConnection(
+  db: DbOrTx,
+  id: string,
+  changes: Partial<typeof wearableConnections.$inferInsert>,
+): Promise<ConnectionRow | undefined> {
+  const [row] = await db
+    .update(wearableConnections)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(wearableConnections.id, id))
+    .returning();
+  return row;
+}
+
+/** Takes the day's one reauthorization mail; false when one went out within the interval. */
+export async function claimReauthMail(
+  db: DbOrTx,
+  id: string,
+  now: Date,
+  intervalMs: number,
+): Promise<boolean> {
+  const cutoff = new Date(now.getTime() - intervalMs);
+  const rows = await db
+    .update(wearableConnections)
+    .set({ lastReauthMailAt: now })
+    .where(
+      and(
+        eq(wearableConnections.id, id),
+        or(
+          isNull(wearableConnections.lastReauthMailAt),
+          lt(wearableConnections.lastReauthMailAt, cutoff),
+        ),
+      ),
+    )
+    .returning({ id: wearableConnections.id });
+  return rows.length > 0;
+}
+
+/** Connections of a study that still hold a token (to revoke before a purge). */
+export async function connectionsWithTokens(db: DbOrTx, studyId: string): Promise<ConnectionRow[]> {
+  return db
+    .select()
+    .from(wearableConnections)
+    .where(
+      and(
+        eq(wearableConnections.studyId, studyId),
+        or(
+          sql`${wearableConnections.refreshTokenEncrypted} is not null`,
+          sql`${wearableConnections.accessTokenEncrypted} is not null`,
+        ),
+      ),
+    );
+}
+
+/** The tab 4 listing: every live participant, with its connection when there is one. */
+export async function listAuthorizations(
+  db: DbOrTx,
+  studyId: string,
+  page: { limit: number; offset: number },
+) {
+  const where = and(eq(participants.studyId, studyId), isNull(participants.deletedAt));
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({
+        participantId: participants.id,
+        email: participants.email,
+        firstName: participants.firstName,
+        lastName: participants.lastName,
+        connectionId: wearableConnections.id,
+        healthUserId: wearableConnections.healthUserId,
+        grantedScopes: wearableConnections.grantedScopes,
+        status: wearableConnections.status,
+        hasAccessToken: sql<boolean>`${wearableConnections.accessTokenEncrypted} is not null`,
+        refreshExpiresAt: wearableConnections.refreshExpiresAt,
+      })
+      .from(participants)
+      .leftJoin(
+        wearableConnections,
+        and(
+          eq(wearableConnections.participantId, participants.id),
+          eq(wearableConnections.provider, 'google-health'),
+        ),
+      )
+      .where(where)
+      .orderBy(asc(participants.enrolledAt), asc(participants.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ value: count() }).from(participants).where(where),
+  ]);
+  return { rows, totalCount: total?.value ?? 0 };
+}

@@ -1,0 +1,1161 @@
+import { Writable } from 'node:stream';
+import {
+  GOOGLE_HEALTH_READ_SCOPES,
+  PARTICIPANT_SESSION_HEADER,
+  REAUTH_MAIL_TEXTS,
+  STUDY_CODE_MESSAGES,
+  WEARABLE_MESSAGES,
+  WEARABLE_SERVER_MESSAGES,
+} from '@research/contracts';
+import type { Sandbox } from '@research/sandbox';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  auditEvents,
+  outboundMessages,
+  participants,
+  wearableConnections,
+  wearableOauthStates,
+} from '../../db/schema/index.js';
+import { createGoogleHealthClient } from '../../platform/google-health/index.js';
+import { bearer, someAddress, uniqueEmail } from '../../test/auth-helpers.js';
+import { addPending, codeFromInbox } from '../../test/enrolment-fixtures.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
+import {
+  accountWith,
+  browserVerifier,
+  consentAt,
+  participantSessionHeaders,
+  studyWithParticipants,
+} from '../../test/wearables-kit.js';
+import { createWearablesService } from './wearables.service.js';
+
+const SLEEP_SCOPE = GOOGLE_HEALTH_READ_SCOPES[2];
+
+let testApp: TestApp;
+let app: FastifyInstance;
+let sandbox: Sandbox;
+let world: Awaited<ReturnType<typeof studyWithParticipants>>;
+
+/** Every log line of this file's app, for the last test: no token or address may be in one. */
+const logLines: string[] = [];
+
+beforeAll(async () => {
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logLines.push(String(chunk));
+      done();
+    },
+  });
+  testApp = await createTestApp({ env: { LOG_LEVEL: 'debug' }, logStream });
+  app = testApp.app;
+  sandbox = testApp.sandbox as Sandbox;
+  world = await studyWithParticipants(app);
+}, 60_000);
+
+afterAll(async () => {
+  await testApp.close();
+});
+
+const call = (options: InjectOptions) => app.inject({ remoteAddress: someAddress(), ...options });
+
+/** The consent URL through the participant's public path (reauthorization: e-mail, study code). */
+async function publicAuthUrl(
+  participant: { id: string; email: string },
+  extra: Record<string, string> = {},
+) {
+  const res = await call({
+    method: 'GET',
+    url: '/api/fitbit/auth-url',
+    query: {
+      participantId: participant.id,
+      studyCode: world.study.studyCode,
+      email: participant.email,
+      ...extra,
+    },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { authUrl: string }).authUrl;
+}
+
+/** The consent URL with the participant session the enrolment issues after verification. */
+async function sessionAuthUrl(
+  participant: { id: string; email: string },
+  extra: Record<string, string> = {},
+) {
+  const res = await call({
+    method: 'GET',
+    url: '/api/fitbit/auth-url',
+    headers: await participantSessionHeaders(app, world.study.studyCode, participant),
+    query: { participantId: participant.id, studyCode: world.study.studyCode, ...extra },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { authUrl: string }).authUrl;
+}
+
+/** Connects a participant (first time, with the session) through the direct path. */
+async function connectDirect(
+  participant: { id: string; email: string },
+  account: string,
+  scopes?: readonly string[],
+) {
+  const authUrl = await sessionAuthUrl(participant);
+  const consent = await consentAt(authUrl, { account, ...(scopes ? { scopes } : {}) });
+  return call({
+    method: 'POST',
+    url: '/api/fitbit/callback',
+    payload: { code: consent.code, state: consent.state, participantId: participant.id },
+  });
+}
+
+/** Reconnects through the public path (the reauthorization e-mail's page) and the callback. */
+async function reconnectDirect(
+  participant: { id: string; email: string },
+  account: string,
+  scopes?: readonly string[],
+) {
+  const authUrl = await publicAuthUrl(participant);
+  const consent = await consentAt(authUrl, { account, ...(scopes ? { scopes } : {}) });
+  return call({
+    method: 'POST',
+    url: '/api/fitbit/callback',
+    payload: { code: consent.code, state: consent.state, participantId: participant.id },
+  });
+}
+
+const connectionOf = async (participantId: string) => {
+  const [row] = await app.platform.db
+    .select()
+    .from(wearableConnections)
+    .where(eq(wearableConnections.participantId, participantId));
+  return row;
+};
+
+describe('authorization URL', () => {
+  it('is bound server-side: opaque single-use state, no verifier or ids in the URL, 10-minute expiry', async () => {
+    const participant = await world.addParticipant();
+    const authUrl = await sessionAuthUrl(participant);
+    const url = new URL(authUrl);
+    expect(url.searchParams.get('access_type')).toBe('offline');
+    expect(url.searchParams.get('prompt')).toBe('consent');
+    // No incremental authorization: a reconnect grants only what is ticked this time.
+    expect(url.searchParams.has('include_granted_scopes')).toBe(false);
+    expect(url.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(url.searchParams.get('redirect_uri')).toBe('http://localhost:3000/fitbit/callback');
+    expect(url.searchParams.get('scope')?.split(' ')).toEqual([...GOOGLE_HEALTH_READ_SCOPES]);
+    const state = url.searchParams.get('state') ?? '';
+    expect(state).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(authUrl).not.toContain(participant.id);
+    expect(authUrl).not.toContain(world.study.studyCode);
+    const states = await app.platform.db
+      .select()
+      .from(wearableOauthStates)
+      .where(eq(wearableOauthStates.participantId, participant.id));
+    expect(states).toHaveLength(1);
+    const [row] = states;
+    expect(row?.stateHash).not.toBe(state);
+    const ttl = (row?.expiresAt.getTime() ?? 0) - (row?.createdAt.getTime() ?? 0);
+    expect(Math.abs(ttl - 10 * 60 * 1000)).toBeLessThan(5_000);
+  });
+
+  it('says the same for a wrong e-mail, a wrong study code and an unknown participant', async () => {
+    const participant = await world.addParticipant();
+    const attempts = [
+      {
+        participantId: participant.id,
+        studyCode: world.study.studyCode,
+        email: 'other@example.org',
+      },
+      { participantId: participant.id, studyCode: 'ZZZZ9999', email: participant.email },
+      {
+        participantId: 'P0000000000000000',
+        studyCode: world.study.studyCode,
+        email: participant.email,
+      },
+    ];
+    for (const query of attempts) {
+      const res = await call({ method: 'GET', url: '/api/fitbit/auth-url', query });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ message: WEARABLE_SERVER_MESSAGES.participantMismatch });
+    }
+    const anonymous = await call({
+      method: 'GET',
+      url: '/api/fitbit/auth-url',
+      query: { participantId: participant.id, studyCode: world.study.studyCode },
+    });
+    expect(anonymous.statusCode).toBe(401);
+  });
+});
+
+describe('who may connect a participant', () => {
+  const SESSION = PARTICIPANT_SESSION_HEADER;
+
+  it('an enrolled but unverified participant cannot be connected from the public path; the verified session can', async () => {
+    // A default study (roster only, verification on): the roster address enrols directly.
+    const email = uniqueEmail('takeover');
+    await addPending(app, world.study.id, { email });
+    const person = {
+      email,
+      firstName: 'Sam',
+      lastName: 'Target',
+      dateOfBirth: '1990-04-02',
+      studyCode: world.study.studyCode,
+    };
+    const enrolled = await call({
+      method: 'POST',
+      url: '/api/participants/enroll-direct',
+      payload: person,
+    });
+    expect(enrolled.statusCode, enrolled.body).toBe(200);
+    expect(enrolled.json()).toMatchObject({ verificationRequired: true });
+    const { participantId } = enrolled.json() as { participantId: string };
+
+    // Id, e-mail and study code without the session: refused, nothing started.
+    const publicPath = await call({
+      method: 'GET',
+      url: '/api/fitbit/auth-url',
+      query: { participantId, email, studyCode: world.study.studyCode },
+    });
+    expect(publicPath.statusCode, publicPath.body).toBe(401);
+    expect(publicPath.json()).toMatchObject({ message: WEARABLE_SERVER_MESSAGES.reconnectOnly });
+    const states = await app.platform.db
+      .select()
+      .from(wearableOauthStates)
+      .where(eq(wearableOauthStates.participantId, participantId));
+    expect(states).toHaveLength(0);
+    // The same with a browser binding (the PKCE path).
+    const pkce = await call({
+      method: 'GET',
+      url: '/api/fitbit/auth-url',
+      query: {
+        participantId,
+        email,
+        studyCode: world.study.studyCode,
+        clientBinding: browserVerifier().binding,
+      },
+    });
+    expect(pkce.statusCode).toBe(401);
+
+    // After the e-mail code, the session the enrolment issues connects.
+    const verified = await call({
+      method: 'POST',
+      url: '/api/verification/verify-email-code',
+      payload: {
+        participantId,
+        email,
+        studyCode: world.study.studyCode,
+        verificationCode: await codeFromInbox(testApp, email),
+      },
+    });
+    expect(verified.statusCode, verified.body).toBe(200);
+    const withSession = await call({
+      method: 'GET',
+      url: '/api/fitbit/auth-url',
+      headers: {
+        [SESSION]: (verified.json() as { session: { sessionId: string } }).session.sessionId,
+      },
+      query: { participantId, studyCode: world.study.studyCode, mode: 'popup' },
+    });
+    expect(withSession.statusCode, withSession.body).toBe(200);
+    const consent = await consentAt((withSession.json() as { authUrl: string }).authUrl, {
+      account: 'takeover.target@gmail.test',
+    });
+    const callback = await call({
+      method: 'POST',
+      url: '/api/fitbit/callback',
+      payload: { code: consent.code, state: consent.state },
+    });
+    expect(callback.statusCode, callback.body).toBe(200);
+    expect((await connectionOf(participantId))?.status).toBe('active');
+  });
+
+  it('reconnects from the public path with the Google account already connected', async () => {
+    const participant = await world.addParticipant();
+    expect((await connectDirect(participant, 'same.account@gmail.test')).statusCode).toBe(200);
+    const before = await connectionOf(participant.id);
+    sandbox.health.revoke('same.account@gmail.test');
+    const res = await reconnectDirect(participant, 'same.account@gmail.test');
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      participantId: participant.id,
+      message: WEARABLE_SERVER_MESSAGES.connected,
+    });
+    const after = await connectionOf(participant.id);
+    expect(after?.status).toBe('active');
+    expect(after?.healthUserId).toBe(before?.healthUserId);
+    expect(after?.refreshTokenEncrypted).not.toBe(before?.refreshTokenEncrypted);
+  });
+
+  it('refuses a reconnect with another Google account: clear message, no session, old connection untouched, new grant revoked', async () => {
+    const participant = await world.addParticipant();
+    expect((await connectDirect(participant, 'owner.account@gmail.test')).statusCode).toBe(200);
+    const before = await connectionOf(participant.id);
+    const audits = async () =>
+      (
+        await app.platform.db
+          .select()
+          .from(auditEvents)
+          .where(eq(auditEvents.targetId, participant.id))
+      ).map((a) => a.action);
+    const connectedAudits = (await audits()).filter((a) => a === 'wearable.connected').length;
+
+    // Direct path.
+    const direct = await reconnectDirect(participant, 'stranger.account@gmail.test');
+    expect(direct.statusCode, direct.body).toBe(409);
+    expect(direct.json()).toMatchObject({
+      code: 'OTHER_GOOGLE_ACCOUNT',
+      message: WEARABLE_SERVER_MESSAGES.otherGoogleAccount,
+    });
+    expect(direct.json()).not.toHaveProperty('session');
+
+    // PKCE path.
+    const { verifier, binding } = browserVerifier();
+    const authUrl = await publicAuthUrl(participant, { clientBinding: binding });
+    const consent = await consentAt(authUrl, { account: 'stranger.account@gmail.test' });
+    const pkce = await call({
+      method: 'POST',
+      url: '/api/data/exchange-fitbit-token',
+      payload: {
+        code: consent.code,
+        state: consent.state,
+        codeVerifier: verifier,
+        redirectUri: 'http://localhost:3000/fitbit/callback',
+        studyCode: world.study.studyCode,
+      },
+    });
+    expect(pkce.statusCode, pkce.body).toBe(409);
+    expect(pkce.json()).toMatchObject({ message: WEARABLE_SERVER_MESSAGES.otherGoogleAccount });
+    expect(pkce.json()).not.toHaveProperty('session');
+
+    // Nothing changed here; the stranger's new grants are revoked at Google, the owner's is not.
+    expect(await connectionOf(participant.id)).toEqual(before);
+    const strangerGrants = sandbox.health.connections('stranger.account@gmail.test');
+    expect(strangerGrants).toHaveLength(2);
+    for (const grant of strangerGrants) expect(grant.revokedAt).not.toBeNull();
+    const [ownerGrant] = sandbox.health.connections('owner.account@gmail.test');
+    expect(ownerGrant?.revokedAt ?? null).toBeNull();
+    expect((await audits()).filter((a) => a === 'wearable.connected')).toHaveLength(
+      connectedAudits,
+    );
+    // The owner's account still works through the same page.
+    expect((await reconnectDirect(participant, 'owner.account@gmail.test')).statusCode).toBe(200);
+  });
+
+  it('public wearable calls need the study code, not only the participant id and e-mail', async () => {
+    const participant = await world.addParticipant();
+    expect((await connectDirect(participant, 'code.needed@gmail.test')).statusCode).toBe(200);
+    const calls = [
+      {
+        method: 'POST',
+        url: '/api/fitbit/refresh-token',
+        payload: { participantId: participant.id, email: participant.email },
+      },
+      {
+        method: 'GET',
+        url: `/api/fitbit/status/${participant.id}`,
+        query: { email: participant.email },
+      },
+      {
+        method: 'POST',
+        url: '/api/fitbit/revoke-access',
+        payload: { participantId: participant.id, email: participant.email },
+      },
+    ] as const;
+    for (const request of calls) {
+      const res = await call(request);
+      expect(res.statusCode, `${request.url}: ${res.body}`).toBe(400);
+      expect(res.json()).toMatchObject({ message: STUDY_CODE_MESSAGES.required });
+    }
+    const row = await connectionOf(participant.id);
+    expect(row?.status).toBe('active');
+    expect(row?.refreshTokenEncrypted).not.toBeNull();
+    const [grant] = sandbox.health.connections('code.needed@gmail.test');
+    expect(grant?.revokedAt ?? null).toBeNull();
+  });
+
+  it('a reconnect that unticks sleep leaves sleep out (no scopes added back from the earlier grant)', async () => {
+    const participant = await world.addParticipant();
+    expect((await connectDirect(participant, 'untick.sleep@gmail.test')).statusCode).toBe(200);
+    expect((await connectionOf(participant.id))?.grantedScopes).toContain(SLEEP_SCOPE);
+    const fewer = GOOGLE_HEALTH_READ_SCOPES.filter((s) => s !== SLEEP_SCOPE);
+    const res = await reconnectDirect(participant, 'untick.sleep@gmail.test', fewer);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(String(res.json().scope).split(' ').sort()).toEqual([...fewer].sort());
+    expect([...((await connectionOf(participant.id))?.grantedScopes ?? [])].sort()).toEqual(
+      [...fewer].sort(),
+    );
+  });
+});
+
+describe('direct path: POST /api/fitbit/callback', () => {
+  it('connects, stores the tokens encrypted, and refuses the same state twice', async () => {
+    const participant = await world.addParticipant();
+    const authUrl = await sessionAuthUrl(participant);
+    const consent = await consentAt(authUrl, { account: 'direct.one@gmail.test' });
+    const payload = { code: consent.code, state: consent.state, participantId: participant.id };
+    const res = await call({ method: 'POST', url: '/api/fitbit/callback', payload });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({
+      success: true,
+      participantId: participant.id,
+      studyCode: world.study.studyCode,
+      message: WEARABLE_SERVER_MESSAGES.connected,
+    });
+    const row = await connectionOf(participant.id);
+    expect(row?.status).toBe('active');
+    expect(row?.healthUserId).toBeTruthy();
+    expect([...(row?.grantedScopes ?? [])].sort()).toEqual([...GOOGLE_HEALTH_READ_SCOPES].sort());
+    // Ciphertexts of the platform cipher, not the provider's tokens.
+    expect(row?.accessTokenEncrypted).toMatch(/^v1\./);
+    expect(row?.refreshTokenEncrypted).toMatch(/^v1\./);
+    expect(sandbox.health.connections('direct.one@gmail.test')).toHaveLength(1);
+
+    const again = await call({ method: 'POST', url: '/api/fitbit/callback', payload });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject({ message: WEARABLE_MESSAGES.invalidState });
+  });
+
+  it('refuses an unknown state and a state issued for another participant', async () => {
+    const participant = await world.addParticipant();
+    const other = await world.addParticipant();
+    const authUrl = await sessionAuthUrl(participant);
+    const consent = await consentAt(authUrl, { account: 'direct.two@gmail.test' });
+    for (const payload of [
+      { code: consent.code, state: 'forged-state', participantId: participant.id },
+      { code: consent.code, state: consent.state, participantId: other.id },
+    ]) {
+      const res = await call({ method: 'POST', url: '/api/fitbit/callback', payload });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ message: WEARABLE_MESSAGES.invalidState });
+    }
+    expect(await connectionOf(other.id)).toBeUndefined();
+  });
+
+  it('says when the 10 minutes of an authorization have passed', async () => {
+    const participant = await world.addParticipant();
+    const authUrl = await sessionAuthUrl(participant);
+    const consent = await consentAt(authUrl, { account: 'direct.late@gmail.test' });
+    await app.platform.db
+      .update(wearableOauthStates)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(wearableOauthStates.participantId, participant.id));
+    const res = await call({
+      method: 'POST',
+      url: '/api/fitbit/callback',
+      payload: { code: consent.code, state: consent.state, participantId: participant.id },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ message: WEARABLE_SERVER_MESSAGES.stateExpired });
+    expect(await connectionOf(participant.id)).toBeUndefined();
+  });
+
+  it('tells the participant when the Google account has no health data', async () => {
+    const participant = await world.addParticipant();
+    const res = await connectDirect(participant, 'nohealth.person@gmail.test');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ message: WEARABLE_SERVER_MESSAGES.accountNotLinked });
+    expect(await connectionOf(participant.id)).toBeUndefined();
+  });
+});
+
+describe('PKCE path: exchange-fitbit-token then store-tokens', () => {
+  it('exchanges on the server, answers user_id and the granted scope only, never a token', async () => {
+    const participant = await world.addParticipant();
+    const { verifier, binding } = browserVerifier();
+    const authUrl = await sessionAuthUrl(participant, { clientBinding: binding });
+    const granted = GOOGLE_HEALTH_READ_SCOPES.filter((s) => s !== SLEEP_SCOPE);
+    const consent = await consentAt(authUrl, { account: 'pkce.one@gmail.test', scopes: granted });
+    const exchange = (codeVerifier: string) =>
+      call({
+        method: 'POST',
+        url: '/api/data/exchange-fitbit-token',
+        payload: {
+          code: consent.code,
+          state: consent.state,
+          codeVerifier,
+          redirectUri: 'http://localhost:3000/fitbit/callback',
+          studyCode: world.study.studyCode,
+        },
+      });
+    const stranger = await exchange(browserVerifier().verifier);
+    expect(stranger.statusCode).toBe(400);
+    expect(stranger.json()).toMatchObject({ message: WEARABLE_SERVER_MESSAGES.clientMismatch });
+
+    // The browser binding cannot be skipped through the direct path.
+    const bypass = await call({
+      method: 'POST',
+      url: '/api/fitbit/callback',
+      payload: { code: consent.code, state: consent.state, participantId: participant.id },
+    });
+    expect(bypass.statusCode).toBe(400);
+    expect(bypass.json()).toMatchObject({ message: WEARABLE_MESSAGES.invalidState });
+
+    const res = await exchange(verifier);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as Record<string, unknown>;
+    // The participant holds a verification record, so the answer also carries their session.
+    expect(Object.keys(body).sort()).toEqual([
+      'participantId',
+      'scope',
+      'session',
+      'success',
+      'user_id',
+    ]);
+    expect(body.session).toMatchObject({ participantId: participant.id, verified: true });
+    expect(String(body.scope).split(' ').sort()).toEqual([...granted].sort());
+    const row = await connectionOf(participant.id);
+    expect(body.user_id).toBe(row?.healthUserId);
+    expect(row?.grantedScopes).not.toContain(SLEEP_SCOPE);
+
+    const store = (extra: Record<string, unknown> = {}) =>
+      call({
+        method: 'POST',
+        url: '/api/data/store-tokens',
+        payload: {
+          participantId: participant.id,
+          participantCode: world.study.studyCode,
+          participantInfo: { userId: body.user_id, fitbitUserId: body.user_id, scope: body.scope },
+          ...extra,
+        },
+      });
+    const withTokens = await store({ accessToken: 'ya29.from-the-browser' });
+    expect(withTokens.statusCode).toBe(400);
+    const stored = await store();
+    expect(stored.statusCode, stored.body).toBe(200);
+    expect(stored.json()).toEqual({ success: true, participantId: participant.id });
+  });
+});
+
+describe('status, refresh and revoke', () => {
+  it('reports non-secret facts only, to the participant and to members of the study', async () => {
+    const participant = await world.addParticipant();
+    expect((await connectDirect(participant, 'status.one@gmail.test')).statusCode).toBe(200);
+    const asParticipant = await call({
+      method: 'GET',
+      url: `/api/fitbit/status/${participant.id}`,
+      query: { email: participant.email, studyCode: world.study.studyCode },
+    });
+    expect(asParticipant.statusCode).toBe(200);
+    const data = (asParticipant.json() as { data: Record<string, unknown> }).data;
+    expect(data).toMatchObject({ authorizationStatus: true, status: 'active', hasTokens: true });
+    const [row] = await testApp.app.platform.db
+      .select({ authorizedAt: participants.authorizedAt })
+      .from(participants)
+      .where(eq(participants.id, participant.id));
+    expect(row?.authorizedAt).toBeInstanceOf(Date);
+    expect(asParticipant.body).not.toMatch(/accessToken"\s*:\s*"|refresh_token|ya29/);
+    const asCollaborator = await call({
+      method: 'GET',
+      url: `/api/fitbit/status/${participant.id}`,
+      headers: bearer(world.collaborator.token),
+    });
+    expect(asCollaborator.statusCode).toBe(200);
+  });
+
+  it('refreshes single-flight: concurrent callers share one token grant', async () => {
+    const participant = await world.addParticipant();
+    expect((await connectDirect(participant, 'flight.one@gmail.test')).statusCode).toBe(200);
+    const tokenCalls: string[] = [];
+    const client = createGoogleHealthClient(testApp.config.googleHealth, {
+      fetch: (input, init) => {
+        if (String(input) === testApp.config.googleHealth.tokenUrl) tokenCalls.push(String(input));
+        return fetch(input, init);
+      },
+    });
+    const service = createWearablesService({
+      db: app.platform.db,
+      databaseKind: app.platform.database.kind,
+      config: testApp.config,
+      cipher: app.platform.cipher,
+      messaging: app.platform.messaging,
+      client,
+    });
+    // The stored access token has expired.
+    await app.platform.db
+      .update(wearableConnections)
+      .set({ accessExpiresAt: new Date(Date.now() - 60_000) })
+      .where(eq(wearableConnections.participantId, participant.id));
+    const before = await connectionOf(participant.id);
+    const tokens = await Promise.all(
+      Array.from({ length: 5 }, () => service.accessToken(participant.id)),
+    );
+    expect(new Set(tokens).size).toBe(1);
+    expect(tokenCalls).toHaveLength(1);
+    const after = await connectionOf(participant.id);
+    expect(after?.accessTokenEncrypted).not.toBe(before?.accessTokenEncrypted);
+    expect(after?.refreshTokenEncrypted).toBe(before?.refreshTokenEncrypted);
+  });
+
+  it('after the grant is revoked at Google, a refresh marks the connection and mails the participant once a day', async () => {
+    const participant = await world.addParticipant();
+    expect((await connectDirect(participant, 'revoked.one@gmail.test')).statusCode).toBe(200);
+    sandbox.health.revoke('revoked.one@gmail.test');
+    const refresh = () =>
+      call({
+        method: 'POST',
+        url: '/api/fitbit/refresh-token',
+        headers: bearer(world.owner.token),
+        payload: { participantId: participant.id },
+      });
+    const res = await refresh();
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ code: 'NEEDS_REAUTHORIZATION' });
+    const row = await connectionOf(participant.id);
+    expect(row?.status).toBe('needs_reauthorization');
+    expect(row?.accessTokenEncrypted).toBeNull();
+
+    const mail = await sandbox.waitForMessage(
+      { to: participant.email, subjectIncludes: REAUTH_MAIL_TEXTS.subject },
+      15_000,
+    );
+    expect(mail.text).toContain(
+      `http://localhost:3000/fitbit/reauthorize?participantId=${participant.id}`,
+    );
+    // The same failure again the same day: no second mail.
+    await app.platform.db
+      .update(wearableConnections)
+      .set({ status: 'active', refreshTokenEncrypted: row?.refreshTokenEncrypted ?? null })
+      .where(eq(wearableConnections.participantId, participant.id));
+    const before = await connectionOf(participant.id);
+    expect(before?.lastReauthMailAt).not.toBeNull();
+    expect((await refresh()).statusCode).toBe(409);
+    const queued = await app.platform.db
+      .select()
+      .from(outboundMessages)
+      .where(eq(outboundMessages.purpose, 'wearable-reauthorization'));
+    const mine = queued.filter((m) =>
+      app.platform.cipher.decrypt(m.payloadEncrypted).includes(participant.email),
+    );
+    expect(mine).toHaveLength(1);
+  });
+
+  it('fail, reconnect, fail again the same day: still one reauthorization mail', async () => {
+    const participant = await world.addParticipant();
+    const account = 'twice.failed@gmail.test';
+    expect((await connectDirect(participant, account)).statusCode).toBe(200);
+    const refresh = () =>
+      call({
+        method: 'POST',
+        url: '/api/fitbit/refresh-token',
+        headers: bearer(world.owner.token),
+        payload: { participantId: participant.id },
+      });
+    const mailsTo = async () => {
+      const queued = await app.platform.db
+        .select()
+        .from(outboundMessages)
+        .where(eq(outboundMessages.purpose, 'wearable-reauthorization'));
+      return queued.filter((m) =>
+        app.platform.cipher.decrypt(m.payloadEncrypted).includes(participant.email),
+      ).length;
+    };
+    sandbox.health.revoke(account);
+    expect((await refresh()).statusCode).toBe(409);
+    expect(await mailsTo()).toBe(1);
+
+    expect((await reconnectDirect(participant, account)).statusCode).toBe(200);
+    expect((await connectionOf(participant.id))?.status).toBe('active');
+    sandbox.health.revoke(account);
+    expect((await refresh()).statusCode).toBe(409);
+    expect((await connectionOf(participant.id))?.status).toBe('needs_reauthorization');
+    expect(await mailsTo()).toBe(1);
+  });
+
+  it('revoke-access revokes the grant at Google and forgets the tokens', async () => {
+    const participant = await world.addParticipant();
+    expect((await connectDirect(participant, 'withdraw.one@gmail.test')).statusCode).toBe(200);
+    const res = await call({
+      method: 'POST',
+      url: '/api/fitbit/revoke-access',
+      payload: {
+        participantId: participant.id,
+        studyCode: world.study.studyCode,
+        email: participant.email,
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ data: { status: 'revoked', hasTokens: false } });
+    const [grant] = sandbox.health.connections('withdraw.one@gmail.test');
+    expect(grant?.revokedAt).not.toBeNull();
+    const row = await connectionOf(participant.id);
+    expect(row?.refreshTokenEncrypted).toBeNull();
+    const audit = await app.platform.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.targetId, participant.id));
+    expect(audit.map((a) => a.action)).toContain('wearable.revoked');
+  });
+});
+
+describe('POST /api/participants/verify', () => {
+  it('returns the study code for a matching id and e-mail (trimmed, any case), one answer otherwise', async () => {
+    const participant = await world.addParticipant();
+    const ok = await call({
+      method: 'POST',
+      url: '/api/participants/verify',
+      payload: { participantId: participant.id, email: `  ${participant.email.toUpperCase()} ` },
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json()).toMatchObject({
+      success: true,
+      data: { participantId: participant.id, studyCode: world.study.studyCode },
+    });
+    const wrongEmail = await call({
+      method: 'POST',
+      url: '/api/participants/verify',
+      payload: { participantId: participant.id, email: 'someone@example.org' },
+    });
+    const unknown = await call({
+      method: 'POST',
+      url: '/api/participants/verify',
+      payload: { participantId: 'P1234567890abcdef', email: participant.email },
+    });
+    expect(wrongEmail.statusCode).toBe(404);
+    expect(unknown.statusCode).toBe(404);
+    expect(wrongEmail.body).toBe(unknown.body);
+  });
+});
+
+describe('study listing GET /api/studies/:id/wearable-authorizations', () => {
+  it('lists every participant with the connection facts, never a token', async () => {
+    const participant = await world.addParticipant({ firstName: 'Listed', lastName: 'Person' });
+    expect(
+      (await connectDirect(participant, 'listed.one@gmail.test', [GOOGLE_HEALTH_READ_SCOPES[0]]))
+        .statusCode,
+    ).toBe(200);
+    const res = await call({
+      method: 'GET',
+      url: `/api/studies/${world.study.id}/wearable-authorizations`,
+      headers: bearer(world.owner.token),
+      query: { limit: '200' },
+    });
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as { authorizations: Record<string, unknown>[]; totalCount: number };
+    const row = body.authorizations.find((a) => a.participantId === participant.id);
+    expect(row).toMatchObject({
+      name: 'Listed Person',
+      email: participant.email,
+      authorizationStatus: true,
+      hasTokens: true,
+      status: 'active',
+      grantedScopes: [GOOGLE_HEALTH_READ_SCOPES[0]],
+    });
+    expect(body.totalCount).toBeGreaterThanOrEqual(body.authorizations.length);
+    expect(res.body).not.toMatch(/v1\.|ya29/);
+  });
+
+  it('role matrix: members only; refused calls say nothing about participants', async () => {
+    const pending = await accountWith(app, 'pending');
+    const outsider = await accountWith(app, 'approved');
+    const plain = await accountWith(app, 'none');
+    const url = `/api/studies/${world.study.id}/wearable-authorizations`;
+    const cases: [string, Record<string, string>, number][] = [
+      ['anonymous', {}, 401],
+      ['no application', bearer(plain.token), 403],
+      ['pending researcher', bearer(pending.token), 403],
+      ['approved non-member', bearer(outsider.token), 403],
+      ['master', bearer(world.master.token), 403],
+      ['collaborator', bearer(world.collaborator.token), 200],
+      ['owner', bearer(world.owner.token), 200],
+    ];
+    for (const [who, headers, status] of cases) {
+      const res = await call({ method: 'GET', url, headers });
+      expect(res.statusCode, who).toBe(status);
+      if (status !== 200) expect(res.body, who).not.toContain('@');
+    }
+    // The per-participant researcher routes: a non-member gets the answer of an unknown id.
+    const participant = await world.addParticipant();
+    for (const [method, path, payload] of [
+      ['POST', '/api/fitbit/refresh-token', { participantId: participant.id }],
+      ['POST', '/api/fitbit/revoke-access', { participantId: participant.id }],
+      ['GET', `/api/fitbit/status/${participant.id}`, undefined],
+    ] as const) {
+      const res = await call({
+        method,
+        url: path,
+        headers: bearer(outsider.token),
+        ...(payload ? { payload } : {}),
+      });
+      expect(res.statusCode, path).toBe(404);
+      const unknown = await call({
+        method,
+        url: path.replace(participant.id, 'P0000000000000000'),
+        headers: bearer(outsider.token),
+        ...(payload ? { payload: { participantId: 'P0000000000000000' } } : {}),
+      });
+      expect(res.body, path).toBe(unknown.body);
+      const pendingRes = await call({
+        method,
+        url: path,
+        headers: bearer(pending.token),
+        ...(payload ? { payload } : {}),
+      });
+      expect(pendingRes.statusCode, path).toBe(403);
+    }
+  });
+});
+
+describe('role matrix over the per-participant wearable routes', () => {
+  it('members of the study act; everyone else is refused without learning about the participant', async () => {
+    const participant = await world.addParticipant();
+    expect((await connectDirect(participant, 'matrix.one@gmail.test')).statusCode).toBe(200);
+    const pending = await accountWith(app, 'pending');
+    const outsider = await accountWith(app, 'approved');
+    const plain = await accountWith(app, 'none');
+    const routes = [
+      {
+        method: 'GET',
+        url: '/api/fitbit/auth-url',
+        query: { participantId: participant.id, studyCode: world.study.studyCode },
+      },
+      { method: 'GET', url: `/api/fitbit/status/${participant.id}` },
+      {
+        method: 'POST',
+        url: '/api/fitbit/refresh-token',
+        payload: { participantId: participant.id },
+      },
+      // Last: it ends the connection.
+      {
+        method: 'POST',
+        url: '/api/fitbit/revoke-access',
+        payload: { participantId: participant.id },
+      },
+    ] as const;
+    const roles: [string, Record<string, string>, number][] = [
+      // Without a bearer token the public path needs the participant's e-mail.
+      ['anonymous', {}, 401],
+      ['no application', bearer(plain.token), 403],
+      ['pending researcher', bearer(pending.token), 403],
+      ['master', bearer(world.master.token), 403],
+      ['approved non-member', bearer(outsider.token), 404],
+      ['collaborator', bearer(world.collaborator.token), 200],
+      ['owner', bearer(world.owner.token), 200],
+    ];
+    for (const route of routes) {
+      for (const [who, headers, status] of roles) {
+        const res = await call({ ...route, headers });
+        expect(res.statusCode, `${who} ${route.url}: ${res.body}`).toBe(status);
+        if (status !== 200) expect(res.body, who).not.toContain(participant.email);
+      }
+    }
+    const row = await connectionOf(participant.id);
+    expect(row?.status).toBe('revoked');
+    expect(row?.refreshTokenEncrypted).toBeNull();
+  });
+});
+
+describe('admin CLI factory: add-participant', () => {
+  it('adds a participant once per e-mail, and only for the holder of the admin key on loopback', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const path = await import('node:path');
+    const { addParticipant } = await import('./add-participant.js');
+    const first = await addParticipant(app.platform.db, {
+      studyCode: world.study.studyCode,
+      email: 'factory.person@example.org',
+    });
+    expect(first.created).toBe(true);
+    expect(first.participantId).toMatch(/^P[0-9a-f]{16}$/);
+    const again = await addParticipant(app.platform.db, {
+      studyCode: world.study.studyCode,
+      email: 'factory.person@example.org',
+    });
+    expect(again).toMatchObject({ participantId: first.participantId, created: false });
+
+    // Like an enrolled participant, they can prove their address (and so connect a wearable).
+    const code = await call({
+      method: 'POST',
+      url: '/api/verification/send-email-code',
+      payload: {
+        participantId: first.participantId,
+        email: 'factory.person@example.org',
+        studyCode: world.study.studyCode,
+      },
+    });
+    expect(code.statusCode, code.body).toBe(200);
+    // A phone given on the command line is on record: the pre-approved flow finds them by it.
+    const withPhone = await addParticipant(app.platform.db, {
+      studyCode: world.study.studyCode,
+      email: 'factory.phone@example.org',
+      phoneNumber: '(617) - 5550 - 123',
+    });
+    const pending = await call({
+      method: 'POST',
+      url: '/api/participants/check-pending',
+      payload: {
+        studyCode: world.study.studyCode,
+        email: 'factory.phone@example.org',
+        phoneNumber: '6175550123',
+      },
+    });
+    expect(pending.statusCode, pending.body).toBe(200);
+    expect(pending.json().participant.participantId).toBe(withPhone.participantId);
+    if (app.platform.database.kind !== 'pglite') return;
+    const key = await readFile(path.join(testApp.config.dataDir, 'admin.key'), 'utf8');
+    const payload = { studyCode: world.study.studyCode, email: 'route.person@example.org' };
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/api/local-admin/add-participant',
+      payload,
+      headers: { 'x-admin-key': 'wrong' },
+      remoteAddress: '127.0.0.1',
+    });
+    expect(refused.statusCode).toBe(403);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/local-admin/add-participant',
+      payload,
+      headers: { 'x-admin-key': key.trim() },
+      remoteAddress: '127.0.0.1',
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ success: true, created: true });
+  });
+});
+
+describe('study purge', () => {
+  it('revokes every grant of the study at Google before its rows go', async () => {
+    const { purgeExpiredStudies } = await import('../studies/retention.js');
+    const { revokeStudyGrants } = await import('./wearables.service.js');
+    const { studies } = await import('../../db/schema/index.js');
+    const doomed = await studyWithParticipants(app);
+    const participant = await doomed.addParticipant();
+    const authUrl = (
+      (
+        await call({
+          method: 'GET',
+          url: '/api/fitbit/auth-url',
+          headers: await participantSessionHeaders(app, doomed.study.studyCode, participant),
+          query: { participantId: participant.id, studyCode: doomed.study.studyCode },
+        })
+      ).json() as { authUrl: string }
+    ).authUrl;
+    const consent = await consentAt(authUrl, { account: 'purged.one@gmail.test' });
+    const connected = await call({
+      method: 'POST',
+      url: '/api/fitbit/callback',
+      payload: { code: consent.code, state: consent.state },
+    });
+    expect(connected.statusCode, connected.body).toBe(200);
+    await app.platform.db
+      .update(studies)
+      .set({ deletedAt: new Date(Date.now() - 400 * 86_400_000) })
+      .where(eq(studies.id, doomed.study.id));
+    const purged = await purgeExpiredStudies({
+      db: app.platform.db,
+      config: testApp.config,
+      objectStore: app.platform.objectStore,
+      revokeWearables: (studyId) =>
+        revokeStudyGrants(
+          { db: app.platform.db, cipher: app.platform.cipher, config: testApp.config },
+          studyId,
+        ),
+    });
+    expect(purged).toBeGreaterThanOrEqual(1);
+    const [grant] = sandbox.health.connections('purged.one@gmail.test');
+    expect(grant?.revokedAt).not.toBeNull();
+    expect(await connectionOf(participant.id)).toBeUndefined();
+  });
+});
+
+describe('study purge when Google fails for one participant', () => {
+  it('revokes every other grant, keeps the failing study for the next run and purges the others', async () => {
+    const { purgeExpiredStudies } = await import('../studies/retention.js');
+    const { revokeStudyGrants } = await import('./wearables.service.js');
+    const { studies } = await import('../../db/schema/index.js');
+    const failing = await studyWithParticipants(app);
+    const healthy = await studyWithParticipants(app);
+    const connectIn = async (
+      target: Awaited<ReturnType<typeof studyWithParticipants>>,
+      account: string,
+    ) => {
+      const participant = await target.addParticipant();
+      const auth = await call({
+        method: 'GET',
+        url: '/api/fitbit/auth-url',
+        headers: await participantSessionHeaders(app, target.study.studyCode, participant),
+        query: { participantId: participant.id, studyCode: target.study.studyCode },
+      });
+      const consent = await consentAt((auth.json() as { authUrl: string }).authUrl, { account });
+      const res = await call({
+        method: 'POST',
+        url: '/api/fitbit/callback',
+        payload: { code: consent.code, state: consent.state },
+      });
+      expect(res.statusCode, res.body).toBe(200);
+      return participant;
+    };
+    const stuck = await connectIn(failing, 'purge.stuck@gmail.test');
+    const sibling = await connectIn(failing, 'purge.sibling@gmail.test');
+    const other = await connectIn(healthy, 'purge.other@gmail.test');
+    const stuckToken = app.platform.cipher.decrypt(
+      (await connectionOf(stuck.id))?.refreshTokenEncrypted ?? '',
+      'wearable_connections.refresh_token',
+    );
+    // Google answers 503 to the revocation of that one grant, every time.
+    const client = createGoogleHealthClient(testApp.config.googleHealth, {
+      retry: { maxAttempts: 1 },
+      fetch: (input, init) =>
+        String(input) === testApp.config.googleHealth.revokeUrl &&
+        String(init?.body ?? '').includes(encodeURIComponent(stuckToken))
+          ? Promise.resolve(new Response('<html>503</html>', { status: 503 }))
+          : fetch(input, init),
+    });
+    const longAgo = new Date(Date.now() - 400 * 86_400_000);
+    for (const target of [failing, healthy]) {
+      await app.platform.db
+        .update(studies)
+        .set({ deletedAt: longAgo })
+        .where(eq(studies.id, target.study.id));
+    }
+    const run = purgeExpiredStudies({
+      db: app.platform.db,
+      config: testApp.config,
+      objectStore: app.platform.objectStore,
+      revokeWearables: (studyId) =>
+        revokeStudyGrants(
+          { db: app.platform.db, cipher: app.platform.cipher, config: testApp.config },
+          studyId,
+          client,
+        ),
+    });
+    await expect(run).rejects.toThrow(/1 of 2 wearable grants/);
+
+    const liveStudies = await app.platform.db.select({ id: studies.id }).from(studies);
+    const ids = liveStudies.map((r) => r.id);
+    expect(ids).toContain(failing.study.id);
+    expect(ids).not.toContain(healthy.study.id);
+    const [otherGrant] = sandbox.health.connections('purge.other@gmail.test');
+    expect(otherGrant?.revokedAt).not.toBeNull();
+    expect(await connectionOf(other.id)).toBeUndefined();
+    // Best effort inside the failing study: the sibling's grant is revoked, the stuck one kept.
+    const [siblingGrant] = sandbox.health.connections('purge.sibling@gmail.test');
+    expect(siblingGrant?.revokedAt).not.toBeNull();
+    expect((await connectionOf(sibling.id))?.refreshTokenEncrypted).toBeNull();
+    const [stuckGrant] = sandbox.health.connections('purge.stuck@gmail.test');
+    expect(stuckGrant?.revokedAt ?? null).toBeNull();
+    expect((await connectionOf(stuck.id))?.refreshTokenEncrypted).not.toBeNull();
+
+    // The next run, with Google answering again, finishes the study.
+    await purgeExpiredStudies({
+      db: app.platform.db,
+      config: testApp.config,
+      objectStore: app.platform.objectStore,
+      revokeWearables: (studyId) =>
+        revokeStudyGrants(
+          { db: app.platform.db, cipher: app.platform.cipher, config: testApp.config },
+          studyId,
+        ),
+    });
+    expect(sandbox.health.connections('purge.stuck@gmail.test')[0]?.revokedAt).not.toBeNull();
+    expect(await connectionOf(stuck.id)).toBeUndefined();
+  });
+});
+
+describe('grant expiry', () => {
+  it('shows the refresh token’s 7 days for a Testing client, and no expiry otherwise', async () => {
+    const status = async (participant: { id: string }) =>
+      (
+        (
+          await call({
+            method: 'GET',
+            url: `/api/fitbit/status/${participant.id}`,
+            headers: bearer(world.owner.token),
+          })
+        ).json() as { data: { tokenExpiresAt: string | null } }
+      ).data.tokenExpiresAt;
+    const published = await world.addParticipant();
+    expect((await connectDirect(published, 'published.one@gmail.test')).statusCode).toBe(200);
+    expect(await status(published)).toBeNull();
+
+    sandbox.health.setControls({ testingMode: true });
+    try {
+      const testing = await world.addParticipant();
+      expect((await connectDirect(testing, 'testing.one@gmail.test')).statusCode).toBe(200);
+      const expiry = new Date((await status(testing)) ?? 0).getTime();
+      expect(Math.abs(expiry - (Date.now() + 7 * 86_400_000))).toBeLessThan(60_000);
+    } finally {
+      sandbox.health.resetControls();
+    }
+  });
+});
+
+describe('who may ask for an authorization URL', () => {
+  it('a member with a bearer token needs no e-mail; a non-member gets the unknown-participant answer', async () => {
+    const participant = await world.addParticipant();
+    const query = { participantId: participant.id, studyCode: world.study.studyCode };
+    const member = await call({
+      method: 'GET',
+      url: '/api/fitbit/auth-url',
+      query,
+      headers: bearer(world.collaborator.token),
+    });
+    expect(member.statusCode, member.body).toBe(200);
+    const outsider = await accountWith(app, 'approved');
+    const refused = await call({
+      method: 'GET',
+      url: '/api/fitbit/auth-url',
+      query,
+      headers: bearer(outsider.token),
+    });
+    expect(refused.statusCode).toBe(404);
+  });
+
+  it('public calls are rate limited per address', async () => {
+    const participant = await world.addParticipant();
+    const remoteAddress = someAddress();
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i++) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/participants/verify',
+        payload: { participantId: participant.id, email: 'guess@example.org' },
+        remoteAddress,
+      });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses.slice(0, 20).every((s) => s === 404)).toBe(true);
+    expect(statuses.at(-1)).toBe(429);
+  });
+});
+
+describe('participant deletion', () => {
+  it('revokes the grant at Google when the owner deletes the participant', async () => {
+    const participant = await world.addParticipant();
+    expect((await connectDirect(participant, 'deleted.one@gmail.test')).statusCode).toBe(200);
+    const res = await call({
+      method: 'DELETE',
+      url: `/api/participants/${participant.id}`,
+      headers: bearer(world.owner.token),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const [grant] = sandbox.health.connections('deleted.one@gmail.test');
+    expect(grant?.revokedAt).not.toBeNull();
+    const row = await connectionOf(participant.id);
+    expect(row?.status).toBe('revoked');
+    expect(row?.refreshTokenEncrypted).toBeNull();
+  });
+});
+
+// Runs last (tests run in file order): everything above connected, refreshed and revoked.
+describe('logs', () => {
+  it('never carry a Google token, an authorization code or verifier, or an e-mail address', async () => {
+    const participant = await world.addParticipant();
+    const authUrl = await sessionAuthUrl(participant);
+    const consent = await consentAt(authUrl, { account: 'logs.one@gmail.test' });
+    const res = await call({
+      method: 'POST',
+      url: '/api/fitbit/callback',
+      payload: { code: consent.code, state: consent.state, participantId: participant.id },
+    });
+    expect(res.statusCode).toBe(200);
+    const text = logLines.join('');
+    expect(logLines.length).toBeGreaterThan(20);
+    expect(text).toContain('/api/fitbit/callback');
+    expect(text).not.toMatch(/ya29\.|1\/\/0|code_verifier|refresh_token|access_token/);
+    expect(text).not.toContain(String(consent.code));
+    expect(text).not.toContain(String(consent.state));
+    expect(text).not.toContain(participant.email);
+    expect(text).not.toContain(world.owner.email);
+  });
+});

@@ -1,0 +1,2 @@
+export * from './client.js';
+export type * from './types.js';

@@ -1,0 +1,108 @@
+import type { PENDING_STATUSES } from '@research/contracts';
+import type { FastifyInstance } from 'fastify';
+import { pendingParticipants, researcherApplications, users } from '../db/schema/index.js';
+import { bearer, someAddress } from './auth-helpers.js';
+import type { TestApp } from './test-app.js';
+
+/** Test helpers shared by the enrolment and verification tests. */
+
+export const adult = '1990-04-02';
+let counter = 0;
+export const participantEmail = (prefix = 'participant') =>
+  `${prefix}.${Date.now().toString(36)}.${++counter}@example.org`;
+
+/**
+ * An approved researcher and a bearer session, made by the factories rather than sign-up (the
+ * accounts flows have their own tests).
+ */
+export async function approvedResearcher(app: FastifyInstance, displayName = 'Ada Lovelace') {
+  const email = participantEmail('researcher');
+  const db = app.platform.db;
+  const [user] = await db
+    .insert(users)
+    .values({ email, displayName, role: 'researcher', emailVerifiedAt: new Date() })
+    .returning();
+  if (!user) throw new Error('user not inserted');
+  await db.insert(researcherApplications).values({
+    userId: user.id,
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email,
+    dateOfBirth: '1985-12-10',
+    phoneNumber: '(617) - 555 - 0199',
+    institution: 'Analytical Engine University',
+    position: 'Associate Professor',
+    status: 'approved',
+  });
+  const token = await app.services.auth.issueSession(db, user.id);
+  return { user, token, headers: bearer(token) };
+}
+
+export async function createStudy(
+  app: FastifyInstance,
+  owner: { user: typeof users.$inferSelect },
+  settings: Partial<{ allowSelfEnrollment: boolean; requireVerification: boolean }> = {},
+) {
+  return app.services.studies.create(
+    owner.user,
+    { name: 'Sleep & Steps', description: 'Four weeks of sleep data', settings },
+    { ip: '127.0.0.1' },
+  );
+}
+
+/** A roster entry, as the researcher's roster upload or invitation creates it. */
+export async function addPending(
+  app: FastifyInstance,
+  studyId: string,
+  values: {
+    email: string;
+    phoneNumber?: string;
+    invitedBy?: string;
+    status?: (typeof PENDING_STATUSES)[number];
+  },
+) {
+  const [row] = await app.platform.db
+    .insert(pendingParticipants)
+    .values({
+      studyId,
+      email: values.email,
+      phoneNumber: values.phoneNumber ?? null,
+      status: values.status ?? 'pre-enrolled',
+      invitedBy: values.invitedBy ?? null,
+    })
+    .returning();
+  if (!row) throw new Error('pending participant not inserted');
+  return row;
+}
+
+/** A JSON call from its own client address, so per-address limits do not trip across tests. */
+export const post = (
+  app: FastifyInstance,
+  url: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+) =>
+  app.inject({
+    method: 'POST',
+    url,
+    payload: payload as object,
+    headers,
+    remoteAddress: someAddress(),
+  });
+
+/** The newest 6-digit code sent to an address or number, read from the sandbox inbox. */
+export async function codeFromInbox(t: TestApp, to: string, channel: 'email' | 'sms' = 'email') {
+  if (!t.sandbox) throw new Error('sandbox needed');
+  const message = await t.sandbox.waitForMessage({ to, channel }, 20_000);
+  const match = /\b(\d{6})\b/.exec(message.text);
+  if (!match?.[1]) throw new Error('no code in the message');
+  return match[1];
+}
+
+/** Moves the services' clock; returns a function that puts it back. */
+export function setClock(app: FastifyInstance, at: Date) {
+  app.services.verification.clock.now = () => new Date(at);
+}
+export function resetClock(app: FastifyInstance) {
+  app.services.verification.clock.now = () => new Date();
+}
