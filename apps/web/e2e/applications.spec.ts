@@ -121,8 +121,11 @@ test.describe('researcher applications', () => {
     });
     const documents = page.getByRole('list', { name: 'Verification Documents' });
     await expect(documents.getByText('appointment-letter.pdf')).toBeVisible();
-    // Under a megabyte the size reads in KB, with one decimal.
-    await expect(documents.getByText(`${(SAMPLE_PDF.length / 1024).toFixed(1)} KB`)).toBeVisible();
+    // Sizes read in KB with 1 decimal or MB with 2 (000 §9): under a kilobyte, never '0.0 KB'.
+    expect(SAMPLE_PDF.length).toBeLessThan(1024);
+    await expect(
+      documents.getByText(`${Math.max(0.1, SAMPLE_PDF.length / 1024).toFixed(1)} KB`),
+    ).toBeVisible();
     await screenshot(page, testInfo, 'application-form-filled');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, testInfo, 'application-form-filled-phone');
@@ -217,10 +220,20 @@ test.describe('researcher applications', () => {
     await expect(
       page.getByRole('heading', { level: 1, name: 'Researcher Registration' }),
     ).toBeVisible();
-    // The last application's details are offered again.
+    // Every field of the last application is offered again.
+    await expect(page.getByLabel('First Name')).toHaveValue('Chien-Shiung');
+    await expect(page.getByLabel('Last Name')).toHaveValue('Wu');
+    await expect(page.getByLabel('Date of Birth')).toHaveValue('1988-07-25');
+    await expect(page.getByLabel('Phone Number')).toHaveValue('(650) - 555 - 0142');
     await expect(page.getByLabel('Institution/University')).toHaveValue('Columbia University');
-    await page.getByLabel('Date of Birth').fill('1988-07-25');
-    await page.getByLabel('Phone Number').pressSequentially('6505550142');
+    await expect(page.getByLabel('Position/Role')).toHaveValue('Professor of Physics');
+    await expect(page.getByLabel('Department')).toHaveValue('Cardiology');
+    await expect(page.getByLabel('Research Area')).toHaveValue('Sleep and heart rate');
+    await expect(page.getByLabel('Description')).toHaveValue(
+      'A twelve-week study of resting heart rate and sleep stages in adults over 50.',
+    );
+    await expect(page.getByRole('button', { name: 'Submit Application' })).toBeEnabled();
+    await screenshot(page, testInfo, 'resubmit-prefilled');
     await page.getByLabel('Verification documents').setInputFiles({
       name: 'faculty-appointment.pdf',
       mimeType: 'application/pdf',

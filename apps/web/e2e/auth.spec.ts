@@ -51,9 +51,14 @@ test.describe('researcher accounts', () => {
     await expect(
       page.getByRole('heading', { name: 'Welcome back, Rosalind Franklin' }),
     ).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Go to Dashboard' })).toHaveAttribute(
+    // No application yet: the landing line asks for one instead of promising studies to manage.
+    await expect(
+      page.getByText('Complete your researcher application to start creating studies.'),
+    ).toBeVisible();
+    await expect(page.getByText('manage your studies')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Complete Application' })).toHaveAttribute(
       'href',
-      '/researcher/dashboard',
+      '/researcher/register',
     );
     await shot(page, testInfo, 'signed-in-landing');
   });
@@ -85,7 +90,7 @@ test.describe('researcher accounts', () => {
       'Password reset email sent! Check your inbox for instructions.',
     );
 
-    const mail = await latestMail(page, email);
+    const mail = await latestMail(page, email, 'Reset your password');
     const link = `${mail.text} ${mail.html}`.match(
       /https?:\/\/[^\s"'<>]+\/reset-password\?token=[\w-]+/,
     )?.[0];

@@ -23,6 +23,44 @@ export async function signUp(page: Page, name: string, email: string, password =
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByLabel('Confirm Password').fill(password);
   await page.getByRole('button', { name: 'Create Account' }).click();
+  // Applications need a confirmed address: follow the link of the confirmation e-mail, then
+  // reload so the page knows (only once the sign-up went through, i.e. the form was left).
+  await expect(page).toHaveURL(/\/researcher\/register$/);
+  await confirmEmailViaInbox(email);
+  await page.reload();
+}
+
+/**
+ * Reads the confirmation e-mail sent at sign-up from the sandbox inbox and follows its link
+ * (POST /api/auth/confirm-email with the link's token, as the /confirm-email page does).
+ */
+export async function confirmEmailViaInbox(email: string): Promise<void> {
+  let link: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const response = await fetch(
+          `${SANDBOX_URL}/inbox/messages.json?to=${encodeURIComponent(email)}`,
+        );
+        const { messages } = (await response.json()) as { messages: { text: string }[] };
+        link = messages
+          .map(
+            (message) =>
+              /https?:\/\/\S+\/confirm-email\?token=[A-Za-z0-9_%-]+/.exec(message.text)?.[0],
+          )
+          .find(Boolean);
+        return Boolean(link);
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(true);
+  const token = new URL(link as string).searchParams.get('token');
+  const response = await fetch(`http://localhost:${E2E_PORT}/api/auth/confirm-email`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  expect(response.status, await response.text()).toBe(200);
 }
 
 export async function signIn(page: Page, email: string, password = PASSWORD) {
@@ -63,8 +101,11 @@ interface InboxMessage {
   receivedAt: string;
 }
 
-/** Waits for a captured e-mail to the address and returns the newest. */
-export async function latestMail(page: Page, to: string): Promise<InboxMessage> {
+/**
+ * Waits for a captured e-mail to the address (whose subject contains `subject`, when given) and
+ * returns the newest. Sign-up mails a confirmation link too, so tests after another mail say which.
+ */
+export async function latestMail(page: Page, to: string, subject?: string): Promise<InboxMessage> {
   let found: InboxMessage | undefined;
   await expect
     .poll(
@@ -73,8 +114,9 @@ export async function latestMail(page: Page, to: string): Promise<InboxMessage> 
           `${SANDBOX_URL}/inbox/messages.json?to=${encodeURIComponent(to)}`,
         );
         const { messages } = (await response.json()) as { messages: InboxMessage[] };
-        found = messages[0];
-        return messages.length;
+        const wanted = subject ? messages.filter((m) => m.subject.includes(subject)) : messages;
+        found = wanted[0];
+        return wanted.length;
       },
       { timeout: 15_000 },
     )
@@ -146,6 +188,7 @@ export async function createApplicantViaApi(
   });
   expect(registered.ok(), await registered.text()).toBe(true);
   const { token } = (await registered.json()) as { token: string };
+  await confirmEmailViaInbox(email);
   const fields: Record<string, string> = {
     firstName: options.firstName,
     lastName: options.lastName,
@@ -214,6 +257,7 @@ export async function registerAndApply(
     method: 'POST',
     body: { email, password, displayName: name },
   });
+  await confirmEmailViaInbox(email);
   const [firstName = name, ...rest] = name.split(' ');
   const { applicationId } = await apiJson<{ applicationId: string }>(
     '/api/admin/researcher-applications',

@@ -19,6 +19,8 @@ interface Counts {
   approved: number;
   rejected: number;
   active: number;
+  /** Every application ever submitted, reset ones included. */
+  total: number;
 }
 
 /** The counts as the server has them, read the way the dashboard reads them (limit=1). */
@@ -35,6 +37,7 @@ async function serverCounts(request: APIRequestContext, token: string): Promise<
     approved: await total(`${list}approved`),
     rejected: await total(`${list}rejected`),
     active: await total('/api/admin/researchers?status=approved&limit=1'),
+    total: await total('/api/admin/researcher-applications?limit=1'),
   };
 }
 
@@ -43,9 +46,7 @@ async function expectCounts(page: Page, counts: Counts) {
     page.getByRole('group', { name: label }).getByTestId('stat-value');
   await expect(stat('Pending Applications')).toHaveText(String(counts.pending));
   await expect(stat('Active Researchers')).toHaveText(String(counts.active));
-  await expect(stat('Total Applications')).toHaveText(
-    String(counts.pending + counts.approved + counts.rejected),
-  );
+  await expect(stat('Total Applications')).toHaveText(String(counts.total));
   await expect(stat('Rejected Applications')).toHaveText(String(counts.rejected));
   await expect(
     page.getByRole('tab', { name: `Pending Applications (${counts.pending})` }),
@@ -100,6 +101,8 @@ test.describe('master dashboard', () => {
   test('review flow: counts, details and download, approve, reject, reset', async ({
     page,
   }, testInfo) => {
+    // One long journey at two widths with fourteen full-page screenshots: more than 30 s on a busy machine.
+    test.setTimeout(120_000);
     await page.setViewportSize({ width: 1280, height: 900 });
     await signIn(page, masterEmail, masterPassword);
     await expect(page).toHaveURL(/\/master\/dashboard$/);
@@ -107,7 +110,11 @@ test.describe('master dashboard', () => {
       page.getByRole('heading', { level: 1, name: 'Master Account Dashboard' }),
     ).toBeVisible();
 
-    const counts: Counts = { ...baseline, pending: baseline.pending + 3 };
+    const counts: Counts = {
+      ...baseline,
+      pending: baseline.pending + 3,
+      total: baseline.total + 3,
+    };
     await expectCounts(page, counts);
     const pendingTable = page.getByRole('table', { name: 'Pending applications' });
     await expect(
@@ -121,7 +128,12 @@ test.describe('master dashboard', () => {
     await expect(details).toContainText(approvee.email);
     await expect(details).toContainText('4/12/1988');
     await expect(details).toContainText('affiliation-letter.pdf');
-    await expect(details).toContainText(/\d+\.\d{2} MB · application\/pdf/);
+    // Document sizes read in KB with 1 decimal or MB with 2 (000 §9); this file is under 1 KB.
+    expect(samplePdf().length).toBeLessThan(1024);
+    await expect(details).toContainText(
+      `${Math.max(0.1, samplePdf().length / 1024).toFixed(1)} KB · application/pdf`,
+    );
+    await expect(details).not.toContainText('0.0 KB');
     await shot(page, testInfo, 'dialog-details');
     const downloading = page.waitForEvent('download');
     await details.getByRole('button', { name: 'Download affiliation-letter.pdf' }).click();
@@ -198,25 +210,68 @@ test.describe('master dashboard', () => {
     await expect(rejectedDialog).toContainText(rejectee.email);
     await shot(page, testInfo, 'dialog-rejected-details');
     await rejectedDialog.getByRole('button', { name: 'Close' }).click();
-    await rejectedRow
-      .getByRole('button', { name: `Reset for Resubmission: ${nameOf(rejectee)}` })
-      .click();
+    const resetButton = rejectedRow.getByRole('button', {
+      name: `Reset for Resubmission: ${nameOf(rejectee)}`,
+    });
+    // One click only asks; Cancel changes nothing.
+    await resetButton.click();
+    const confirmReset = page.getByRole('alertdialog', { name: 'Reset for Resubmission?' });
+    await expect(confirmReset).toContainText(nameOf(rejectee));
+    await shot(page, testInfo, 'dialog-reset-confirm');
+    await confirmReset.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirmReset).toBeHidden();
+    await expect(rejectedRow).toBeVisible();
+    await expectCounts(page, counts);
+    await resetButton.click();
+    await confirmReset.getByRole('button', { name: 'Reset', exact: true }).click();
     await expect(page.getByText('Application reset for resubmission')).toBeVisible();
     await expect(
       rejectedTable.getByRole('row', { name: new RegExp(nameOf(rejectee)) }),
     ).toHaveCount(0);
+    // It leaves the rejected list but stays in the history: the total does not drop.
     counts.rejected -= 1;
     await expectCounts(page, counts);
 
-    // Phone width: the table scrolls inside its card, the page itself does not.
+    // Phone width: the rows are cards with every action on screen; nothing scrolls sideways.
     await page.setViewportSize({ width: 390, height: 844 });
     await page.getByRole('tab', { name: /^Pending Applications/ }).click();
-    await expect(page.getByRole('table', { name: 'Pending applications' })).toBeVisible();
+    const cards = page.getByRole('list', { name: 'Pending applications' });
+    await expect(cards).toBeVisible();
+    await expect(page.getByRole('table')).toHaveCount(0);
     const overflow = await page.evaluate(
       () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
     );
     expect(overflow).toBeLessThanOrEqual(0);
+    const waitingCard = cards.getByRole('listitem', { name: nameOf(waiting) });
+    await expect(waitingCard).toContainText(waiting.email);
+    for (const action of ['View Details', 'Approve', 'Reject']) {
+      const button = waitingCard.getByRole('button', { name: `${action}: ${nameOf(waiting)}` });
+      await expect(button).toBeInViewport();
+      const box = await button.boundingBox();
+      expect(box && box.x + box.width).toBeLessThanOrEqual(390);
+    }
+    // The e-mail address is whole on one line (cut with an ellipsis if need be), never broken.
+    const email = waitingCard.getByText(waiting.email, { exact: true });
+    expect(await email.evaluate((el) => el.getClientRects().length)).toBe(1);
+    await expect(email).toHaveAttribute('title', waiting.email);
+    // Every tab label can be reached by scrolling the tab row.
+    for (const name of [
+      /^Pending Applications/,
+      /^Approved Researchers/,
+      /^Rejected Applications/,
+    ]) {
+      await page.getByRole('tab', { name }).scrollIntoViewIfNeeded();
+      await expect(page.getByRole('tab', { name })).toBeInViewport();
+    }
     await shot(page, testInfo, 'phone-tab-pending');
+    // The only rejected application was reset above: the tab shows its empty state.
+    await page.getByRole('tab', { name: /^Rejected Applications/ }).click();
+    await expect(page.getByText('No Rejected Applications')).toBeVisible();
+    await shot(page, testInfo, 'phone-tab-rejected');
+    await page.getByRole('tab', { name: /^Approved Researchers/ }).click();
+    await expect(page.getByRole('list', { name: 'Approved researchers' })).toBeVisible();
+    await shot(page, testInfo, 'phone-tab-approved');
+    await page.getByRole('tab', { name: /^Pending Applications/ }).click();
     await page.getByRole('button', { name: `View Details: ${nameOf(waiting)}` }).click();
     await expect(page.getByRole('dialog', { name: 'Application Details' })).toBeVisible();
     await shot(page, testInfo, 'phone-dialog-details');
@@ -237,19 +292,27 @@ test.describe('master dashboard', () => {
     await expect(page).toHaveURL(/\/researcher\/dashboard$/);
   });
 
-  test('the reset applicant may apply again', async ({ request }) => {
-    const response = await request.post('/api/admin/researcher-applications', {
-      headers: { Authorization: `Bearer ${rejectee.token}` },
-      data: {
-        firstName: rejectee.firstName,
-        lastName: rejectee.lastName,
-        email: rejectee.email,
-        dateOfBirth: '1988-04-12',
-        phoneNumber: '(555) - 201 - 3344',
-        institution: 'Northfield University',
-        position: 'Postdoctoral Fellow',
-      },
-    });
-    expect(response.status(), await response.text()).toBe(201);
+  test('the reset applicant starts from every field they gave and applies again', async ({
+    page,
+  }) => {
+    // The reset archived the application and the account is 'noprofile' again: the register
+    // form must still hold everything the rejected application said.
+    await signIn(page, rejectee.email, rejectee.password);
+    await expect(page).toHaveURL(/\/researcher\/register$/);
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Researcher Registration' }),
+    ).toBeVisible();
+    await expect(page.getByLabel('First Name')).toHaveValue(rejectee.firstName);
+    await expect(page.getByLabel('Last Name')).toHaveValue(rejectee.lastName);
+    await expect(page.getByLabel('Date of Birth')).toHaveValue('1988-04-12');
+    await expect(page.getByLabel('Phone Number')).toHaveValue('(555) - 201 - 3344');
+    await expect(page.getByLabel('Institution/University')).toHaveValue('Northfield University');
+    await expect(page.getByLabel('Position/Role')).toHaveValue('Postdoctoral Fellow');
+    await expect(page.getByLabel('Department')).toHaveValue('Cardiology');
+    await expect(page.getByLabel('Research Area')).toHaveValue('Sleep and heart rate');
+    await expect(page.getByLabel('Description')).toHaveValue('Step counts and mood.');
+    await page.getByRole('button', { name: 'Submit Application' }).click();
+    await expect(page.getByText('Application Submitted Successfully!')).toBeVisible();
+    await expect(page).toHaveURL(/\/researcher\/application-status$/, { timeout: 10_000 });
   });
 });

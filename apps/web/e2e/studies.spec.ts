@@ -14,7 +14,8 @@ import {
  * The researcher dashboard against the real product: an owner creates a study naming a researcher
  * who is approved only afterwards; that researcher follows the invitation link from the sandbox
  * inbox, joins with the prefilled code and password and sees a collaborator's card; the owner
- * copies the code, edits the study, changes its password through every rule, and deletes it.
+ * copies the code, edits the study, changes its password through every rule, and deletes it; a
+ * study created without a password then takes a first one without a current one.
  */
 
 const masterEmail = uniqueEmail('studies-master');
@@ -167,8 +168,8 @@ test.describe
       await page.getByLabel('Email', { exact: true }).fill(collaborator.email);
       await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
       await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-      await expect(page.getByRole('tab', { name: 'Collaborative Studies (0)' })).toBeVisible();
 
+      // The join dialog opens over the dashboard (which it hides from the accessibility tree).
       const form = page.getByRole('dialog', { name: 'Join Study as Collaborator' });
       await expect(form).toBeVisible();
       await expect(form.getByLabel('Study Code')).toHaveValue(studyCode);
@@ -197,20 +198,27 @@ test.describe
       await expect(page.getByRole('button', { name: 'Create Study', exact: true })).toHaveCount(0);
       await bothWidths(page, testInfo, 'dashboard-collaborator');
 
-      // Joining again with a wrong password is refused with the server's message.
+      // An empty password is shown once, under the field, and nothing is sent.
       await page.getByRole('button', { name: 'Join Study', exact: true }).click();
       const again = page.getByRole('dialog', { name: 'Join Study as Collaborator' });
       await again.getByLabel('Study Code').fill(studyCode.toLowerCase());
       await expect(again.getByLabel('Study Code')).toHaveValue(studyCode);
       await again.getByRole('button', { name: 'Join Study' }).click();
+      await expect(again.getByText('Please enter both study code and password')).toBeVisible();
+      await expect(page.getByRole('dialog', { name: 'Validation Error' })).toHaveCount(0);
+      await again.getByRole('button', { name: 'Cancel' }).click();
+
+      // Following the invitation link again (an existing member): told so, then on the study.
+      await page.goto(`${url.pathname}${url.search}`);
+      const link2 = page.getByRole('dialog', { name: 'Join Study as Collaborator' });
+      await link2.getByRole('button', { name: 'Join Study' }).click();
       await expectNotification(
         page,
-        'Validation Error',
-        'Please enter both study code and password',
+        'Already a Collaborator',
+        'You are already a collaborator on this study.',
+        { testInfo, name: 'notification-already-member' },
       );
-      await again.getByLabel('Study Password').fill('wrong-password');
-      await again.getByRole('button', { name: 'Join Study' }).click();
-      await expectNotification(page, 'Failed to Join Study', 'Invalid study code or password');
+      await expect(page).toHaveURL(/\/researcher\/study\/[^/]+$/);
     });
 
     test('the owner edits the study and changes its password through every rule', async ({
@@ -224,7 +232,7 @@ test.describe
       await bothWidths(page, testInfo, 'dialog-edit');
       await edit.getByLabel('Study Name').fill('');
       await edit.getByRole('button', { name: 'Save Changes' }).click();
-      await expectNotification(page, 'Validation Error', 'Study name is required');
+      await expect(edit.getByText('Study name is required')).toBeVisible();
       await edit.getByLabel('Study Name').fill('Night-Shift Sleep Study');
       await edit.getByLabel('Duration').fill('10 weeks');
       await edit.getByRole('button', { name: 'Save Changes' }).click();
@@ -242,23 +250,23 @@ test.describe
       await expect(change).toBeVisible();
       const submit = change.getByRole('button', { name: 'Change Password' });
 
+      // Each rule shows once, in the dialog, never again in a 'Validation Error' modal.
       await submit.click();
-      await expectNotification(page, 'Validation Error', 'All password fields are required');
+      await expect(change.getByText('All password fields are required')).toBeVisible();
 
       await change.getByLabel('Current Password').fill(STUDY_PASSWORD);
       await change.getByLabel('New Password', { exact: true }).fill(NEW_STUDY_PASSWORD);
       await change.getByLabel('Confirm New Password').fill('something-else');
       await submit.click();
-      await expectNotification(page, 'Validation Error', 'New passwords do not match');
+      await expect(change.getByText('New passwords do not match')).toBeVisible();
 
       await change.getByLabel('New Password', { exact: true }).fill('abc');
       await change.getByLabel('Confirm New Password').fill('abc');
       await submit.click();
-      await expectNotification(
-        page,
-        'Validation Error',
-        'New password must be at least 6 characters long',
-      );
+      await expect(
+        change.getByText('New password must be at least 6 characters long'),
+      ).toBeVisible();
+      await expect(page.getByRole('dialog', { name: 'Validation Error' })).toHaveCount(0);
 
       await change.getByLabel('Current Password').fill('not-the-password');
       await change.getByLabel('New Password', { exact: true }).fill(NEW_STUDY_PASSWORD);
@@ -280,13 +288,22 @@ test.describe
       page,
     }, testInfo) => {
       await signInToDashboard(page, owner.email);
-      // The owner cannot join their own study (409), shown as a join failure.
+      // The old password no longer opens the study; the new one does, which for its owner ends in
+      // 'You own this study already.' (the password check comes first).
       await page.getByRole('button', { name: 'Join Study', exact: true }).click();
       const join = page.getByRole('dialog', { name: 'Join Study as Collaborator' });
       await join.getByLabel('Study Code').fill(studyCode);
+      await join.getByLabel('Study Password').fill(STUDY_PASSWORD);
+      await join.getByRole('button', { name: 'Join Study' }).click();
+      await expectNotification(page, 'Failed to Join Study', 'Invalid study code or password');
       await join.getByLabel('Study Password').fill(NEW_STUDY_PASSWORD);
       await join.getByRole('button', { name: 'Join Study' }).click();
-      await expectNotification(page, 'Failed to Join Study', /.+/);
+      const refused = await expectNotification(
+        page,
+        'Failed to Join Study',
+        'You own this study already.',
+      );
+      expect(refused).not.toContain('Invalid study code or password');
       await join.getByRole('button', { name: 'Cancel' }).click();
 
       const owned = card(page, 'Night-Shift Sleep Study');
@@ -300,5 +317,41 @@ test.describe
       await expectNotification(page, 'Study Deleted', 'has been deleted');
       await expect(page.getByText('No Studies Yet')).toBeVisible();
       await expect(page.getByRole('tab', { name: 'Your Studies (0)' })).toBeVisible();
+    });
+
+    test('a study created without a password takes a first one with no current password', async ({
+      page,
+    }, testInfo) => {
+      await signInToDashboard(page, owner.email);
+      await page.getByRole('button', { name: 'Create Your First Study' }).click();
+      const form = page.getByRole('dialog', { name: 'Create New Study' });
+      await form.getByLabel('Study Name').fill('Open Study');
+      await form.getByRole('button', { name: 'Create Study' }).click();
+      await expectNotification(page, 'Study Created', /Study code: [A-Z0-9]{6}/);
+
+      const openChange = async () => {
+        await card(page, 'Open Study').getByRole('button', { name: 'Edit Study' }).click();
+        await page
+          .getByRole('dialog', { name: 'Edit Study' })
+          .getByRole('button', { name: 'Change Password' })
+          .click();
+        const change = page.getByRole('dialog', { name: 'Change Study Password' });
+        await expect(change).toBeVisible();
+        return change;
+      };
+      const first = await openChange();
+      await expect(first).toContainText('"Open Study" has no password yet.');
+      await expect(first.getByLabel('Current Password')).toHaveCount(0);
+      await first.getByLabel('New Password', { exact: true }).fill(STUDY_PASSWORD);
+      await first.getByLabel('Confirm New Password').fill(STUDY_PASSWORD);
+      await bothWidths(page, testInfo, 'dialog-first-password');
+      await first.getByRole('button', { name: 'Set Password' }).click();
+      await expectNotification(page, 'Password Changed', 'changed');
+      await expect(first).toBeHidden();
+
+      // From now on the study has a password: changing it asks for the current one.
+      const next = await openChange();
+      await expect(next.getByLabel('Current Password')).toBeVisible();
+      await expect(next.getByRole('button', { name: 'Change Password' })).toBeVisible();
     });
   });

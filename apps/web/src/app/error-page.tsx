@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import { ROUTER_MESSAGES, UNKNOWN_ERROR } from '@research/contracts';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 
 /** The router's error element: the title is the one the spec names (000 §8). */
@@ -16,7 +17,7 @@ export function ErrorPage() {
       <Paper variant="outlined" sx={{ p: { xs: 3, sm: 5 }, maxWidth: 560, width: '100%' }}>
         <ErrorOutline color="primary" sx={{ fontSize: 48, mb: 1 }} aria-hidden="true" />
         <Typography variant="h5" component="h1" gutterBottom>
-          Unexpected Application Error!
+          {ROUTER_MESSAGES.unexpectedError}
         </Typography>
         <Typography
           component="p"
@@ -28,7 +29,7 @@ export function ErrorPage() {
         {/* A full page load, not a client navigation: after a failed chunk or a broken state the
             app should start over from fresh code. */}
         <Button variant="contained" href="/">
-          Go to home page
+          {ROUTER_MESSAGES.goHome}
         </Button>
       </Paper>
     </Box>
@@ -45,5 +46,5 @@ function describeError(error: unknown): string {
   if (typeof error === 'string') {
     return error;
   }
-  return 'Unknown error';
+  return UNKNOWN_ERROR;
 }

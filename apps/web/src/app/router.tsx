@@ -31,6 +31,39 @@ export const pageRoutes: RouteObject[] = [
       },
       { path: 'setup', lazy: lazyPage(() => import('../features/auth/components/setup-page')) },
       {
+        path: 'confirm-email',
+        lazy: lazyPage(() => import('../features/auth/components/confirm-email-page')),
+      },
+      // Participant enrolment and verification (001 §2.2): no sign-in.
+      {
+        path: 'participant/enroll',
+        lazy: lazyPage(() => import('../features/participant/components/enroll-page')),
+      },
+      {
+        path: 'participant/flow',
+        lazy: lazyPage(() => import('../features/participant/components/flow-page')),
+      },
+      {
+        path: 'participant/verify',
+        lazy: lazyPage(() => import('../features/participant/components/verify-page')),
+      },
+      {
+        path: 'participant/verify-email',
+        lazy: lazyPage(() => import('../features/participant/components/verify-email-page')),
+      },
+      {
+        path: 'participant/info',
+        lazy: lazyPage(() => import('../features/participant/components/info-page')),
+      },
+      {
+        path: 'participant/success',
+        lazy: lazyPage(() => import('../features/participant/components/success-page')),
+      },
+      {
+        path: 'fitbit/reauthorize',
+        lazy: lazyPage(() => import('../features/wearables/components/reauthorize-page')),
+      },
+      {
         Component: RequireSignedOut,
         children: [
           {
@@ -74,7 +107,7 @@ export const pageRoutes: RouteObject[] = [
           },
           {
             path: 'researcher/study/:studyId',
-            lazy: lazyPage(() => import('../features/studies/components/study-detail-page')),
+            lazy: lazyPage(() => import('../features/study-detail/components/study-detail-page')),
           },
         ],
       },
@@ -114,6 +147,13 @@ export const appRoutes: RouteObject[] = [
     errorElement: <ErrorPage />,
     HydrateFallback: PageFallback,
     lazy: lazyPage(() => import('../features/auth/components/google-callback-page')),
+  },
+  {
+    // Google's consent returns here, in a popup or in the participant's tab: a bare page.
+    path: '/fitbit/callback',
+    errorElement: <ErrorPage />,
+    HydrateFallback: PageFallback,
+    lazy: lazyPage(() => import('../features/wearables/components/fitbit-callback-page')),
   },
 ];
 

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
+import { PLACEHOLDER_TEXTS } from '@research/contracts';
 
 export interface LoadingIndicatorProps {
   message?: string;
@@ -10,7 +11,7 @@ export interface LoadingIndicatorProps {
 }
 
 export function LoadingIndicator({
-  message = 'Loading...',
+  message = PLACEHOLDER_TEXTS.loading,
   fullScreen = false,
   size = 40,
 }: LoadingIndicatorProps) {

@@ -8,6 +8,7 @@ import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import Typography from '@mui/material/Typography';
+import { SHELL_TEXTS } from '@research/contracts';
 import { type ReactNode, useId, useState } from 'react';
 
 export type NotificationType = 'success' | 'error' | 'info' | 'warning';
@@ -101,7 +102,7 @@ export function NotificationModal({ notification, onClose }: NotificationModalPr
               </Button>
             )}
             <Button variant="contained" onClick={onClose} autoFocus>
-              Got it
+              {SHELL_TEXTS.gotIt}
             </Button>
           </DialogActions>
         </>

@@ -92,11 +92,15 @@ describe('apiRequest', () => {
 
   it('throws the body message, status and code of a JSON error reply', async () => {
     reply = (_req, res) =>
-      json(res, 400, { success: false, message: 'Study name is required', code: 'VALIDATION' });
+      json(res, 400, {
+        success: false,
+        message: 'Study name is required',
+        code: 'VALIDATION_ERROR',
+      });
     const error = await failure(apiRequest(`${baseUrl}/api/x`, fast));
     expect(error.message).toBe('Study name is required');
     expect(error.status).toBe(400);
-    expect(error.code).toBe('VALIDATION');
+    expect(error.code).toBe('VALIDATION_ERROR');
   });
 
   it('carries the per-field messages of a validation error', async () => {
@@ -109,6 +113,18 @@ describe('apiRequest', () => {
       });
     const error = await failure(apiRequest(`${baseUrl}/api/x`, fast));
     expect(error.fields).toEqual([{ field: 'email', message: 'Invalid email format' }]);
+  });
+
+  it("carries the error's other details, e.g. the attempts used on a code", async () => {
+    reply = (_req, res) =>
+      json(res, 400, {
+        success: false,
+        message: 'Invalid verification code',
+        code: 'INVALID_CODE',
+        details: { attemptsUsed: 2, maxAttempts: 3 },
+      });
+    const error = await failure(apiRequest(`${baseUrl}/api/x`, fast));
+    expect(error.details).toEqual({ attemptsUsed: 2, maxAttempts: 3 });
   });
 
   it('sends a create only once when asked, even after a 5xx', async () => {

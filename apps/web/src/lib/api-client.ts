@@ -1,4 +1,16 @@
-import { AUTH_STORAGE_KEYS, type FieldError, REQUEST_SETTINGS } from '@research/contracts';
+import {
+  AUTH_STORAGE_KEYS,
+  type ErrorCode,
+  type FieldError,
+  isErrorCode,
+  NETWORK_MESSAGES,
+  type OperationDefinition,
+  type OperationErrorCode,
+  type OperationInput,
+  type OperationResponse,
+  operationUrl,
+  REQUEST_SETTINGS,
+} from '@research/contracts';
 
 /**
  * The error every failed call throws (spec 000 §3 'API error object': message, HTTP status,
@@ -7,15 +19,24 @@ import { AUTH_STORAGE_KEYS, type FieldError, REQUEST_SETTINGS } from '@research/
  */
 export class ApiError extends Error {
   readonly status: number;
-  readonly code: string | undefined;
+  readonly code: ApiErrorCode | undefined;
   readonly fields: FieldError[];
+  /** The envelope's `details` as the server sent them (e.g. a wrong code's attemptsUsed). */
+  readonly details: Record<string, unknown>;
 
-  constructor(message: string, status: number, code?: string, fields: FieldError[] = []) {
+  constructor(
+    message: string,
+    status: number,
+    code?: ApiErrorCode,
+    fields: FieldError[] = [],
+    details: Record<string, unknown> = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fields = fields;
+    this.details = details;
   }
 }
 
@@ -25,6 +46,9 @@ export const CLIENT_ERROR_CODES = {
   network: 'NETWORK_ERROR',
   unknown: 'UNKNOWN_NETWORK_ERROR',
 } as const;
+
+/** A server code (the contracts' closed set) or a client-side one. */
+export type ApiErrorCode = ErrorCode | (typeof CLIENT_ERROR_CODES)[keyof typeof CLIENT_ERROR_CODES];
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -46,6 +70,8 @@ export interface ApiRequestOptions {
   retryDelayMs?: number;
   /** Limit per attempt. */
   timeoutMs?: number;
+  /** 'blob' reads a success as a file (downloads); errors are still read as the envelope. */
+  responseType?: 'json' | 'blob';
 }
 
 /**
@@ -68,7 +94,13 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
     let response: Response;
     let payload: unknown;
     try {
-      ({ response, payload } = await fetchOnce(path, init, timeoutMs, options.signal));
+      ({ response, payload } = await fetchOnce(
+        path,
+        init,
+        timeoutMs,
+        options.signal,
+        options.responseType,
+      ));
     } catch (error) {
       const failure = classifyFailure(error, options.signal);
       if (failure.retry && !isLastAttempt) {
@@ -94,7 +126,10 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
 }
 
 /** Server codes that mean the session behind the Bearer token no longer exists. */
-const SESSION_GONE_CODES: ReadonlySet<string> = new Set(['SESSION_EXPIRED', 'UNAUTHENTICATED']);
+const SESSION_GONE_CODES: ReadonlySet<ApiErrorCode> = new Set([
+  'SESSION_EXPIRED',
+  'UNAUTHENTICATED',
+]);
 
 function isSessionGone(error: ApiError): boolean {
   return error.status === 401 && error.code !== undefined && SESSION_GONE_CODES.has(error.code);
@@ -102,6 +137,46 @@ function isSessionGone(error: ApiError): boolean {
 
 function sentBearer(init: RequestInit): boolean {
   return Boolean((init.headers as Record<string, string> | undefined)?.Authorization);
+}
+
+export type CallOptions = Omit<ApiRequestOptions, 'method' | 'body'>;
+
+/**
+ * Calls an operation of the contracts: the URL (path params and query), the method and the body
+ * come from the operation, and the answer has its success type.
+ */
+export function callOperation<O extends OperationDefinition>(
+  operation: O,
+  input: OperationInput<O>,
+  options: CallOptions = {},
+): Promise<OperationResponse<O>> {
+  return apiRequest<OperationResponse<O>>(operationUrl(operation, input.params, input.query), {
+    ...options,
+    method: operation.method,
+    body: input.body,
+  });
+}
+
+/** Downloads what a 'raw' operation answers (a file) as a Blob, with the same errors as any call. */
+export function downloadOperation<O extends OperationDefinition>(
+  operation: O,
+  input: OperationInput<O>,
+  options: CallOptions = {},
+): Promise<Blob> {
+  return apiRequest<Blob>(operationUrl(operation, input.params, input.query), {
+    ...options,
+    method: operation.method,
+    responseType: 'blob',
+  });
+}
+
+/** Whether a failure is the given code of an operation (the code is checked against its set). */
+export function isOperationError<O extends OperationDefinition>(
+  error: unknown,
+  _operation: O,
+  code: OperationErrorCode<O>,
+): error is ApiError {
+  return error instanceof ApiError && error.code === code;
 }
 
 type SessionExpiredListener = () => void;
@@ -166,6 +241,7 @@ async function fetchOnce(
   init: RequestInit,
   timeoutMs: number,
   callerSignal: AbortSignal | undefined,
+  responseType: ApiRequestOptions['responseType'] = 'json',
 ): Promise<{ response: Response; payload: unknown }> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(new TimeoutError()), timeoutMs);
@@ -174,6 +250,7 @@ async function fetchOnce(
     : controller.signal;
   try {
     const response = await fetch(path, { ...init, signal });
+    if (response.ok && responseType === 'blob') return { response, payload: await response.blob() };
     // The body is read under the same timer: a server that sends headers and then stalls is
     // just as stuck as one that sends nothing.
     const text = await response.text();
@@ -213,23 +290,26 @@ function classifyFailure(
     return { error: callerSignal.reason ?? error, retry: false };
   }
   if (error instanceof TimeoutError) {
-    return { error: new ApiError('Request timeout', 0, CLIENT_ERROR_CODES.timeout), retry: false };
+    return {
+      error: new ApiError(NETWORK_MESSAGES.requestTimeout, 0, CLIENT_ERROR_CODES.timeout),
+      retry: false,
+    };
   }
   // fetch rejects with a TypeError when no HTTP reply arrives (refused, reset, DNS, offline).
   if (error instanceof TypeError) {
     return {
-      error: new ApiError('Network connection failed', 0, CLIENT_ERROR_CODES.network),
+      error: new ApiError(NETWORK_MESSAGES.connectionFailed, 0, CLIENT_ERROR_CODES.network),
       retry: true,
     };
   }
   return {
-    error: new ApiError('Unknown network error', 0, CLIENT_ERROR_CODES.unknown),
+    error: new ApiError(NETWORK_MESSAGES.unknown, 0, CLIENT_ERROR_CODES.unknown),
     retry: false,
   };
 }
 
 function errorFromResponse(response: Response, payload: unknown): ApiError {
-  const fallback = `HTTP ${response.status}: ${response.statusText}`;
+  const fallback = NETWORK_MESSAGES.httpStatus(response.status, response.statusText);
   if (payload !== null && typeof payload === 'object') {
     const body = payload as {
       message?: unknown;
@@ -238,11 +318,15 @@ function errorFromResponse(response: Response, payload: unknown): ApiError {
       details?: { fields?: unknown };
     };
     const message = firstText(body.message, body.error) ?? fallback;
-    const code = typeof body.code === 'string' ? body.code : undefined;
+    const code = isErrorCode(body.code) ? body.code : undefined;
     const fields = Array.isArray(body.details?.fields)
       ? body.details.fields.filter(isFieldError)
       : [];
-    return new ApiError(message, response.status, code, fields);
+    const details =
+      body.details !== null && typeof body.details === 'object' && !Array.isArray(body.details)
+        ? (body.details as Record<string, unknown>)
+        : {};
+    return new ApiError(message, response.status, code, fields, details);
   }
   return new ApiError(fallback, response.status);
 }

@@ -1,6 +1,7 @@
+import { STUDY_MESSAGES } from '@research/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { type AccountKind, installAccount } from '../../test/fake-api';
+import { type AccountKind, failure, installAccount } from '../../test/fake-api';
 import { renderRoute } from '../../test/render-route';
 
 const AUTH = '/researcher/auth';
@@ -16,7 +17,8 @@ const HEADINGS: Record<string, string> = {
   [REGISTER]: 'Researcher Registration',
   [MASTER]: 'Master Account Dashboard',
   [RESEARCHER]: 'Researcher Dashboard',
-  [STUDY]: 'Study Details',
+  // There is no study s-42: the page itself asks for it and says so.
+  [STUDY]: 'Study not found',
 };
 
 const KINDS: AccountKind[] = [
@@ -94,7 +96,13 @@ const cases = Object.entries(MATRIX).flatMap(([route, row]) =>
 
 describe('route guards and the /dashboard redirect', () => {
   it.each(cases)('%s as %s ends on %s', async (route, kind, target) => {
-    installAccount(kind);
+    // The server's answer for a study that does not exist (not the fake's generic 404).
+    installAccount(kind, {
+      'GET /api/studies/s-42': {
+        status: 404,
+        body: failure(STUDY_MESSAGES.notFound, 'STUDY_NOT_FOUND'),
+      },
+    });
     const { router } = renderRoute(route);
     await waitFor(() => expect(router.state.location.pathname).toBe(target), { timeout: 3000 });
     const heading =

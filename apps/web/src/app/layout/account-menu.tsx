@@ -8,6 +8,7 @@ import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
+import { SHELL_TEXTS } from '@research/contracts';
 import { useEffect, useId, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { useSecureAuth } from '../../lib/auth/auth-provider';
@@ -59,7 +60,7 @@ export default function AccountMenu({ user, name }: AccountMenuProps) {
     <>
       <IconButton
         onClick={(event) => setAnchor(event.currentTarget)}
-        aria-label={`Account menu for ${name}`}
+        aria-label={SHELL_TEXTS.accountMenu(name)}
         aria-haspopup="menu"
         aria-controls={open ? menuId : undefined}
         aria-expanded={open ? 'true' : undefined}
@@ -93,7 +94,7 @@ export default function AccountMenu({ user, name }: AccountMenuProps) {
             <ListItemIcon>
               <AdminPanelSettings fontSize="small" />
             </ListItemIcon>
-            Master Dashboard
+            {SHELL_TEXTS.masterDashboard}
           </MenuItem>
         )}
         {showResearcher && (
@@ -107,7 +108,7 @@ export default function AccountMenu({ user, name }: AccountMenuProps) {
             <ListItemIcon>
               <Dashboard fontSize="small" />
             </ListItemIcon>
-            Dashboard
+            {SHELL_TEXTS.dashboard}
           </MenuItem>
         )}
         {(showMaster || showResearcher) && <Divider />}
@@ -115,7 +116,7 @@ export default function AccountMenu({ user, name }: AccountMenuProps) {
           <ListItemIcon>
             <Logout fontSize="small" />
           </ListItemIcon>
-          Sign Out
+          {SHELL_TEXTS.signOut}
         </MenuItem>
       </Menu>
     </>

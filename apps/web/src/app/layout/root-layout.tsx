@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import { keyframes } from '@mui/material/styles';
+import { SHELL_TEXTS } from '@research/contracts';
 import { useEffect } from 'react';
 import { Outlet, useNavigate, useNavigation } from 'react-router';
 import { useSecureAuth } from '../../lib/auth/auth-provider';
@@ -30,7 +31,7 @@ export function RootLayout() {
           '&:focus': { top: 8 },
         }}
       >
-        Skip to main content
+        {SHELL_TEXTS.skipToContent}
       </Box>
       {navigation.state === 'loading' && <NavigationProgress />}
       <SessionExpiredRedirect />
@@ -54,7 +55,7 @@ function NavigationProgress() {
   return (
     <Box
       role="progressbar"
-      aria-label="Loading page"
+      aria-label={SHELL_TEXTS.loadingPage}
       sx={{
         position: 'fixed',
         top: 0,

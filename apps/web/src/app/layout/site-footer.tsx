@@ -1,5 +1,6 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
+import { SHELL_TEXTS } from '@research/contracts';
 import { BrandLogo } from '../../components/brand-logo';
 
 export function SiteFooter() {
@@ -21,13 +22,12 @@ export function SiteFooter() {
         >
           <BrandLogo tone="light" size={32} />
           <Typography variant="body2" sx={{ maxWidth: 640, opacity: 0.95 }}>
-            A secure research platform for health data collection and analysis, built with privacy
-            and compliance in mind.
+            {SHELL_TEXTS.footerAbout}
           </Typography>
         </Box>
         <Box sx={{ borderTop: '1px solid rgba(255,255,255,0.2)', mt: 3, pt: 2.5 }}>
           <Typography variant="body2" sx={{ opacity: 0.85 }}>
-            © {year} Wearable Health Research Platform. All rights reserved.
+            {SHELL_TEXTS.copyright(year)}
           </Typography>
         </Box>
       </Box>

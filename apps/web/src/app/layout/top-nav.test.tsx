@@ -79,7 +79,8 @@ describe('top navigation, signed in', () => {
     expect(
       await screen.findByRole('heading', { name: 'Welcome back, Ada Lovelace King' }),
     ).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'Go to Dashboard' })).toHaveAttribute(
+    // The link waits for the application status, which can answer after the greeting renders.
+    expect(await screen.findByRole('link', { name: 'Go to Dashboard' })).toHaveAttribute(
       'href',
       '/researcher/dashboard',
     );

@@ -1,6 +1,7 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
+import { SHELL_TEXTS } from '@research/contracts';
 import { lazy, Suspense } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
@@ -39,7 +40,7 @@ export function TopNav({ user = null, pending = false }: TopNavProps) {
     >
       <Box
         component="nav"
-        aria-label="Main"
+        aria-label={SHELL_TEXTS.mainNavigation}
         sx={{
           maxWidth: 'lg',
           mx: 'auto',
@@ -53,7 +54,7 @@ export function TopNav({ user = null, pending = false }: TopNavProps) {
         <Box
           component={RouterLink}
           to="/"
-          aria-label="Wearable Health Research Platform home"
+          aria-label={SHELL_TEXTS.homeLink}
           sx={{
             display: 'flex',
             alignItems: 'center',
@@ -74,7 +75,7 @@ export function TopNav({ user = null, pending = false }: TopNavProps) {
             noWrap
             sx={{ display: { xs: 'none', sm: 'block' }, fontWeight: 700, fontSize: '1.1rem' }}
           >
-            Wearable Health Research Platform
+            {SHELL_TEXTS.productName}
           </Typography>
         </Box>
         {pending ? null : user ? <SignedInActions user={user} /> : <SignedOutActions />}
@@ -97,7 +98,7 @@ function SignedOutActions() {
           px: { xs: 1.5, sm: 2 },
         }}
       >
-        Join Study
+        {SHELL_TEXTS.joinStudy}
       </Button>
       <Button
         component={RouterLink}
@@ -110,7 +111,7 @@ function SignedOutActions() {
           px: { xs: 1.5, sm: 2 },
         }}
       >
-        Researcher Login
+        {SHELL_TEXTS.researcherLogin}
       </Button>
     </Box>
   );

@@ -1,5 +1,5 @@
+import { authApi, GOOGLE_SIGN_IN_TEXTS, operationUrl } from '@research/contracts';
 import type { GoogleSignInResult } from '../../lib/auth/auth-provider';
-import { GOOGLE_SIGN_IN_TEXTS } from './texts';
 
 /** The message the callback page posts to its opener. */
 export interface GoogleSignInMessage {
@@ -29,13 +29,13 @@ export function createBinding(): string {
 
 /**
  * Opens the sign-in popup. Must be called synchronously from the click handler, or the browser
- * blocks the popup. Resolves with what /api/auth/google/complete needs; rejects with the reason
+ * blocks the popup. Resolves with what the complete call needs; rejects with the reason
  * text that follows 'Failed to sign in with Google: '.
  */
 export function openGoogleSignIn(): Promise<GoogleSignInResult> {
   const binding = createBinding();
   const popup = window.open(
-    `/api/auth/google/start?binding=${binding}`,
+    operationUrl(authApi.googleStart, undefined, { binding }),
     POPUP_NAME,
     POPUP_FEATURES,
   );

@@ -53,7 +53,9 @@ describe('SecureAuthProvider start-up verification', () => {
 
   it('clears both entries when verification answers without a user', async () => {
     storeSession();
-    installFakeApi({ 'POST /api/auth/verify-token': { body: { success: true } } });
+    installFakeApi({
+      'POST /api/auth/verify-token': { body: { success: true }, offContract: true },
+    });
     const { result } = renderAuth();
     await waitFor(() => expect(result.current.loading).toBe(false));
     expect(result.current.user).toBeNull();
@@ -110,7 +112,10 @@ describe('SecureAuthProvider actions', () => {
 
   it("rejects a success without token as 'Invalid response from server'", async () => {
     installFakeApi({
-      'POST /api/auth/login': { body: { success: true, user: makeUser(), message: 'ok' } },
+      'POST /api/auth/login': {
+        body: { success: true, user: makeUser(), message: 'ok' },
+        offContract: true,
+      },
     });
     const { result } = renderAuth();
     await waitFor(() => expect(result.current.loading).toBe(false));
@@ -140,7 +145,7 @@ describe('SecureAuthProvider actions', () => {
     storeSession();
     const { calls } = installFakeApi({
       'POST /api/auth/verify-token': { body: { success: true, user: makeUser() } },
-      'POST /api/auth/logout': { status: 400, body: failure('Nope', 'BAD') },
+      'POST /api/auth/logout': { status: 400, body: failure('Nope', 'BAD_REQUEST') },
     });
     const { result } = renderAuth();
     await waitFor(() => expect(result.current.user).not.toBeNull());
@@ -157,7 +162,7 @@ describe('SecureAuthProvider actions', () => {
     storeSession();
     installFakeApi({
       'POST /api/auth/verify-token': { body: { success: true, user: makeUser() } },
-      'GET /api/anything': {
+      'GET /api/auth/profile': {
         status: 401,
         body: failure('Your session has expired', 'SESSION_EXPIRED'),
       },
@@ -165,7 +170,7 @@ describe('SecureAuthProvider actions', () => {
     const { result } = renderAuth();
     await waitFor(() => expect(result.current.user).not.toBeNull());
     await act(async () => {
-      await apiRequest('/api/anything').catch(() => undefined);
+      await apiRequest('/api/auth/profile').catch(() => undefined);
     });
     expect(result.current.user).toBeNull();
     expect(result.current.sessionExpired).toBe(true);

@@ -1,4 +1,10 @@
-import { AUTH_MESSAGES, type AuthUser } from '@research/contracts';
+import {
+  AUTH_MESSAGES,
+  type AuthResponse,
+  type AuthUser,
+  type authApi,
+  type OperationBody,
+} from '@research/contracts';
 import {
   createContext,
   type ReactNode,
@@ -8,22 +14,13 @@ import {
   useMemo,
   useState,
 } from 'react';
-import { ApiError, apiRequest, onSessionExpired } from '../api-client';
+import { ApiError, onSessionExpired } from '../api-client';
 import { clearStoredSession, readStoredSession, storeSession } from './session-storage';
 
-/** What POST /api/auth/google/complete needs: the popup's code and state, our binding. */
-export interface GoogleSignInResult {
-  code: string;
-  state: string;
-  binding: string;
-}
+/** What finishing Google sign-in needs: the popup's code and state, our binding. */
+export type GoogleSignInResult = OperationBody<typeof authApi.googleComplete>;
 
-export interface MasterSetupRequest {
-  token: string;
-  displayName: string;
-  email: string;
-  password: string;
-}
+export type MasterSetupRequest = OperationBody<typeof authApi.setupMaster>;
 
 export interface SecureAuthValue {
   user: AuthUser | null;
@@ -55,8 +52,11 @@ interface SessionState {
 
 const SIGNED_OUT: SessionState = { token: null, user: null };
 
+/** The calls, fetched with their schemas only when one is made (see auth-calls.ts). */
+const calls = () => import('./auth-calls');
+
 /**
- * Auth state of spec 000 §4. Deliberately plain React and `apiRequest` (no TanStack Query): it
+ * Auth state of spec 000 §4. Deliberately plain React and `callOperation` (no TanStack Query): it
  * sits on the landing route, whose JavaScript budget is 150 KB gzip (DESIGN §12).
  */
 export function SecureAuthProvider({ children }: { children: ReactNode }) {
@@ -79,11 +79,8 @@ export function SecureAuthProvider({ children }: { children: ReactNode }) {
       finish(SIGNED_OUT);
       return;
     }
-    apiRequest<{ success?: unknown; user?: AuthUser | null }>('/api/auth/verify-token', {
-      method: 'POST',
-      body: { token: stored.token },
-      token: null,
-    })
+    calls()
+      .then(({ verifyToken }) => verifyToken(stored.token))
       .then((response) => {
         if (cancelled) return;
         if (response?.success === true && response.user) {
@@ -115,13 +112,14 @@ export function SecureAuthProvider({ children }: { children: ReactNode }) {
     [],
   );
 
+  /** Runs a call that opens a session (sign-in, sign-up, Google, master set-up) and keeps it. */
   const authenticate = useCallback(
-    async (path: string, body: unknown, fallback: string): Promise<AuthUser> => {
+    async (call: () => Promise<AuthResponse>, fallback: string): Promise<AuthUser> => {
       setLoading(true);
       try {
-        let response: { success?: unknown; token?: unknown; user?: AuthUser | null };
+        let response: AuthResponse;
         try {
-          response = await apiRequest(path, { method: 'POST', body, token: null });
+          response = await call();
         } catch (error) {
           throw error instanceof ApiError && error.message ? error : new Error(fallback);
         }
@@ -142,26 +140,31 @@ export function SecureAuthProvider({ children }: { children: ReactNode }) {
 
   const login = useCallback(
     (email: string, password: string) =>
-      authenticate('/api/auth/login', { email, password }, AUTH_MESSAGES.loginFailed),
+      authenticate(async () => (await calls()).login(email, password), AUTH_MESSAGES.loginFailed),
     [authenticate],
   );
   const register = useCallback(
     (email: string, password: string, displayName: string) =>
       authenticate(
-        '/api/auth/register',
-        { email, password, displayName },
+        async () => (await calls()).register(email, password, displayName),
         AUTH_MESSAGES.registrationFailed,
       ),
     [authenticate],
   );
   const googleSignIn = useCallback(
     (result: GoogleSignInResult) =>
-      authenticate('/api/auth/google/complete', result, AUTH_MESSAGES.loginFailed),
+      authenticate(
+        async () => (await calls()).completeGoogleSignIn(result),
+        AUTH_MESSAGES.loginFailed,
+      ),
     [authenticate],
   );
   const createMasterAccount = useCallback(
     (request: MasterSetupRequest) =>
-      authenticate('/api/setup/master', request, AUTH_MESSAGES.registrationFailed),
+      authenticate(
+        async () => (await calls()).setupMaster(request),
+        AUTH_MESSAGES.registrationFailed,
+      ),
     [authenticate],
   );
 
@@ -171,8 +174,7 @@ export function SecureAuthProvider({ children }: { children: ReactNode }) {
     setSession(SIGNED_OUT);
     if (!token) return;
     try {
-      // One attempt: the user is already signed out here; the call only revokes the server side.
-      await apiRequest('/api/auth/logout', { method: 'POST', token, retryAttempts: 1 });
+      await (await calls()).logout(token);
     } catch {
       // A failed sign-out is ignored (000 §2).
     }

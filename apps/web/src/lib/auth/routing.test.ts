@@ -29,6 +29,7 @@ function profile(overrides: Partial<UserProfile>): UserProfile {
     position: null,
     approvedAt: null,
     isMasterAccount: false,
+    emailVerified: true,
     ...overrides,
   };
 }

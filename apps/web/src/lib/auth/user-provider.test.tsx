@@ -79,7 +79,9 @@ describe('UserProvider', () => {
   });
 
   it('falls back without a message when the answer has no researcher', async () => {
-    installAccount('approved', { 'GET /api/auth/profile': { body: { success: false } } });
+    installAccount('approved', {
+      'GET /api/auth/profile': { body: { success: false }, offContract: true },
+    });
     const { result } = renderUser();
     await waitFor(() => expect(result.current.loading).toBe(false));
     expect(result.current.profile?.status).toBe('noprofile');

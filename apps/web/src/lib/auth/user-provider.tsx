@@ -8,7 +8,6 @@ import {
   useMemo,
   useState,
 } from 'react';
-import { apiRequest } from '../api-client';
 import { useSecureAuth } from './auth-provider';
 
 export interface UserValue {
@@ -104,6 +103,8 @@ export function fallbackProfile(user: AuthUser): UserProfile {
     position: null,
     approvedAt: null,
     isMasterAccount: false,
+    // Unknown here; the server still enforces confirmation, so no notice is shown on a guess.
+    emailVerified: true,
   };
 }
 
@@ -119,6 +120,7 @@ export function masterProfile(user: AuthUser): UserProfile {
     position: null,
     approvedAt: null,
     isMasterAccount: true,
+    emailVerified: true,
   };
 }
 
@@ -131,10 +133,7 @@ async function loadProfile(
     return { profile: null, error: AUTH_MESSAGES.noAuthToken };
   }
   try {
-    const master = await apiRequest<{ success?: unknown; isMasterAccount?: unknown }>(
-      '/api/admin/check-master-status',
-      { token },
-    );
+    const master = await (await import('./auth-calls')).checkMasterStatus(token);
     if (master?.success === true && master.isMasterAccount === true) {
       return { profile: masterProfile(user), error: null };
     }
@@ -142,10 +141,7 @@ async function loadProfile(
     // Ignored: the profile call below still tells a researcher apart (000 §8).
   }
   try {
-    const response = await apiRequest<{ success?: unknown; researcher?: UserProfile | null }>(
-      '/api/auth/profile',
-      { token },
-    );
+    const response = await (await import('./auth-calls')).getProfile(token);
     if (response?.success === true && response.researcher) {
       return { profile: response.researcher, error: null };
     }

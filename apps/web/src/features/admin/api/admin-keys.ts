@@ -9,6 +9,7 @@ export const adminKeys = {
   all: ['admin'] as const,
   applications: (status: ApplicationStatus, limit: number, offset: number) =>
     ['admin', 'applications', status, { limit, offset }] as const,
+  applicationsTotal: ['admin', 'applications', 'total'] as const,
   applicationsByEmail: (email: string) => ['admin', 'applications', 'by-email', email] as const,
   researchers: (status: 'all' | 'approved', limit: number, offset: number) =>
     ['admin', 'researchers', status, { limit, offset }] as const,

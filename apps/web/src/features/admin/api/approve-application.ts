@@ -1,26 +1,19 @@
-import type { SuccessOnly } from '@research/contracts';
+import { applicationsApi, type OperationBody } from '@research/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { callOperation } from '../../../lib/api-client';
 import { adminKeys } from './admin-keys';
 
-export interface ApproveApplicationInput {
-  applicationId: string;
-  /** Optional; blank notes are not sent. */
-  reviewNotes?: string;
-}
+type ApproveApplicationInput = { applicationId: string } & NonNullable<
+  OperationBody<typeof applicationsApi.approveApplication>
+>;
 
-/** POST /api/admin/researcher-applications/{id}/approve {reviewNotes?}; 409 when not pending. */
-export function approveApplication({
-  applicationId,
-  reviewNotes,
-}: ApproveApplicationInput): Promise<SuccessOnly> {
+/** Approves a pending application with optional notes (blank notes are not sent); 409 when not pending. */
+function approveApplication({ applicationId, reviewNotes }: ApproveApplicationInput) {
   const notes = reviewNotes?.trim();
-  // The body of approveApplicationSchema.
-  const body: { reviewNotes?: string } = notes ? { reviewNotes: notes } : {};
-  return apiRequest<SuccessOnly>(
-    `/api/admin/researcher-applications/${encodeURIComponent(applicationId)}/approve`,
-    { method: 'POST', body },
-  );
+  return callOperation(applicationsApi.approveApplication, {
+    params: { id: applicationId },
+    body: notes ? { reviewNotes: notes } : {},
+  });
 }
 
 /** Approving moves a row from pending to approved: every count and list changes. */

@@ -1,61 +1,61 @@
 import {
   type ApplicationStatus,
+  applicationsApi,
   COUNT_REQUEST_LIMIT,
-  type ResearcherApplicationView,
+  type OperationResponse,
 } from '@research/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { callOperation } from '../../../lib/api-client';
 import { adminKeys } from './admin-keys';
 
-/** The reply of applicationListResponseSchema. */
-export interface ApplicationList {
-  success: true;
-  applications: ResearcherApplicationView[];
-  totalCount: number;
-}
+type ApplicationList = OperationResponse<typeof applicationsApi.listApplications>;
 
-export interface ApplicationListParams {
+interface ApplicationListParams {
   status: ApplicationStatus;
   limit: number;
   offset: number;
 }
 
-/** GET /api/admin/researcher-applications?status=…&limit=…&offset=… (master only). */
-export function fetchApplications(
-  { status, limit, offset }: ApplicationListParams,
-  signal?: AbortSignal,
-): Promise<ApplicationList> {
-  const query = new URLSearchParams({
-    status,
-    limit: String(limit),
-    offset: String(offset),
-  });
-  return apiRequest<ApplicationList>(`/api/admin/researcher-applications?${query}`, { signal });
+/** One page of a status's applications (master only). */
+function fetchApplications(query: ApplicationListParams, signal?: AbortSignal) {
+  return callOperation(applicationsApi.listApplications, { query }, { signal });
 }
 
-/** GET /api/admin/researcher-applications?email=…: the applications one person has made. */
-export function fetchApplicationsByEmail(
-  email: string,
-  signal?: AbortSignal,
-): Promise<ApplicationList> {
-  const query = new URLSearchParams({ email });
-  return apiRequest<ApplicationList>(`/api/admin/researcher-applications?${query}`, { signal });
+/** The applications one person has made. */
+function fetchApplicationsByEmail(email: string, signal?: AbortSignal) {
+  return callOperation(applicationsApi.listApplications, { query: { email } }, { signal });
 }
 
-export const applicationsQueryOptions = (params: ApplicationListParams) =>
+const applicationsQueryOptions = (params: ApplicationListParams) =>
   queryOptions({
     queryKey: adminKeys.applications(params.status, params.limit, params.offset),
     queryFn: ({ signal }) => fetchApplications(params, signal),
   });
 
 /** How many applications have the status: a `limit=1` call read for its totalCount (000 §9). */
-export const applicationCountQueryOptions = (status: ApplicationStatus) =>
+const applicationCountQueryOptions = (status: ApplicationStatus) =>
   queryOptions({
     ...applicationsQueryOptions({ status, limit: COUNT_REQUEST_LIMIT, offset: 0 }),
     select: (list: ApplicationList) => list.totalCount,
   });
 
-export const applicationsByEmailQueryOptions = (email: string) =>
+/**
+ * 'Total Applications': the `limit=1` count without a status, which the server answers from the
+ * whole history, so an application reset for resubmission still counts.
+ */
+const totalApplicationCountQueryOptions = () =>
+  queryOptions({
+    queryKey: adminKeys.applicationsTotal,
+    queryFn: ({ signal }) =>
+      callOperation(
+        applicationsApi.listApplications,
+        { query: { limit: COUNT_REQUEST_LIMIT, offset: 0 } },
+        { signal },
+      ),
+    select: (list: ApplicationList) => list.totalCount,
+  });
+
+const applicationsByEmailQueryOptions = (email: string) =>
   queryOptions({
     queryKey: adminKeys.applicationsByEmail(email),
     queryFn: ({ signal }) => fetchApplicationsByEmail(email, signal),
@@ -68,6 +68,10 @@ export function useApplications(params: ApplicationListParams) {
 
 export function useApplicationCount(status: ApplicationStatus) {
   return useQuery(applicationCountQueryOptions(status));
+}
+
+export function useTotalApplicationCount() {
+  return useQuery(totalApplicationCountQueryOptions());
 }
 
 export function useApplicationsByEmail(email: string | null) {

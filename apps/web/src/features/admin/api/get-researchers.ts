@@ -1,38 +1,29 @@
-import { COUNT_REQUEST_LIMIT, type Researcher } from '@research/contracts';
+import { applicationsApi, COUNT_REQUEST_LIMIT, type OperationResponse } from '@research/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { callOperation } from '../../../lib/api-client';
 import { adminKeys } from './admin-keys';
 
-/** The reply of researcherListResponseSchema. */
-export interface ResearcherList {
-  success: true;
-  researchers: Researcher[];
-  totalCount: number;
-}
+type ResearcherList = OperationResponse<typeof applicationsApi.listResearchers>;
 
-export interface ResearcherListParams {
+interface ResearcherListParams {
   status: 'all' | 'approved';
   limit: number;
   offset: number;
 }
 
-/** GET /api/admin/researchers?status=…&limit=…&offset=… (master only). */
-export function fetchResearchers(
-  { status, limit, offset }: ResearcherListParams,
-  signal?: AbortSignal,
-): Promise<ResearcherList> {
-  const query = new URLSearchParams({ status, limit: String(limit), offset: String(offset) });
-  return apiRequest<ResearcherList>(`/api/admin/researchers?${query}`, { signal });
+/** One page of researchers (master only). */
+function fetchResearchers(query: ResearcherListParams, signal?: AbortSignal) {
+  return callOperation(applicationsApi.listResearchers, { query }, { signal });
 }
 
-export const researchersQueryOptions = (params: ResearcherListParams) =>
+const researchersQueryOptions = (params: ResearcherListParams) =>
   queryOptions({
     queryKey: adminKeys.researchers(params.status, params.limit, params.offset),
     queryFn: ({ signal }) => fetchResearchers(params, signal),
   });
 
 /** Active researchers = approved researchers' totalCount, from a `limit=1` call (000 §9). */
-export const activeResearcherCountQueryOptions = () =>
+const activeResearcherCountQueryOptions = () =>
   queryOptions({
     ...researchersQueryOptions({ status: 'approved', limit: COUNT_REQUEST_LIMIT, offset: 0 }),
     select: (list: ResearcherList) => list.totalCount,

@@ -1,17 +1,13 @@
-import type { SuccessOnly } from '@research/contracts';
+import { applicationsApi } from '@research/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { callOperation } from '../../../lib/api-client';
 import { adminKeys } from './admin-keys';
 
 /**
- * PUT /api/admin/researcher-applications/{id}/reset: a rejected application leaves the rejected
- * list and its owner may apply again (000 §4).
+ * A rejected application leaves the rejected list and its owner may apply again (000 §4).
  */
-export function resetApplication(applicationId: string): Promise<SuccessOnly> {
-  return apiRequest<SuccessOnly>(
-    `/api/admin/researcher-applications/${encodeURIComponent(applicationId)}/reset`,
-    { method: 'PUT' },
-  );
+function resetApplication(applicationId: string) {
+  return callOperation(applicationsApi.resetApplication, { params: { id: applicationId } });
 }
 
 export function useResetApplication() {

@@ -6,9 +6,9 @@ import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { ApplicationStatus } from '@research/contracts';
+import { ADMIN_TEXTS } from '@research/contracts';
 import type { ReactNode } from 'react';
 import { ApiError } from '../../../lib/api-client';
-import { ADMIN_TEXTS } from '../texts';
 
 /** Dark text on a pale fill: every pair passes WCAG AA (the MUI filled warning chip does not). */
 const STATUS_COLOURS: Record<ApplicationStatus, { bg: string; fg: string }> = {
@@ -84,7 +84,7 @@ export function formatDateTimeShort(value: string | null | undefined): string {
   }).format(date);
 }
 
-export interface DetailItem {
+interface DetailItem {
   label: string;
   value: ReactNode;
   /** Spans both columns (long text such as a description). */
@@ -127,7 +127,10 @@ export function DetailList({ items }: { items: DetailItem[] }) {
   );
 }
 
-/** Dialogs fill the screen on phones, where a centred card would leave no room for the text. */
+/**
+ * Below the small breakpoint (phones): dialogs fill the screen, where a centred card would leave
+ * no room for the text, and lists show cards instead of tables.
+ */
 export function useFullScreenDialog(): boolean {
   const theme = useTheme();
   return useMediaQuery(theme.breakpoints.down('sm'));
@@ -160,16 +163,75 @@ export function DescriptionCell({ text }: { text: string | null }) {
   );
 }
 
-/** Name on the first line, e-mail below: the Applicant / Researcher column. */
+/**
+ * Name on the first line, e-mail below: the Applicant / Researcher column. An address is never
+ * broken mid-word: one that does not fit ends in an ellipsis and shows in full on hover (title).
+ */
 export function PersonCell({ name, email }: { name: string; email: string }) {
   return (
-    <>
+    <Box sx={{ minWidth: 0, maxWidth: { sm: 280 } }}>
       <Typography variant="body2" sx={{ fontWeight: 500 }}>
         {name}
       </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+      <Typography variant="body2" color="text.secondary" noWrap title={email}>
         {email}
       </Typography>
-    </>
+    </Box>
+  );
+}
+
+interface RowCardProps {
+  name: string;
+  email: string;
+  status: ApplicationStatus;
+  /** Label/value lines below the name, e.g. institution and a date. */
+  lines: { label: string; value: ReactNode }[];
+  description?: string | null;
+  /** The row's action buttons. */
+  actions: ReactNode;
+}
+
+/** One row of an admin list as a card: what a phone shows instead of a table row. */
+export function RowCard({ name, email, status, lines, description, actions }: RowCardProps) {
+  return (
+    <Box
+      component="li"
+      aria-label={name}
+      sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5, minWidth: 0 }}
+    >
+      <Box sx={{ display: 'flex', alignItems: 'flex-start', gap: 1 }}>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <PersonCell name={name} email={email} />
+        </Box>
+        <StatusChip status={status} />
+      </Box>
+      <Box component="dl" sx={{ m: 0, mt: 1, display: 'grid', rowGap: 0.25 }}>
+        {lines.map((line) => (
+          <Box key={line.label} sx={{ display: 'flex', gap: 1, minWidth: 0 }}>
+            <Typography
+              component="dt"
+              variant="body2"
+              color="text.secondary"
+              sx={{ flexShrink: 0 }}
+            >
+              {line.label}:
+            </Typography>
+            <Typography
+              component="dd"
+              variant="body2"
+              sx={{ m: 0, minWidth: 0, overflowWrap: 'break-word' }}
+            >
+              {line.value === '' || line.value == null ? ADMIN_TEXTS.notSpecified : line.value}
+            </Typography>
+          </Box>
+        ))}
+      </Box>
+      {description !== undefined && (
+        <Box sx={{ mt: 1 }}>
+          <DescriptionCell text={description} />
+        </Box>
+      )}
+      <Box sx={{ display: 'flex', justifyContent: 'flex-end', gap: 0.5, mt: 0.5 }}>{actions}</Box>
+    </Box>
   );
 }

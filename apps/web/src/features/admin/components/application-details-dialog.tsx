@@ -5,9 +5,8 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
-import { formatDateShort, formatSizeMB, type ResearcherApplicationView } from '@research/contracts';
+import { ADMIN_TEXTS, formatDateShort, type ResearcherApplicationView } from '@research/contracts';
 import { useId } from 'react';
-import { ADMIN_TEXTS } from '../texts';
 import { DetailList, formatDateTimeShort, fullName, useFullScreenDialog } from './admin-ui';
 import { DocumentList } from './document-list';
 import type { ReviewAction } from './review-dialog';
@@ -59,7 +58,6 @@ export function ApplicationDetailsDialog({
           <DocumentList
             applicationId={application.id}
             documents={application.verificationDocuments}
-            formatSize={formatSizeMB}
             downloadable
           />
         </Box>

@@ -4,13 +4,12 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { ADMIN_MESSAGES, formatDateShort, type Researcher } from '@research/contracts';
+import { ADMIN_MESSAGES, ADMIN_TEXTS, formatDateShort, type Researcher } from '@research/contracts';
 import { useState } from 'react';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { ADMIN_PAGE_SIZE } from '../api/admin-keys';
 import { useResearchers } from '../api/get-researchers';
-import { ADMIN_TEXTS } from '../texts';
-import { EmptyState, FailureAlert, fullName, PersonCell, StatusChip } from './admin-ui';
+import { EmptyState, FailureAlert, fullName, PersonCell, RowCard, StatusChip } from './admin-ui';
 import { clampPage, PagedTable } from './paged-table';
 import { ResearcherApplicationDialog } from './researcher-application-dialog';
 
@@ -42,6 +41,17 @@ export function ApprovedResearchersTab() {
   const shownPage = clampPage(page, totalCount);
   if (shownPage !== page) setPage(shownPage);
 
+  const actionOf = (researcher: Researcher) => (
+    <Tooltip title={ADMIN_TEXTS.actions.viewApplication}>
+      <IconButton
+        aria-label={`${ADMIN_TEXTS.actions.viewApplication}: ${fullName(researcher)}`}
+        onClick={() => setOpen(researcher)}
+      >
+        <ArticleOutlined />
+      </IconButton>
+    </Tooltip>
+  );
+
   return (
     <>
       {totalCount === 0 ? (
@@ -56,45 +66,56 @@ export function ApprovedResearchersTab() {
           totalCount={totalCount}
           page={shownPage}
           onPageChange={setPage}
+          cards={researchers.map((researcher) => (
+            <RowCard
+              key={researcher.id}
+              name={fullName(researcher)}
+              email={researcher.email}
+              status={researcher.status}
+              lines={[
+                {
+                  label: c.institution,
+                  value: [researcher.institution, researcher.department]
+                    .filter(Boolean)
+                    .join(' · '),
+                },
+                { label: c.researchArea, value: researcher.researchArea },
+                { label: c.approved, value: formatDateShort(researcher.approvedAt) },
+                {
+                  label: c.lastLogin,
+                  value: formatDateShort(researcher.lastLoginAt) || ADMIN_TEXTS.never,
+                },
+              ]}
+              actions={actionOf(researcher)}
+            />
+          ))}
         >
-          {researchers.map((researcher) => {
-            const name = fullName(researcher);
-            return (
-              <TableRow key={researcher.id} hover>
-                <TableCell>
-                  <PersonCell name={name} email={researcher.email} />
-                </TableCell>
-                <TableCell>
-                  <Typography variant="body2">{researcher.institution}</Typography>
-                  {researcher.department && (
-                    <Typography variant="body2" color="text.secondary">
-                      {researcher.department}
-                    </Typography>
-                  )}
-                </TableCell>
-                <TableCell>{researcher.researchArea || ADMIN_TEXTS.notSpecified}</TableCell>
-                <TableCell>
-                  <StatusChip status={researcher.status} />
-                </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {formatDateShort(researcher.approvedAt) || ADMIN_TEXTS.notSpecified}
-                </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {formatDateShort(researcher.lastLoginAt) || ADMIN_TEXTS.never}
-                </TableCell>
-                <TableCell>
-                  <Tooltip title={ADMIN_TEXTS.actions.viewApplication}>
-                    <IconButton
-                      aria-label={`${ADMIN_TEXTS.actions.viewApplication}: ${name}`}
-                      onClick={() => setOpen(researcher)}
-                    >
-                      <ArticleOutlined />
-                    </IconButton>
-                  </Tooltip>
-                </TableCell>
-              </TableRow>
-            );
-          })}
+          {researchers.map((researcher) => (
+            <TableRow key={researcher.id} hover>
+              <TableCell>
+                <PersonCell name={fullName(researcher)} email={researcher.email} />
+              </TableCell>
+              <TableCell>
+                <Typography variant="body2">{researcher.institution}</Typography>
+                {researcher.department && (
+                  <Typography variant="body2" color="text.secondary">
+                    {researcher.department}
+                  </Typography>
+                )}
+              </TableCell>
+              <TableCell>{researcher.researchArea || ADMIN_TEXTS.notSpecified}</TableCell>
+              <TableCell>
+                <StatusChip status={researcher.status} />
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                {formatDateShort(researcher.approvedAt) || ADMIN_TEXTS.notSpecified}
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                {formatDateShort(researcher.lastLoginAt) || ADMIN_TEXTS.never}
+              </TableCell>
+              <TableCell>{actionOf(researcher)}</TableCell>
+            </TableRow>
+          ))}
         </PagedTable>
       )}
       {open && <ResearcherApplicationDialog researcher={open} onClose={() => setOpen(null)} />}

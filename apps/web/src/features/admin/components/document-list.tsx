@@ -8,16 +8,13 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import type { VerificationDocument } from '@research/contracts';
+import { ADMIN_TEXTS, formatDocumentSize, type VerificationDocument } from '@research/contracts';
 import { useDownloadDocument } from '../api/download-document';
-import { ADMIN_TEXTS } from '../texts';
 import { FailureAlert } from './admin-ui';
 
 interface DocumentListProps {
   applicationId: string;
   documents: VerificationDocument[];
-  /** How a size reads: MB with 2 decimals in the details dialog, KB with 1 in the rejected one. */
-  formatSize: (bytes: number) => string;
   /** Show the type and a download button (the pending details dialog). */
   downloadable?: boolean;
 }
@@ -25,7 +22,6 @@ interface DocumentListProps {
 export function DocumentList({
   applicationId,
   documents,
-  formatSize,
   downloadable = false,
 }: DocumentListProps) {
   const download = useDownloadDocument();
@@ -49,8 +45,8 @@ export function DocumentList({
         {documents.map((document) => {
           const busy = download.isPending && download.variables?.documentId === document.id;
           const details = downloadable
-            ? `${formatSize(document.size)} · ${document.type}`
-            : formatSize(document.size);
+            ? `${formatDocumentSize(document.size)} · ${document.type}`
+            : formatDocumentSize(document.size);
           return (
             <ListItem
               key={document.id}

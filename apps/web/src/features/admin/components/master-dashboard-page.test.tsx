@@ -1,7 +1,11 @@
-import type { Researcher, ResearcherApplicationView } from '@research/contracts';
+import {
+  AUTH_SERVER_MESSAGES,
+  type Researcher,
+  type ResearcherApplicationView,
+} from '@research/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type FakeRoute, failure, installAccount } from '../../../test/fake-api';
 import { renderRoute } from '../../../test/render-route';
 
@@ -52,46 +56,48 @@ interface Data {
   pending?: ResearcherApplicationView[];
   approved?: ResearcherApplicationView[];
   rejected?: ResearcherApplicationView[];
+  /** Reset or replaced applications: counted in the total only. */
+  archived?: ResearcherApplicationView[];
   researchers?: Researcher[];
 }
 
 /**
- * A master signed in, and the admin lists answered from `data`, honouring status, limit and
- * offset as the server does. The fake API routes by path, so a wrapper around its fetch keeps
- * the query string of the call being answered.
+ * A master signed in, and the admin lists answered from `data`, honouring status, e-mail, limit
+ * and offset of the request as the server does (no filter: the whole history).
  */
 function openDashboard(
   data: Data = {},
   extra: Record<string, FakeRoute> = {},
   path = '/master/dashboard',
 ) {
-  let current = new URL('http://app.test/');
-  const urls: URL[] = [];
-  const page = <T,>(rows: T[]) => {
-    const limit = Number(current.searchParams.get('limit') ?? 50);
-    const offset = Number(current.searchParams.get('offset') ?? 0);
+  const page = <T,>(rows: T[], query: URLSearchParams) => {
+    const limit = Number(query.get('limit') ?? 50);
+    const offset = Number(query.get('offset') ?? 0);
     return rows.slice(offset, offset + limit);
   };
   const api = installAccount('master', {
-    'GET /api/admin/researcher-applications': () => {
-      const status = current.searchParams.get('status') as 'pending' | 'approved' | 'rejected';
-      const email = current.searchParams.get('email');
-      const all = [...(data.pending ?? []), ...(data.approved ?? []), ...(data.rejected ?? [])];
-      const rows = email ? all.filter((a) => a.email === email) : (data[status] ?? []);
-      return { body: { success: true, applications: page(rows), totalCount: rows.length } };
+    'GET /api/admin/researcher-applications': ({ query }) => {
+      const status = query.get('status') as 'pending' | 'approved' | 'rejected' | null;
+      const email = query.get('email');
+      const live = [...(data.pending ?? []), ...(data.approved ?? []), ...(data.rejected ?? [])];
+      const rows = email
+        ? live.filter((a) => a.email === email)
+        : status
+          ? (data[status] ?? [])
+          : [...live, ...(data.archived ?? [])];
+      return {
+        body: { success: true, applications: page(rows, query), totalCount: rows.length },
+      };
     },
-    'GET /api/admin/researchers': () => {
+    'GET /api/admin/researchers': ({ query }) => {
       const rows = data.researchers ?? [];
-      return { body: { success: true, researchers: page(rows), totalCount: rows.length } };
+      return {
+        body: { success: true, researchers: page(rows, query), totalCount: rows.length },
+      };
     },
     ...extra,
   });
-  const inner = globalThis.fetch;
-  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => {
-    current = new URL(String(input), 'http://app.test');
-    urls.push(current);
-    return inner(input, init);
-  });
+  const urls = () => api.calls.map((c) => new URL(`${c.path}${c.search}`, 'http://app.test'));
   const view = renderRoute(path);
   return { ...api, ...view, urls, user: userEvent.setup() };
 }
@@ -118,10 +124,12 @@ describe('Master dashboard', { timeout: 20_000 }, () => {
         makeApplication({ id: 'a2', status: 'approved' }),
       ],
       rejected: [makeApplication({ id: 'x1', status: 'rejected' })],
+      archived: [makeApplication({ id: 'o1', status: 'rejected' })],
       researchers: [makeResearcher({ id: 'r1' }), makeResearcher({ id: 'r2' })],
     });
     await heading();
-    await waitFor(() => expect(statValue('Total Applications')).toHaveTextContent('6'));
+    // The history: 3 + 2 + 1 current applications and one that was reset.
+    await waitFor(() => expect(statValue('Total Applications')).toHaveTextContent('7'));
     expect(statValue('Pending Applications')).toHaveTextContent('3');
     expect(statValue('Active Researchers')).toHaveTextContent('2');
     expect(statValue('Rejected Applications')).toHaveTextContent('1');
@@ -132,19 +140,19 @@ describe('Master dashboard', { timeout: 20_000 }, () => {
     expect(screen.getByRole('tab', { name: 'Approved Researchers (2)' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Rejected Applications (1)' })).toBeInTheDocument();
 
-    const counts = urls.filter((u) => u.searchParams.get('limit') === '1');
+    const counts = urls().filter((u) => u.searchParams.get('limit') === '1');
     const described = counts.map((u) => `${u.pathname}?status=${u.searchParams.get('status')}`);
     expect(described).toEqual(
       expect.arrayContaining([
         '/api/admin/researcher-applications?status=pending',
-        '/api/admin/researcher-applications?status=approved',
+        '/api/admin/researcher-applications?status=null',
         '/api/admin/researcher-applications?status=rejected',
         '/api/admin/researchers?status=approved',
       ]),
     );
     // The pending table is one server page of 25.
     expect(
-      urls.some(
+      urls().some(
         (u) =>
           u.searchParams.get('status') === 'pending' &&
           u.searchParams.get('limit') === '25' &&
@@ -321,7 +329,7 @@ describe('Master dashboard', { timeout: 20_000 }, () => {
     expect(await screen.findByRole('dialog', { name: 'Reject Application' })).toBeInTheDocument();
   });
 
-  it('rejected tab: details with the reason and document sizes in KB with 1 decimal', async () => {
+  it('rejected tab: details with the reason and document sizes (KB with 1 decimal, at least 0.1 KB)', async () => {
     const application = makeApplication({
       status: 'rejected',
       reviewedAt: '2026-03-09T09:00:00.000Z',
@@ -332,6 +340,13 @@ describe('Master dashboard', { timeout: 20_000 }, () => {
           name: 'id-card.png',
           size: 1536,
           type: 'image/png',
+          uploadedAt: '2026-03-07T14:05:00.000Z',
+        },
+        {
+          id: 'd2',
+          name: 'note.pdf',
+          size: 40,
+          type: 'application/pdf',
           uploadedAt: '2026-03-07T14:05:00.000Z',
         },
       ],
@@ -355,10 +370,14 @@ describe('Master dashboard', { timeout: 20_000 }, () => {
     expect(dialog).toHaveTextContent('Missing proof of affiliation');
     expect(dialog).toHaveTextContent('id-card.png');
     expect(dialog).toHaveTextContent('1.5 KB');
+    // Sizes read in KB or MB only (000 §9); a small file reads '0.1 KB', never '0.0 KB'.
+    expect(dialog).toHaveTextContent('0.1 KB');
+    expect(dialog).not.toHaveTextContent('0.0 KB');
+    expect(dialog).not.toHaveTextContent('Bytes');
     expect(dialog).toHaveTextContent('Rejected');
   });
 
-  it('reset calls PUT …/{id}/reset and reloads the list', async () => {
+  it('reset asks first, then calls PUT …/{id}/reset, reloads the list and keeps the total', async () => {
     const application = makeApplication({
       status: 'rejected',
       reviewedAt: '2026-03-09T09:00:00.000Z',
@@ -369,27 +388,68 @@ describe('Master dashboard', { timeout: 20_000 }, () => {
       {
         [`PUT /api/admin/researcher-applications/${application.id}/reset`]: () => {
           data.rejected = [];
+          data.archived = [application];
           return { body: { success: true } };
         },
       },
       '/master/dashboard?tab=rejected',
     );
+    const isReset = (c: { method: string; path: string }) =>
+      c.method === 'PUT' && c.path === `/api/admin/researcher-applications/${application.id}/reset`;
+    await waitFor(() => expect(statValue('Total Applications')).toHaveTextContent('1'));
     await user.click(
       await screen.findByRole('button', { name: 'Reset for Resubmission: Rosalind Franklin' }),
     );
-    await waitFor(() =>
-      expect(
-        calls.some(
-          (c) =>
-            c.method === 'PUT' &&
-            c.path === `/api/admin/researcher-applications/${application.id}/reset`,
-        ),
-      ).toBe(true),
+    // One click only asks; Cancel leaves everything as it was.
+    let confirm = await screen.findByRole('alertdialog', { name: 'Reset for Resubmission?' });
+    expect(confirm).toHaveTextContent('Rosalind Franklin');
+    await user.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(calls.some(isReset)).toBe(false);
+
+    await user.click(
+      screen.getByRole('button', { name: 'Reset for Resubmission: Rosalind Franklin' }),
     );
+    confirm = await screen.findByRole('alertdialog', { name: 'Reset for Resubmission?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Reset' }));
+    await waitFor(() => expect(calls.filter(isReset)).toHaveLength(1));
     expect(await screen.findByText('No Rejected Applications')).toBeInTheDocument();
     expect(
       await screen.findByRole('tab', { name: 'Rejected Applications (0)' }),
     ).toBeInTheDocument();
+    expect(statValue('Rejected Applications')).toHaveTextContent('0');
+    expect(statValue('Total Applications')).toHaveTextContent('1');
+  });
+
+  it('tab labels carry no count until the count has loaded', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // Every list and count call waits: no tab may read '(0)' before its number is known.
+    openDashboard(
+      {},
+      {
+        'GET /api/admin/researcher-applications': async () => {
+          await gate;
+          return { body: { success: true, applications: [], totalCount: 0 } };
+        },
+        'GET /api/admin/researchers': async () => {
+          await gate;
+          return { body: { success: true, researchers: [], totalCount: 0 } };
+        },
+      },
+    );
+    await heading();
+    for (const name of ['Pending Applications', 'Approved Researchers', 'Rejected Applications'])
+      expect(await screen.findByRole('tab', { name })).toBeInTheDocument();
+    release();
+    for (const name of [
+      'Pending Applications (0)',
+      'Approved Researchers (0)',
+      'Rejected Applications (0)',
+    ])
+      expect(await screen.findByRole('tab', { name })).toBeInTheDocument();
   });
 
   it("reset failure shows 'Failed to reset application'", async () => {
@@ -407,8 +467,12 @@ describe('Master dashboard', { timeout: 20_000 }, () => {
     await user.click(
       await screen.findByRole('button', { name: 'Reset for Resubmission: Rosalind Franklin' }),
     );
-    expect(await screen.findByText('Failed to reset application')).toBeInTheDocument();
-    expect(screen.getByText('Only a rejected application can be reset.')).toBeInTheDocument();
+    const confirm = await screen.findByRole('alertdialog', { name: 'Reset for Resubmission?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Reset' }));
+    expect(await within(confirm).findByText('Failed to reset application')).toBeInTheDocument();
+    expect(
+      within(confirm).getByText('Only a rejected application can be reset.'),
+    ).toBeInTheDocument();
   });
 
   it("approved researchers: institution with department, 'Never' without a last login, the application", async () => {
@@ -466,11 +530,11 @@ describe('Master dashboard', { timeout: 20_000 }, () => {
       {
         'GET /api/admin/researcher-applications': {
           status: 403,
-          body: failure('Master access required', 'FORBIDDEN'),
+          body: failure(AUTH_SERVER_MESSAGES.masterOnly, 'MASTER_ONLY'),
         },
         'GET /api/admin/researchers': {
           status: 403,
-          body: failure('Master access required', 'FORBIDDEN'),
+          body: failure(AUTH_SERVER_MESSAGES.masterOnly, 'MASTER_ONLY'),
         },
       },
     );

@@ -8,12 +8,11 @@ import Snackbar from '@mui/material/Snackbar';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { ADMIN_MESSAGES } from '@research/contracts';
+import { ADMIN_MESSAGES, ADMIN_TEXTS } from '@research/contracts';
 import { type ReactNode, useId, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useApplicationCount } from '../api/get-applications';
+import { useApplicationCount, useTotalApplicationCount } from '../api/get-applications';
 import { useActiveResearcherCount } from '../api/get-researchers';
-import { ADMIN_TEXTS } from '../texts';
 import { FailureAlert } from './admin-ui';
 import { ApprovedResearchersTab } from './approved-researchers-tab';
 import { PendingApplicationsTab } from './pending-applications-tab';
@@ -37,18 +36,13 @@ export default function MasterDashboardPage() {
   const [notice, setNotice] = useState<string | null>(null);
 
   const pending = useApplicationCount('pending');
-  const approved = useApplicationCount('approved');
   const rejected = useApplicationCount('rejected');
   const active = useActiveResearcherCount();
+  const total = useTotalApplicationCount();
 
-  const counts = [pending, approved, rejected, active];
+  const counts = [pending, rejected, active, total];
   const countsFailed = counts.find((query) => query.isError);
-  const total =
-    pending.data !== undefined && approved.data !== undefined && rejected.data !== undefined
-      ? pending.data + approved.data + rejected.data
-      : undefined;
 
-  const tabCount = (value: number | undefined) => (value === undefined ? '…' : String(value));
   const tabId = (name: TabName) => `${idPrefix}-tab-${name}`;
   const panelId = (name: TabName) => `${idPrefix}-panel-${name}`;
   const selectTab = (name: TabName) =>
@@ -110,8 +104,8 @@ export default function MasterDashboardPage() {
         />
         <StatCard
           label={ADMIN_TEXTS.stats.total}
-          value={total}
-          failed={pending.isError || approved.isError || rejected.isError}
+          value={total.data}
+          failed={total.isError}
           accent="secondary.main"
         />
         <StatCard
@@ -136,19 +130,19 @@ export default function MasterDashboardPage() {
             value="pending"
             id={tabId('pending')}
             aria-controls={panelId('pending')}
-            label={ADMIN_TEXTS.tabs.pending(tabCount(pending.data))}
+            label={ADMIN_TEXTS.tabs.pending(pending.data)}
           />
           <Tab
             value="approved"
             id={tabId('approved')}
             aria-controls={panelId('approved')}
-            label={ADMIN_TEXTS.tabs.approved(tabCount(active.data))}
+            label={ADMIN_TEXTS.tabs.approved(active.data)}
           />
           <Tab
             value="rejected"
             id={tabId('rejected')}
             aria-controls={panelId('rejected')}
-            label={ADMIN_TEXTS.tabs.rejected(tabCount(rejected.data))}
+            label={ADMIN_TEXTS.tabs.rejected(rejected.data)}
           />
         </Tabs>
         <Box

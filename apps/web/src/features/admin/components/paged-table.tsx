@@ -1,3 +1,4 @@
+import Box from '@mui/material/Box';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -7,6 +8,7 @@ import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import type { ReactNode } from 'react';
 import { ADMIN_PAGE_SIZE } from '../api/admin-keys';
+import { useFullScreenDialog } from './admin-ui';
 
 interface PagedTableProps {
   /** Accessible name of the table. */
@@ -16,13 +18,16 @@ interface PagedTableProps {
   /** Zero-based. */
   page: number;
   onPageChange: (page: number) => void;
+  /** The rows as table rows (from the small breakpoint up). */
   children: ReactNode;
+  /** The same rows as stacked cards, one `<li>` each (phones). */
+  cards: ReactNode;
 }
 
 /**
- * A table of one server page (ADMIN_PAGE_SIZE rows, limit/offset on the server) with MUI's
- * pagination below. On narrow screens the table keeps its width and scrolls sideways inside its
- * container instead of squeezing the columns.
+ * One server page (ADMIN_PAGE_SIZE rows, limit/offset on the server) with MUI's pagination
+ * below: a table from the small breakpoint up, a list of cards on phones, where six columns
+ * would not fit and the actions would sit off-screen.
  */
 export function PagedTable({
   label,
@@ -31,23 +36,35 @@ export function PagedTable({
   page,
   onPageChange,
   children,
+  cards,
 }: PagedTableProps) {
+  const phone = useFullScreenDialog();
   return (
     <>
-      <TableContainer sx={{ overflowX: 'auto' }}>
-        <Table aria-label={label} sx={{ minWidth: 860 }}>
-          <TableHead>
-            <TableRow>
-              {headers.map((header) => (
-                <TableCell key={header} sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}>
-                  {header}
-                </TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>{children}</TableBody>
-        </Table>
-      </TableContainer>
+      {phone ? (
+        <Box
+          component="ul"
+          aria-label={label}
+          sx={{ listStyle: 'none', m: 0, p: 0, display: 'grid', gap: 1.5 }}
+        >
+          {cards}
+        </Box>
+      ) : (
+        <TableContainer sx={{ overflowX: 'auto' }}>
+          <Table aria-label={label} sx={{ minWidth: 860 }}>
+            <TableHead>
+              <TableRow>
+                {headers.map((header) => (
+                  <TableCell key={header} sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}>
+                    {header}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>{children}</TableBody>
+          </Table>
+        </TableContainer>
+      )}
       <TablePagination
         component="div"
         count={totalCount}
@@ -55,6 +72,9 @@ export function PagedTable({
         onPageChange={(_, next) => onPageChange(next)}
         rowsPerPage={ADMIN_PAGE_SIZE}
         rowsPerPageOptions={[ADMIN_PAGE_SIZE]}
+        // On phones the rows-per-page label would push the page arrows off the edge.
+        labelRowsPerPage={phone ? '' : undefined}
+        sx={phone ? { '.MuiTablePagination-toolbar': { px: 0 } } : undefined}
       />
     </>
   );

@@ -8,6 +8,7 @@ import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import {
   ADMIN_MESSAGES,
+  ADMIN_TEXTS,
   formatDateShort,
   type ResearcherApplicationView,
 } from '@research/contracts';
@@ -15,13 +16,13 @@ import { useState } from 'react';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { ADMIN_PAGE_SIZE } from '../api/admin-keys';
 import { useApplications } from '../api/get-applications';
-import { ADMIN_TEXTS } from '../texts';
 import {
   DescriptionCell,
   EmptyState,
   FailureAlert,
   fullName,
   PersonCell,
+  RowCard,
   StatusChip,
 } from './admin-ui';
 import { ApplicationDetailsDialog } from './application-details-dialog';
@@ -53,6 +54,40 @@ export function PendingApplicationsTab({ onReviewed }: { onReviewed: (a: ReviewA
   const shownPage = clampPage(page, totalCount);
   if (shownPage !== page) setPage(shownPage);
 
+  const actionsOf = (application: ResearcherApplicationView) => {
+    const name = fullName(application);
+    return (
+      <Box sx={{ display: 'flex', gap: 0.5 }}>
+        <Tooltip title={ADMIN_TEXTS.actions.viewDetails}>
+          <IconButton
+            aria-label={`${ADMIN_TEXTS.actions.viewDetails}: ${name}`}
+            onClick={() => setOpen({ kind: 'details', application })}
+          >
+            <VisibilityOutlined />
+          </IconButton>
+        </Tooltip>
+        <Tooltip title={ADMIN_TEXTS.actions.approve}>
+          <IconButton
+            color="success"
+            aria-label={`${ADMIN_TEXTS.actions.approve}: ${name}`}
+            onClick={() => setOpen({ kind: 'review', application, action: 'approve' })}
+          >
+            <CheckCircleOutline />
+          </IconButton>
+        </Tooltip>
+        <Tooltip title={ADMIN_TEXTS.actions.reject}>
+          <IconButton
+            color="error"
+            aria-label={`${ADMIN_TEXTS.actions.reject}: ${name}`}
+            onClick={() => setOpen({ kind: 'review', application, action: 'reject' })}
+          >
+            <CancelOutlined />
+          </IconButton>
+        </Tooltip>
+      </Box>
+    );
+  };
+
   return (
     <>
       {totalCount === 0 ? (
@@ -64,57 +99,39 @@ export function PendingApplicationsTab({ onReviewed }: { onReviewed: (a: ReviewA
           totalCount={totalCount}
           page={shownPage}
           onPageChange={setPage}
+          cards={applications.map((application) => (
+            <RowCard
+              key={application.id}
+              name={fullName(application)}
+              email={application.email}
+              status={application.status}
+              lines={[
+                { label: c.institution, value: application.institution },
+                { label: c.submitted, value: formatDateShort(application.submittedAt) },
+              ]}
+              description={application.description}
+              actions={actionsOf(application)}
+            />
+          ))}
         >
-          {applications.map((application) => {
-            const name = fullName(application);
-            return (
-              <TableRow key={application.id} hover>
-                <TableCell>
-                  <PersonCell name={name} email={application.email} />
-                </TableCell>
-                <TableCell>{application.institution}</TableCell>
-                <TableCell>
-                  <DescriptionCell text={application.description} />
-                </TableCell>
-                <TableCell>
-                  <StatusChip status={application.status} />
-                </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {formatDateShort(application.submittedAt)}
-                </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  <Box sx={{ display: 'flex', gap: 0.5 }}>
-                    <Tooltip title={ADMIN_TEXTS.actions.viewDetails}>
-                      <IconButton
-                        aria-label={`${ADMIN_TEXTS.actions.viewDetails}: ${name}`}
-                        onClick={() => setOpen({ kind: 'details', application })}
-                      >
-                        <VisibilityOutlined />
-                      </IconButton>
-                    </Tooltip>
-                    <Tooltip title={ADMIN_TEXTS.actions.approve}>
-                      <IconButton
-                        color="success"
-                        aria-label={`${ADMIN_TEXTS.actions.approve}: ${name}`}
-                        onClick={() => setOpen({ kind: 'review', application, action: 'approve' })}
-                      >
-                        <CheckCircleOutline />
-                      </IconButton>
-                    </Tooltip>
-                    <Tooltip title={ADMIN_TEXTS.actions.reject}>
-                      <IconButton
-                        color="error"
-                        aria-label={`${ADMIN_TEXTS.actions.reject}: ${name}`}
-                        onClick={() => setOpen({ kind: 'review', application, action: 'reject' })}
-                      >
-                        <CancelOutlined />
-                      </IconButton>
-                    </Tooltip>
-                  </Box>
-                </TableCell>
-              </TableRow>
-            );
-          })}
+          {applications.map((application) => (
+            <TableRow key={application.id} hover>
+              <TableCell>
+                <PersonCell name={fullName(application)} email={application.email} />
+              </TableCell>
+              <TableCell>{application.institution}</TableCell>
+              <TableCell>
+                <DescriptionCell text={application.description} />
+              </TableCell>
+              <TableCell>
+                <StatusChip status={application.status} />
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>
+                {formatDateShort(application.submittedAt)}
+              </TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{actionsOf(application)}</TableCell>
+            </TableRow>
+          ))}
         </PagedTable>
       )}
       {open?.kind === 'details' && (

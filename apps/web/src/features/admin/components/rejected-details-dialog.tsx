@@ -5,9 +5,8 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
-import { formatDateShort, formatSizeKB, type ResearcherApplicationView } from '@research/contracts';
+import { ADMIN_TEXTS, formatDateShort, type ResearcherApplicationView } from '@research/contracts';
 import { useId } from 'react';
-import { ADMIN_TEXTS } from '../texts';
 import {
   DetailList,
   formatDateTimeShort,
@@ -63,7 +62,6 @@ export function RejectedDetailsDialog({ application, onClose }: RejectedDetailsD
           <DocumentList
             applicationId={application.id}
             documents={application.verificationDocuments}
-            formatSize={formatSizeKB}
           />
         </Box>
       </DialogContent>

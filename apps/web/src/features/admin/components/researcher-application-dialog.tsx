@@ -5,11 +5,10 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
-import { ADMIN_MESSAGES, formatDateShort, type Researcher } from '@research/contracts';
+import { ADMIN_MESSAGES, ADMIN_TEXTS, formatDateShort, type Researcher } from '@research/contracts';
 import { type ReactNode, useId } from 'react';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { useApplicationsByEmail } from '../api/get-applications';
-import { ADMIN_TEXTS } from '../texts';
 import {
   DetailList,
   FailureAlert,

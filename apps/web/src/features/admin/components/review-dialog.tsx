@@ -8,6 +8,7 @@ import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import {
   ADMIN_MESSAGES,
+  ADMIN_TEXTS,
   APPLICATION_MESSAGES,
   approveApplicationSchema,
   REVIEW_NOTES_MAX,
@@ -17,7 +18,6 @@ import {
 import { useId, useState } from 'react';
 import { useApproveApplication } from '../api/approve-application';
 import { useRejectApplication } from '../api/reject-application';
-import { ADMIN_TEXTS } from '../texts';
 import { FailureAlert, fullName, useFullScreenDialog } from './admin-ui';
 
 export type ReviewAction = 'approve' | 'reject';

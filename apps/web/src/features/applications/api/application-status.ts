@@ -1,11 +1,6 @@
-import {
-  APPLICATION_MESSAGES,
-  AUTH_MESSAGES,
-  applicationStatusResponseSchema,
-  type ResearcherApplicationView,
-} from '@research/contracts';
+import { APPLICATION_MESSAGES, AUTH_MESSAGES, applicationsApi } from '@research/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { callOperation } from '../../../lib/api-client';
 
 /**
  * A failure the status page names with a spec text of 000 §8 ('No authentication token
@@ -16,21 +11,22 @@ export class ApplicationStatusError extends Error {
   override readonly name = 'ApplicationStatusError';
 }
 
-/** GET /api/auth/application-status: the signed-in user's current application, or null. */
-export async function getApplicationStatus(
-  token: string | null,
-  signal?: AbortSignal,
-): Promise<ResearcherApplicationView | null> {
+const operation = applicationsApi.getApplicationStatus;
+
+/** The signed-in user's current application, or null. */
+async function getApplicationStatus(token: string | null, signal?: AbortSignal) {
   if (!token) throw new ApplicationStatusError(AUTH_MESSAGES.noAuthToken);
-  const response = await apiRequest<unknown>('/api/auth/application-status', { token, signal });
-  const parsed = applicationStatusResponseSchema.safeParse(response);
+  // Checked against the contract: an answer without a valid status is the spec's own failure.
+  const parsed = operation.response.safeParse(
+    await callOperation(operation, {}, { token, signal }),
+  );
   if (!parsed.success) throw new ApplicationStatusError(APPLICATION_MESSAGES.invalidStatus);
   return parsed.data.application;
 }
 
 export const applicationStatusKey = ['applications', 'status'] as const;
 
-export function applicationStatusQueryOptions(token: string | null) {
+function applicationStatusQueryOptions(token: string | null) {
   return queryOptions({
     // Per session, so a different account signing in on this tab never sees the last one's
     // application; a submission invalidates every entry under the prefix.

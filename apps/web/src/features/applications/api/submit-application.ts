@@ -1,21 +1,22 @@
-import type { ResearcherApplicationInput } from '@research/contracts';
+import { applicationsApi, type ResearcherApplicationInput } from '@research/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { callOperation } from '../../../lib/api-client';
 import { applicationStatusKey } from './application-status';
+import { previousApplicationKey } from './previous-application';
 
-export interface SubmitApplicationRequest {
+interface SubmitApplicationRequest {
   application: ResearcherApplicationInput;
   documents: File[];
   token: string | null;
 }
 
 /**
- * POST /api/admin/researcher-applications: JSON, or multipart/form-data with the same text
- * fields plus the files in `documents` when any are attached. Returns the new application's id.
- * Failures are ApiErrors whose `fields` carry the server's per-field messages. Sent once: a 5xx
- * may come after the application was filed, and a retry would then be refused as a duplicate.
+ * Files an application: as JSON, or as multipart/form-data with the same text fields plus the
+ * files in `documents` when any are attached. Returns the new application's id. Failures are
+ * ApiErrors whose `fields` carry the server's per-field messages. Sent once: a 5xx may come after
+ * the application was filed, and a retry would then be refused as a duplicate.
  */
-export async function submitApplication({
+async function submitApplication({
   application,
   documents,
   token,
@@ -29,14 +30,10 @@ export async function submitApplication({
     for (const file of documents) form.append('documents', file, file.name);
     body = form;
   }
-  const response = await apiRequest<{ applicationId: string }>(
-    '/api/admin/researcher-applications',
-    {
-      method: 'POST',
-      body,
-      token,
-      retryAttempts: 1,
-    },
+  const response = await callOperation(
+    applicationsApi.submitApplication,
+    { body },
+    { token, retryAttempts: 1 },
   );
   return response.applicationId;
 }
@@ -45,6 +42,10 @@ export function useSubmitApplication() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: submitApplication,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: applicationStatusKey }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: applicationStatusKey }),
+        queryClient.invalidateQueries({ queryKey: previousApplicationKey }),
+      ]),
   });
 }

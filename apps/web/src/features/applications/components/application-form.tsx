@@ -8,16 +8,16 @@ import Typography from '@mui/material/Typography';
 import {
   APPLICATION_MESSAGES,
   formatAccountPhone,
+  REGISTER_TEXTS,
   type ResearcherApplicationInput,
   researcherApplicationSchema,
   toFieldErrors,
 } from '@research/contracts';
 import { type FormEvent, memo, type ReactNode, useCallback, useState } from 'react';
 import { ApiError } from '../../../lib/api-client';
-import { REGISTER_TEXTS } from '../texts';
 import { DocumentPicker } from './document-picker';
 
-export const FIELD_NAMES = [
+const FIELD_NAMES = [
   'firstName',
   'lastName',
   'email',
@@ -29,7 +29,7 @@ export const FIELD_NAMES = [
   'researchArea',
   'description',
 ] as const;
-export type FieldName = (typeof FIELD_NAMES)[number];
+type FieldName = (typeof FIELD_NAMES)[number];
 export type FormValues = Record<FieldName, string>;
 
 /** Required by 000 §5 (trimmed non-empty); department, research area, description are optional. */
@@ -63,7 +63,7 @@ function todayIso(): string {
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
 }
 
-export interface ApplicationFormProps {
+interface ApplicationFormProps {
   initialValues: FormValues;
   /** The signed-in account's address: shown, locked, and always the one sent. */
   lockedEmail: string | null;
@@ -140,10 +140,10 @@ export function ApplicationForm({
     }
   };
 
-  const field = (name: FieldName, label: string, extra: FieldExtras = {}) => (
+  const field = (name: FieldName, extra: FieldExtras = {}) => (
     <FormField
       name={name}
-      label={label}
+      label={REGISTER_TEXTS.fields[name]}
       value={values[name]}
       error={fieldErrors[name]}
       disabled={submitting}
@@ -155,22 +155,22 @@ export function ApplicationForm({
   return (
     <Box component="form" noValidate onSubmit={handleSubmit} aria-busy={submitting}>
       <Section title={REGISTER_TEXTS.personalSection}>
-        {field('firstName', 'First Name', { autoComplete: 'given-name' })}
-        {field('lastName', 'Last Name', { autoComplete: 'family-name' })}
+        {field('firstName', { autoComplete: 'given-name' })}
+        {field('lastName', { autoComplete: 'family-name' })}
         <Box sx={{ gridColumn: '1 / -1' }}>
-          {field('email', 'Email Address', {
+          {field('email', {
             type: 'email',
             autoComplete: 'email',
             locked: Boolean(lockedEmail),
             helperText: lockedEmail ? REGISTER_TEXTS.emailLockedHelper : undefined,
           })}
         </Box>
-        {field('dateOfBirth', 'Date of Birth', {
+        {field('dateOfBirth', {
           type: 'date',
           autoComplete: 'bday',
           max: today,
         })}
-        {field('phoneNumber', 'Phone Number', {
+        {field('phoneNumber', {
           type: 'tel',
           autoComplete: 'tel-national',
           placeholder: REGISTER_TEXTS.phonePlaceholder,
@@ -179,12 +179,12 @@ export function ApplicationForm({
       </Section>
 
       <Section title={REGISTER_TEXTS.professionalSection}>
-        {field('institution', 'Institution/University', { autoComplete: 'organization' })}
-        {field('position', 'Position/Role', { autoComplete: 'organization-title' })}
-        {field('department', 'Department', { optional: true })}
-        {field('researchArea', 'Research Area', { optional: true })}
+        {field('institution', { autoComplete: 'organization' })}
+        {field('position', { autoComplete: 'organization-title' })}
+        {field('department', { optional: true })}
+        {field('researchArea', { optional: true })}
         <Box sx={{ gridColumn: '1 / -1' }}>
-          {field('description', 'Description', {
+          {field('description', {
             optional: true,
             multiline: true,
             helperText: REGISTER_TEXTS.descriptionHelper,

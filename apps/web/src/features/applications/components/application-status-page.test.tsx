@@ -134,6 +134,7 @@ describe('Application status', { timeout: 20_000 }, () => {
   it(`rejected: a malformed reply says '${APPLICATION_MESSAGES.invalidStatus}'`, async () => {
     openStatus('rejected', {
       body: { success: true, application: { ...application(), status: 'archived' } },
+      offContract: true,
     });
     expect(await screen.findByRole('alert', {}, LOAD)).toHaveTextContent(
       APPLICATION_MESSAGES.invalidStatus,

@@ -9,6 +9,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Typography from '@mui/material/Typography';
 import {
   APPLICATION_MESSAGES,
+  APPLICATION_STATUS_TEXTS,
   formatDateShort,
   type ResearcherApplicationView,
   type UserProfile,
@@ -20,7 +21,6 @@ import { useSecureAuth } from '../../../lib/auth/auth-provider';
 import { isApprovedResearcher, isMaster, ROUTES } from '../../../lib/auth/routing';
 import { useUser } from '../../../lib/auth/user-provider';
 import { ApplicationStatusError, useApplicationStatus } from '../api/application-status';
-import { STATUS_TEXTS } from '../texts';
 import { PageCard } from './page-card';
 
 /**
@@ -119,28 +119,28 @@ function PendingApplication({ person, submittedAt }: { person: Applicant; submit
       <StatusHeader
         icon={<HourglassTop sx={{ fontSize: 36 }} />}
         tone="warning"
-        title={STATUS_TEXTS.pendingTitle}
+        title={APPLICATION_STATUS_TEXTS.pendingTitle}
         chip={
           // Dark amber on a light wash: white on MUI's orange misses the AA contrast ratio.
           <Chip
-            label={STATUS_TEXTS.pendingChip}
+            label={APPLICATION_STATUS_TEXTS.pendingChip}
             sx={{ bgcolor: 'rgba(237, 108, 2, 0.14)', color: '#7A3E00' }}
           />
         }
-        intro={STATUS_TEXTS.pendingIntro}
+        intro={APPLICATION_STATUS_TEXTS.pendingIntro}
       />
       <Details
         rows={[
-          [STATUS_TEXTS.name, person.name],
-          [STATUS_TEXTS.email, person.email],
-          [STATUS_TEXTS.institution, person.institution],
-          ...(submitted ? [[STATUS_TEXTS.submitted, submitted] as const] : []),
+          [APPLICATION_STATUS_TEXTS.name, person.name],
+          [APPLICATION_STATUS_TEXTS.email, person.email],
+          [APPLICATION_STATUS_TEXTS.institution, person.institution],
+          ...(submitted ? [[APPLICATION_STATUS_TEXTS.submitted, submitted] as const] : []),
         ]}
       />
       <Alert severity="warning" sx={{ mt: 3 }}>
-        <AlertTitle>{STATUS_TEXTS.pendingWarningTitle}</AlertTitle>
+        <AlertTitle>{APPLICATION_STATUS_TEXTS.pendingWarningTitle}</AlertTitle>
         <Box component="ul" sx={{ m: 0, pl: 2.5 }}>
-          {STATUS_TEXTS.pendingWarnings.map((warning) => (
+          {APPLICATION_STATUS_TEXTS.pendingWarnings.map((warning) => (
             <li key={warning}>{warning}</li>
           ))}
         </Box>
@@ -170,20 +170,22 @@ function RejectedApplication({
       <StatusHeader
         icon={<Cancel sx={{ fontSize: 36 }} />}
         tone="error"
-        title={STATUS_TEXTS.rejectedTitle}
-        chip={<Chip label={STATUS_TEXTS.rejectedChip} color="error" variant="outlined" />}
-        intro={STATUS_TEXTS.rejectedIntro}
+        title={APPLICATION_STATUS_TEXTS.rejectedTitle}
+        chip={
+          <Chip label={APPLICATION_STATUS_TEXTS.rejectedChip} color="error" variant="outlined" />
+        }
+        intro={APPLICATION_STATUS_TEXTS.rejectedIntro}
       />
       <Details
         rows={[
-          [STATUS_TEXTS.name, person.name],
-          [STATUS_TEXTS.email, person.email],
-          [STATUS_TEXTS.institution, person.institution],
+          [APPLICATION_STATUS_TEXTS.name, person.name],
+          [APPLICATION_STATUS_TEXTS.email, person.email],
+          [APPLICATION_STATUS_TEXTS.institution, person.institution],
         ]}
       />
       {loadingDetails ? (
         <Box sx={{ display: 'flex', justifyContent: 'center', py: 3 }}>
-          <CircularProgress size={28} aria-label="Loading..." />
+          <CircularProgress size={28} aria-label={APPLICATION_STATUS_TEXTS.loadingDetails} />
         </Box>
       ) : loadError ? (
         <Alert severity="error" sx={{ mt: 3 }}>
@@ -201,13 +203,13 @@ function RejectedApplication({
           }}
         >
           <Typography variant="subtitle2" component="h2" color="text.secondary">
-            {STATUS_TEXTS.reason}
+            {APPLICATION_STATUS_TEXTS.reason}
           </Typography>
           <Typography sx={{ mt: 0.5, whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
             {reason}
           </Typography>
           <Typography variant="subtitle2" component="h2" color="text.secondary" sx={{ mt: 2 }}>
-            {STATUS_TEXTS.reviewDate}
+            {APPLICATION_STATUS_TEXTS.reviewDate}
           </Typography>
           <Typography sx={{ mt: 0.5 }}>{reviewed}</Typography>
         </Box>
@@ -220,7 +222,7 @@ function RejectedApplication({
           size="large"
           sx={{ width: { xs: '100%', sm: 'auto' } }}
         >
-          {STATUS_TEXTS.resubmit}
+          {APPLICATION_STATUS_TEXTS.resubmit}
         </Button>
       </Box>
     </PageCard>
@@ -295,7 +297,7 @@ function Details({ rows }: { rows: ReadonlyArray<readonly [string, string]> }) {
             {label}
           </Typography>
           <Typography component="dd" sx={{ m: 0, fontWeight: 500, overflowWrap: 'anywhere' }}>
-            {value || '—'}
+            {value || APPLICATION_STATUS_TEXTS.notGiven}
           </Typography>
         </Box>
       ))}

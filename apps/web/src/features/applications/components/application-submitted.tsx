@@ -3,11 +3,10 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import LinearProgress from '@mui/material/LinearProgress';
 import Typography from '@mui/material/Typography';
-import { APPLICATION_MESSAGES } from '@research/contracts';
+import { APPLICATION_MESSAGES, REGISTER_TEXTS } from '@research/contracts';
 import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ROUTES } from '../../../lib/auth/routing';
-import { REGISTER_TEXTS } from '../texts';
 
 /** Shown for the 3 seconds between a successful submission and the status page (000 §2). */
 export function ApplicationSubmitted({ email }: { email: string }) {

@@ -10,9 +10,8 @@ import ListItem from '@mui/material/ListItem';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
-import { formatSizeKB, formatSizeMB, RESEARCHER_DOCUMENTS } from '@research/contracts';
+import { formatDocumentSize, REGISTER_TEXTS, RESEARCHER_DOCUMENTS } from '@research/contracts';
 import { type ChangeEvent, useId, useState } from 'react';
-import { REGISTER_TEXTS } from '../texts';
 
 const ACCEPT = [...RESEARCHER_DOCUMENTS.mimeTypes, '.pdf', '.png', '.jpg', '.jpeg'].join(',');
 const EXTENSIONS = new Set(['pdf', 'png', 'jpg', 'jpeg']);
@@ -24,11 +23,6 @@ function hasAllowedType(file: File): boolean {
   return file.type === '' && extension !== undefined && EXTENSIONS.has(extension);
 }
 
-/** MB with 2 decimals, or KB with 1 below a megabyte, where MB would read '0.00 MB' (000 §9). */
-export function formatDocumentSize(bytes: number): string {
-  return bytes < 1024 * 1024 ? formatSizeKB(bytes) : formatSizeMB(bytes);
-}
-
 const sameFile = (a: File, b: File) =>
   a.name === b.name && a.size === b.size && a.lastModified === b.lastModified;
 
@@ -37,10 +31,7 @@ const sameFile = (a: File, b: File) =>
  * JPEG). Files that break a limit are left out, and the first reason is returned for display;
  * the server checks the same limits (and the real content type) again.
  */
-export function addDocuments(
-  current: File[],
-  picked: File[],
-): { files: File[]; error: string | null } {
+function addDocuments(current: File[], picked: File[]): { files: File[]; error: string | null } {
   const files = [...current];
   let error: string | null = null;
   for (const file of picked) {

@@ -408,7 +408,45 @@ describe('Researcher Registration form', { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.pathname).toBe(target), { timeout: 3000 });
   });
 
-  it('lets a rejected researcher apply again, prefilled from the last application', async () => {
+  const PREVIOUS = {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    dateOfBirth: '1985-12-10',
+    phoneNumber: '(617) - 555 - 0199',
+    institution: 'Analytical Engine Institute',
+    position: 'Professor',
+    department: 'Mathematics',
+    researchArea: 'Sleep and activity',
+    description: 'Nightly sleep stages of shift workers.',
+  };
+
+  /** Every field of the form holds what the last application said; it can be sent again at once. */
+  function expectPrefilled() {
+    expect(input('First Name')).toHaveValue('Ada');
+    expect(input('Last Name')).toHaveValue('Lovelace');
+    expect(input('Date of Birth')).toHaveValue('1985-12-10');
+    expect(input('Phone Number')).toHaveValue('(617) - 555 - 0199');
+    expect(input('Institution/University')).toHaveValue('Analytical Engine Institute');
+    expect(input('Position/Role')).toHaveValue('Professor');
+    expect(input('Department')).toHaveValue('Mathematics');
+    expect(input('Research Area')).toHaveValue('Sleep and activity');
+    expect(input('Description')).toHaveValue('Nightly sleep stages of shift workers.');
+    expect(submitButton()).toBeEnabled();
+  }
+
+  it('after a master reset (status noprofile again) starts from every field of the archived application', async () => {
+    const { calls } = installAccount('noprofile', {
+      'GET /api/auth/previous-application': { body: { success: true, application: PREVIOUS } },
+    });
+    renderRoute(REGISTER);
+    await screen.findByRole('heading', { level: 1, name: 'Researcher Registration' }, LOAD);
+    expectPrefilled();
+    expect(calls.find((c) => c.path === '/api/auth/previous-application')?.authorization).toMatch(
+      /^Bearer /,
+    );
+  });
+
+  it('lets a rejected researcher apply again, with every field of the last application filled in', async () => {
     installAccount('rejected', {
       'GET /api/auth/profile': {
         body: {
@@ -423,13 +461,12 @@ describe('Researcher Registration form', { timeout: 20_000 }, () => {
           }),
         },
       },
+      // The page asks for the latest rejected application (before: the current status).
+      'GET /api/auth/previous-application': { body: { success: true, application: PREVIOUS } },
     });
     renderRoute(REGISTER);
     await screen.findByRole('heading', { level: 1, name: 'Researcher Registration' }, LOAD);
-    expect(input('Institution/University')).toHaveValue('Analytical Engine Institute');
-    expect(input('Position/Role')).toHaveValue('Professor');
-    expect(input('Department')).toHaveValue('Mathematics');
-    // Date of birth and phone are not in the profile: still to be filled.
-    expect(submitButton()).toBeDisabled();
+    // Everything required is there: the applicant can send it again at once.
+    expectPrefilled();
   });
 });

@@ -1,15 +1,20 @@
 import Typography from '@mui/material/Typography';
-import { REDIRECT_DELAYS_MS, type ResearcherApplicationInput } from '@research/contracts';
+import {
+  REDIRECT_DELAYS_MS,
+  REGISTER_TEXTS,
+  type ResearcherApplicationInput,
+} from '@research/contracts';
 import { useEffect, useState } from 'react';
 import { Navigate, useNavigate } from 'react-router';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { useSecureAuth } from '../../../lib/auth/auth-provider';
 import { ROUTES, registerEntryTarget } from '../../../lib/auth/routing';
 import { useUser } from '../../../lib/auth/user-provider';
+import { usePreviousApplication } from '../api/previous-application';
 import { useSubmitApplication } from '../api/submit-application';
-import { REGISTER_TEXTS } from '../texts';
 import { ApplicationForm, type FormValues } from './application-form';
 import { ApplicationSubmitted } from './application-submitted';
+import { ConfirmEmailNotice } from './confirm-email-notice';
 import { PageCard } from './page-card';
 
 /**
@@ -23,6 +28,10 @@ export default function RegisterPage() {
   const navigate = useNavigate();
   const submit = useSubmitApplication();
   const [submittedAs, setSubmittedAs] = useState<string | null>(null);
+  // Whoever may apply starts from everything their last rejected application said, also after
+  // a master's reset archived it (the status is then 'noprofile' again).
+  const mayApply = !loading && profile !== null && registerEntryTarget(profile) === null;
+  const previous = usePreviousApplication(token, mayApply && submittedAs === null);
 
   // After a success the panel stays for the spec's 3 seconds, then the status page takes over.
   useEffect(() => {
@@ -43,23 +52,25 @@ export default function RegisterPage() {
       </PageCard>
     );
   }
-  if (loading) return <LoadingIndicator />;
+  // Fetching, not pending: the form takes its values once, so it waits for the fresh answer.
+  if (loading || (mayApply && previous.isFetching)) return <LoadingIndicator />;
   const target = registerEntryTarget(profile);
   if (target) return <Navigate to={target} replace />;
 
   const lockedEmail = user?.email?.trim() || null;
+  // A failed look-up only costs the prefill: the form still opens with what the profile knows.
+  const last = previous.data ?? null;
   const initialValues: FormValues = {
-    // The names come from the account (or from a rejected application, through the profile).
-    firstName: profile?.firstName ?? '',
-    lastName: profile?.lastName ?? '',
+    firstName: last?.firstName ?? profile?.firstName ?? '',
+    lastName: last?.lastName ?? profile?.lastName ?? '',
     email: lockedEmail ?? profile?.email ?? '',
-    dateOfBirth: '',
-    phoneNumber: '',
-    institution: profile?.institution ?? '',
-    position: profile?.position ?? '',
-    department: profile?.department ?? '',
-    researchArea: '',
-    description: '',
+    dateOfBirth: last?.dateOfBirth ?? '',
+    phoneNumber: last?.phoneNumber ?? '',
+    institution: last?.institution ?? profile?.institution ?? '',
+    position: last?.position ?? profile?.position ?? '',
+    department: last?.department ?? profile?.department ?? '',
+    researchArea: last?.researchArea ?? '',
+    description: last?.description ?? '',
   };
 
   const onSubmit = async (application: ResearcherApplicationInput, documents: File[]) => {
@@ -77,6 +88,7 @@ export default function RegisterPage() {
       <Typography color="text.secondary" sx={{ mt: 1 }}>
         {REGISTER_TEXTS.intro}
       </Typography>
+      {profile?.emailVerified === false && <ConfirmEmailNotice />}
       <ApplicationForm
         initialValues={initialValues}
         lockedEmail={lockedEmail}

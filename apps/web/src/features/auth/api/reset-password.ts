@@ -1,16 +1,13 @@
+import { authApi, type OperationBody } from '@research/contracts';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { callOperation } from '../../../lib/api-client';
 
-export interface ResetTokenInfo {
-  purpose: 'reset_password' | 'set_password';
-  email: string;
-}
-
-/** POST /api/auth/check-reset-token: is the link still usable, and for which account. */
-export async function checkResetToken(token: string): Promise<ResetTokenInfo> {
-  const response = await apiRequest<{ success?: boolean } & ResetTokenInfo>(
-    '/api/auth/check-reset-token',
-    { method: 'POST', body: { token }, token: null },
+/** Is the link still usable, and for which account. */
+export async function checkResetToken(token: string) {
+  const response = await callOperation(
+    authApi.checkResetToken,
+    { body: { token } },
+    { token: null },
   );
   return { purpose: response.purpose, email: response.email };
 }
@@ -26,12 +23,11 @@ export function useResetToken(token: string | null) {
   });
 }
 
-/** POST /api/auth/reset-password. */
-export async function resetPassword(input: { token: string; password: string }): Promise<string> {
-  const response = await apiRequest<{ success?: boolean; message?: string }>(
-    '/api/auth/reset-password',
-    { method: 'POST', body: input, token: null },
-  );
+/** Sets the new password from the link; answers the server's message. */
+export async function resetPassword(
+  input: OperationBody<typeof authApi.resetPassword>,
+): Promise<string> {
+  const response = await callOperation(authApi.resetPassword, { body: input }, { token: null });
   return response?.message ?? '';
 }
 

@@ -1,11 +1,11 @@
 import Box from '@mui/material/Box';
 import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
+import { GOOGLE_SIGN_IN_TEXTS } from '@research/contracts';
 import { useEffect, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ROUTES } from '../../../lib/auth/routing';
 import { GOOGLE_MESSAGE_TYPE, type GoogleSignInMessage } from '../google-popup';
-import { GOOGLE_SIGN_IN_TEXTS } from '../texts';
 
 /**
  * /auth/google/callback, inside the sign-in popup: hands Google's answer to the portal that opened

@@ -1,4 +1,5 @@
 import TextField from '@mui/material/TextField';
+import { ACCOUNT_FORM_TEXTS } from '@research/contracts';
 
 interface NewPasswordFieldsProps {
   password: string;
@@ -14,7 +15,7 @@ export function NewPasswordFields({
   confirm,
   onPasswordChange,
   onConfirmChange,
-  passwordLabel = 'Password',
+  passwordLabel = ACCOUNT_FORM_TEXTS.password,
 }: NewPasswordFieldsProps) {
   return (
     <>
@@ -22,13 +23,13 @@ export function NewPasswordFields({
         label={passwordLabel}
         type="password"
         autoComplete="new-password"
-        helperText="Minimum 6 characters"
+        helperText={ACCOUNT_FORM_TEXTS.passwordHelper}
         value={password}
         onChange={(e) => onPasswordChange(e.target.value)}
         fullWidth
       />
       <TextField
-        label="Confirm Password"
+        label={ACCOUNT_FORM_TEXTS.confirmPassword}
         type="password"
         autoComplete="new-password"
         value={confirm}

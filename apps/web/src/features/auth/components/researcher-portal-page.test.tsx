@@ -1,4 +1,4 @@
-import { AUTH_MESSAGES } from '@research/contracts';
+import { ACCOUNT_FORM_MESSAGES } from '@research/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
@@ -91,7 +91,7 @@ describe('Researcher Portal', () => {
     it.each([
       [
         { name: 'Ada', email: 'ada@example.test', password: 'secret1' },
-        AUTH_MESSAGES.fillAllFields,
+        ACCOUNT_FORM_MESSAGES.fillAllFields,
       ],
       [
         { name: 'Ada', email: 'ada@example.test', password: 'secret1', confirm: 'secret2' },
@@ -153,7 +153,7 @@ describe('Researcher Portal', () => {
   it('switching tabs clears the error and the success message', async () => {
     const { user } = await openPortal({
       'POST /api/auth/forgot-password': {
-        body: { success: true, message: AUTH_MESSAGES.passwordResetSent },
+        body: { success: true, message: ACCOUNT_FORM_MESSAGES.passwordResetSent },
       },
     });
     await user.click(signInButton());
@@ -164,7 +164,7 @@ describe('Researcher Portal', () => {
     await user.click(screen.getByRole('tab', { name: 'Sign In' }));
     await user.type(screen.getByLabelText('Email'), 'ada@example.test');
     await user.click(screen.getByRole('button', { name: 'Forgot your password?' }));
-    expect(await alertText()).toBe(AUTH_MESSAGES.passwordResetSent);
+    expect(await alertText()).toBe(ACCOUNT_FORM_MESSAGES.passwordResetSent);
     await user.click(screen.getByRole('tab', { name: 'Sign Up' }));
     expect(screen.queryByRole('alert')).toBeNull();
   });
@@ -179,8 +179,9 @@ describe('Researcher Portal', () => {
   it("forgot password failure shows 'Failed to reset password: '", async () => {
     const { user } = await openPortal({
       'POST /api/auth/forgot-password': {
+        // The route's own limit: the call never answers TOO_MANY_ATTEMPTS (it stays silent).
         status: 429,
-        body: failure('Too many requests, try again in 5 minutes', 'TOO_MANY_ATTEMPTS'),
+        body: failure('Too many requests, try again in 5 minutes', 'RATE_LIMITED'),
       },
     });
     await user.type(screen.getByLabelText('Email'), 'ada@example.test');

@@ -8,9 +8,11 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import TextField from '@mui/material/TextField';
 import {
-  AUTH_MESSAGES,
+  ACCOUNT_FORM_MESSAGES,
+  ACCOUNT_FORM_TEXTS,
   loginRequestSchema,
   MIN_PASSWORD_LENGTH,
+  PORTAL_TEXTS,
   registerRequestSchema,
 } from '@research/contracts';
 import { type FormEvent, useId, useState } from 'react';
@@ -67,12 +69,12 @@ export default function ResearcherPortalPage() {
     event.preventDefault();
     setMessages(NO_MESSAGES);
     if (!signInEmail.trim() || !signInPassword) {
-      showError(AUTH_MESSAGES.fillAllFields);
+      showError(ACCOUNT_FORM_MESSAGES.fillAllFields);
       return;
     }
     const parsed = loginRequestSchema.safeParse({ email: signInEmail, password: signInPassword });
     if (!parsed.success) {
-      showError(parsed.error.issues[0]?.message ?? AUTH_MESSAGES.fillAllFields);
+      showError(parsed.error.issues[0]?.message ?? ACCOUNT_FORM_MESSAGES.fillAllFields);
       return;
     }
     setBusy(true);
@@ -80,7 +82,7 @@ export default function ResearcherPortalPage() {
       await auth.login(parsed.data.email, parsed.data.password);
       navigate(afterSignIn(location.state), { replace: true });
     } catch (error) {
-      showError(AUTH_MESSAGES.signInFailed(reasonOf(error)));
+      showError(ACCOUNT_FORM_MESSAGES.signInFailed(reasonOf(error)));
       setBusy(false);
     }
   };
@@ -89,15 +91,15 @@ export default function ResearcherPortalPage() {
     event.preventDefault();
     setMessages(NO_MESSAGES);
     if (!fullName.trim() || !signUpEmail.trim() || !signUpPassword || !confirmPassword) {
-      showError(AUTH_MESSAGES.fillAllFields);
+      showError(ACCOUNT_FORM_MESSAGES.fillAllFields);
       return;
     }
     if (signUpPassword !== confirmPassword) {
-      showError(AUTH_MESSAGES.passwordsDoNotMatch);
+      showError(ACCOUNT_FORM_MESSAGES.passwordsDoNotMatch);
       return;
     }
     if (signUpPassword.length < MIN_PASSWORD_LENGTH) {
-      showError(AUTH_MESSAGES.passwordTooShort);
+      showError(ACCOUNT_FORM_MESSAGES.passwordTooShort);
       return;
     }
     const parsed = registerRequestSchema.safeParse({
@@ -106,7 +108,7 @@ export default function ResearcherPortalPage() {
       displayName: fullName,
     });
     if (!parsed.success) {
-      showError(parsed.error.issues[0]?.message ?? AUTH_MESSAGES.fillAllFields);
+      showError(parsed.error.issues[0]?.message ?? ACCOUNT_FORM_MESSAGES.fillAllFields);
       return;
     }
     setBusy(true);
@@ -115,7 +117,7 @@ export default function ResearcherPortalPage() {
       await auth.register(email, password, displayName);
       navigate(ROUTES.register, { replace: true });
     } catch (error) {
-      showError(AUTH_MESSAGES.createAccountFailed(reasonOf(error)));
+      showError(ACCOUNT_FORM_MESSAGES.createAccountFailed(reasonOf(error)));
       setBusy(false);
     }
   };
@@ -132,7 +134,7 @@ export default function ResearcherPortalPage() {
         navigate(afterSignIn(location.state), { replace: true });
       })
       .catch((error: unknown) => {
-        showError(AUTH_MESSAGES.googleSignInFailed(reasonOf(error)));
+        showError(ACCOUNT_FORM_MESSAGES.googleSignInFailed(reasonOf(error)));
         setBusy(false);
       })
       .finally(() => setGooglePending(false));
@@ -141,12 +143,12 @@ export default function ResearcherPortalPage() {
   const onForgotPassword = () => {
     setMessages(NO_MESSAGES);
     if (!signInEmail.trim()) {
-      showError(AUTH_MESSAGES.enterEmailFirst);
+      showError(ACCOUNT_FORM_MESSAGES.enterEmailFirst);
       return;
     }
     forgotPassword.mutate(signInEmail.trim(), {
       onSuccess: (message) => setMessages({ error: null, success: message }),
-      onError: (error) => showError(AUTH_MESSAGES.resetPasswordFailed(reasonOf(error))),
+      onError: (error) => showError(ACCOUNT_FORM_MESSAGES.resetPasswordFailed(reasonOf(error))),
     });
   };
 
@@ -154,8 +156,8 @@ export default function ResearcherPortalPage() {
   const panelId = (name: PortalTab) => `${idPrefix}-panel-${name}`;
 
   return (
-    <AuthCard title="Researcher Portal" footer="Need help? Contact your research administrator">
-      {busy && <LoadingIndicator fullScreen message={AUTH_MESSAGES.authenticating} />}
+    <AuthCard title={PORTAL_TEXTS.title} footer={PORTAL_TEXTS.footer}>
+      {busy && <LoadingIndicator fullScreen message={ACCOUNT_FORM_MESSAGES.authenticating} />}
       <Button
         fullWidth
         variant="outlined"
@@ -165,24 +167,26 @@ export default function ResearcherPortalPage() {
         disabled={googlePending || busy}
         sx={{ py: 1.25, color: 'text.primary', borderColor: 'divider' }}
       >
-        Continue with Google
+        {PORTAL_TEXTS.continueWithGoogle}
       </Button>
-      <Divider sx={{ my: 3, color: 'text.secondary', typography: 'body2' }}>or</Divider>
+      <Divider sx={{ my: 3, color: 'text.secondary', typography: 'body2' }}>
+        {PORTAL_TEXTS.or}
+      </Divider>
       <Tabs
         value={tab}
         onChange={changeTab}
         variant="fullWidth"
-        aria-label="Sign in or sign up"
+        aria-label={PORTAL_TEXTS.tabsLabel}
         sx={{ mb: 3, borderBottom: 1, borderColor: 'divider' }}
       >
         <Tab
-          label="Sign In"
+          label={PORTAL_TEXTS.signIn}
           value="signin"
           id={tabId('signin')}
           aria-controls={panelId('signin')}
         />
         <Tab
-          label="Sign Up"
+          label={PORTAL_TEXTS.signUp}
           value="signup"
           id={tabId('signup')}
           aria-controls={panelId('signup')}
@@ -211,7 +215,7 @@ export default function ResearcherPortalPage() {
           sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
         >
           <TextField
-            label="Email"
+            label={ACCOUNT_FORM_TEXTS.email}
             type="email"
             autoComplete="email"
             value={signInEmail}
@@ -219,7 +223,7 @@ export default function ResearcherPortalPage() {
             fullWidth
           />
           <TextField
-            label="Password"
+            label={ACCOUNT_FORM_TEXTS.password}
             type="password"
             autoComplete="current-password"
             value={signInPassword}
@@ -227,7 +231,7 @@ export default function ResearcherPortalPage() {
             fullWidth
           />
           <Button type="submit" variant="contained" size="large" disabled={busy}>
-            Sign In
+            {PORTAL_TEXTS.signIn}
           </Button>
           <Box sx={{ textAlign: 'center' }}>
             <Link
@@ -237,7 +241,7 @@ export default function ResearcherPortalPage() {
               onClick={onForgotPassword}
               disabled={forgotPassword.isPending}
             >
-              Forgot your password?
+              {PORTAL_TEXTS.forgotPassword}
             </Link>
           </Box>
         </Box>
@@ -252,14 +256,14 @@ export default function ResearcherPortalPage() {
           sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
         >
           <TextField
-            label="Full Name"
+            label={ACCOUNT_FORM_TEXTS.fullName}
             autoComplete="name"
             value={fullName}
             onChange={(e) => setFullName(e.target.value)}
             fullWidth
           />
           <TextField
-            label="Email Address"
+            label={ACCOUNT_FORM_TEXTS.emailAddress}
             type="email"
             autoComplete="email"
             value={signUpEmail}
@@ -273,7 +277,7 @@ export default function ResearcherPortalPage() {
             onConfirmChange={setConfirmPassword}
           />
           <Button type="submit" variant="contained" size="large" disabled={busy}>
-            Create Account
+            {PORTAL_TEXTS.createAccount}
           </Button>
         </Box>
       )}

@@ -2,13 +2,17 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { AUTH_MESSAGES, MIN_PASSWORD_LENGTH } from '@research/contracts';
+import {
+  ACCOUNT_FORM_MESSAGES,
+  ACCOUNT_FORM_TEXTS,
+  MIN_PASSWORD_LENGTH,
+  RESET_PASSWORD_TEXTS,
+} from '@research/contracts';
 import { type FormEvent, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { ROUTES } from '../../../lib/auth/routing';
 import { useResetPassword, useResetToken } from '../api/reset-password';
-import { RESET_PASSWORD_TEXTS } from '../texts';
 import { AuthCard } from './auth-card';
 import { NewPasswordFields } from './new-password-fields';
 
@@ -68,15 +72,15 @@ export default function ResetPasswordPage() {
     event.preventDefault();
     setFormError(null);
     if (!password || !confirm) {
-      setFormError(AUTH_MESSAGES.fillAllFields);
+      setFormError(ACCOUNT_FORM_MESSAGES.fillAllFields);
       return;
     }
     if (password.length < MIN_PASSWORD_LENGTH) {
-      setFormError(AUTH_MESSAGES.passwordTooShort);
+      setFormError(ACCOUNT_FORM_MESSAGES.passwordTooShort);
       return;
     }
     if (password !== confirm) {
-      setFormError(AUTH_MESSAGES.passwordsDoNotMatch);
+      setFormError(ACCOUNT_FORM_MESSAGES.passwordsDoNotMatch);
       return;
     }
     reset.mutate(
@@ -84,7 +88,9 @@ export default function ResetPasswordPage() {
       {
         onError: (error) =>
           setFormError(
-            AUTH_MESSAGES.resetPasswordFailed(error instanceof Error ? error.message : undefined),
+            ACCOUNT_FORM_MESSAGES.resetPasswordFailed(
+              error instanceof Error ? error.message : undefined,
+            ),
           ),
       },
     );
@@ -107,7 +113,7 @@ export default function ResetPasswordPage() {
           confirm={confirm}
           onPasswordChange={setPassword}
           onConfirmChange={setConfirm}
-          passwordLabel="New Password"
+          passwordLabel={ACCOUNT_FORM_TEXTS.newPassword}
         />
         <Button type="submit" variant="contained" size="large" disabled={reset.isPending}>
           {RESET_PASSWORD_TEXTS.submit}

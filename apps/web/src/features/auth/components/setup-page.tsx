@@ -2,14 +2,19 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import TextField from '@mui/material/TextField';
-import { AUTH_MESSAGES, MIN_PASSWORD_LENGTH, setupMasterRequestSchema } from '@research/contracts';
+import {
+  ACCOUNT_FORM_MESSAGES,
+  ACCOUNT_FORM_TEXTS,
+  MIN_PASSWORD_LENGTH,
+  SETUP_TEXTS,
+  setupMasterRequestSchema,
+} from '@research/contracts';
 import { type FormEvent, useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { useSecureAuth } from '../../../lib/auth/auth-provider';
 import { ROUTES } from '../../../lib/auth/routing';
 import { useSetupStatus } from '../api/setup-status';
-import { SETUP_TEXTS } from '../texts';
 import { AuthCard } from './auth-card';
 import { NewPasswordFields } from './new-password-fields';
 
@@ -37,7 +42,7 @@ export default function SetupPage() {
           {SETUP_TEXTS.invalidLink}
         </Alert>
         <Button component={RouterLink} to="/" variant="contained" fullWidth>
-          Go to home page
+          {SETUP_TEXTS.goHome}
         </Button>
       </AuthCard>
     );
@@ -47,15 +52,15 @@ export default function SetupPage() {
     event.preventDefault();
     setError(null);
     if (!fullName.trim() || !email.trim() || !password || !confirm) {
-      setError(AUTH_MESSAGES.fillAllFields);
+      setError(ACCOUNT_FORM_MESSAGES.fillAllFields);
       return;
     }
     if (password !== confirm) {
-      setError(AUTH_MESSAGES.passwordsDoNotMatch);
+      setError(ACCOUNT_FORM_MESSAGES.passwordsDoNotMatch);
       return;
     }
     if (password.length < MIN_PASSWORD_LENGTH) {
-      setError(AUTH_MESSAGES.passwordTooShort);
+      setError(ACCOUNT_FORM_MESSAGES.passwordTooShort);
       return;
     }
     const parsed = setupMasterRequestSchema.safeParse({
@@ -65,7 +70,7 @@ export default function SetupPage() {
       password,
     });
     if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? AUTH_MESSAGES.fillAllFields);
+      setError(parsed.error.issues[0]?.message ?? ACCOUNT_FORM_MESSAGES.fillAllFields);
       return;
     }
     setBusy(true);
@@ -74,7 +79,9 @@ export default function SetupPage() {
       navigate(ROUTES.masterDashboard, { replace: true });
     } catch (failure) {
       setError(
-        AUTH_MESSAGES.createAccountFailed(failure instanceof Error ? failure.message : undefined),
+        ACCOUNT_FORM_MESSAGES.createAccountFailed(
+          failure instanceof Error ? failure.message : undefined,
+        ),
       );
       setBusy(false);
     }
@@ -82,7 +89,7 @@ export default function SetupPage() {
 
   return (
     <AuthCard title={SETUP_TEXTS.title} subtitle={SETUP_TEXTS.intro}>
-      {busy && <LoadingIndicator fullScreen message={AUTH_MESSAGES.authenticating} />}
+      {busy && <LoadingIndicator fullScreen message={ACCOUNT_FORM_MESSAGES.authenticating} />}
       <Box
         component="form"
         noValidate
@@ -91,14 +98,14 @@ export default function SetupPage() {
       >
         {error && <Alert severity="error">{error}</Alert>}
         <TextField
-          label="Full Name"
+          label={ACCOUNT_FORM_TEXTS.fullName}
           autoComplete="name"
           value={fullName}
           onChange={(e) => setFullName(e.target.value)}
           fullWidth
         />
         <TextField
-          label="Email Address"
+          label={ACCOUNT_FORM_TEXTS.emailAddress}
           type="email"
           autoComplete="email"
           value={email}

@@ -9,6 +9,7 @@ import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import type SvgIcon from '@mui/material/SvgIcon';
 import Typography from '@mui/material/Typography';
+import { LANDING_TEXTS } from '@research/contracts';
 
 interface Feature {
   title: string;
@@ -16,40 +17,16 @@ interface Feature {
   Icon: typeof SvgIcon;
 }
 
+const { features } = LANDING_TEXTS;
+
 // The six marketing features of spec 000 §1, in its order.
-export const FEATURES: readonly Feature[] = [
-  {
-    title: 'Secure and Compliant',
-    description:
-      'Health data is encrypted and access-controlled, handled with privacy and compliance in mind.',
-    Icon: Security,
-  },
-  {
-    title: 'Wearable Integration',
-    description:
-      'Participants connect their Fitbit in a few clicks to share activity, heart-rate and sleep data.',
-    Icon: Watch,
-  },
-  {
-    title: 'Multi-Researcher Support',
-    description: 'Invite collaborating researchers to work together on the same study.',
-    Icon: Groups,
-  },
-  {
-    title: 'Data Export',
-    description: 'Export raw wearable data for analysis in the tools your team already uses.',
-    Icon: FileDownload,
-  },
-  {
-    title: 'Real-Time Sync',
-    description: "Data syncs as it arrives, with every participant's status tracked at a glance.",
-    Icon: CloudSync,
-  },
-  {
-    title: 'Research Focused',
-    description: 'Built for academic and clinical studies, from enrolment to analysis.',
-    Icon: Science,
-  },
+const FEATURES: readonly Feature[] = [
+  { ...features.secure, Icon: Security },
+  { ...features.wearables, Icon: Watch },
+  { ...features.collaboration, Icon: Groups },
+  { ...features.export, Icon: FileDownload },
+  { ...features.sync, Icon: CloudSync },
+  { ...features.research, Icon: Science },
 ];
 
 export function FeatureGrid() {

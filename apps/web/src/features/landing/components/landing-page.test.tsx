@@ -1,5 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { type AccountKind, installAccount } from '../../../test/fake-api';
 import { renderRoute } from '../../../test/render-route';
 
 describe('landing page (signed out)', () => {
@@ -56,5 +57,45 @@ describe('landing page (signed out)', () => {
       'href',
       '/researcher/auth',
     );
+  });
+});
+
+describe('landing page (signed in)', () => {
+  it.each<[AccountKind, string, string, string]>([
+    [
+      'approved',
+      'Continue to your dashboard to manage your studies.',
+      'Go to Dashboard',
+      '/researcher/dashboard',
+    ],
+    [
+      'master',
+      'Continue to the master dashboard to review researcher applications.',
+      'Go to Dashboard',
+      '/master/dashboard',
+    ],
+    [
+      'pending',
+      'Your researcher application is under review. You will receive an e-mail with the decision.',
+      'View Application Status',
+      '/researcher/application-status',
+    ],
+    [
+      'noprofile',
+      'Complete your researcher application to start creating studies.',
+      'Complete Application',
+      '/researcher/register',
+    ],
+  ])('a %s account reads a line that fits it', async (kind, line, action, href) => {
+    installAccount(kind);
+    renderRoute('/');
+    const welcome = await screen.findByRole(
+      'region',
+      { name: /^Welcome back/ },
+      { timeout: 10_000 },
+    );
+    expect(await within(welcome).findByText(line)).toBeInTheDocument();
+    expect(within(welcome).getByRole('link', { name: action })).toHaveAttribute('href', href);
+    if (kind !== 'approved') expect(welcome).not.toHaveTextContent('manage your studies');
   });
 });

@@ -4,10 +4,13 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
+import { LANDING_TEXTS } from '@research/contracts';
 import { Link as RouterLink } from 'react-router';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { useSecureAuth } from '../../../lib/auth/auth-provider';
-import { displayNameOf, ROUTES } from '../../../lib/auth/routing';
+import { displayNameOf } from '../../../lib/auth/routing';
+import { useUser } from '../../../lib/auth/user-provider';
+import { welcomeFor } from '../utils/welcome-for';
 import { AudienceCard } from './audience-card';
 import { FeatureGrid } from './feature-grid';
 
@@ -38,7 +41,7 @@ export default function LandingPage() {
               component="h1"
               sx={{ fontSize: { xs: '2.1rem', sm: '2.75rem', md: '3.5rem' }, mb: 2 }}
             >
-              Wearable Health Research Platform
+              {LANDING_TEXTS.title}
             </Typography>
             <Typography
               variant="h6"
@@ -46,8 +49,7 @@ export default function LandingPage() {
               color="text.secondary"
               sx={{ fontWeight: 400, fontSize: { xs: '1.05rem', md: '1.25rem' } }}
             >
-              A secure research platform for health data collection from wearable devices: run
-              studies, enrol participants with a study code and gather Fitbit data for analysis.
+              {LANDING_TEXTS.intro}
             </Typography>
           </Box>
           {user ? (
@@ -63,19 +65,19 @@ export default function LandingPage() {
               }}
             >
               <AudienceCard
-                title="For Participants"
-                description="Join a research study with the study code from your research team and connect your Fitbit wearable. There is nothing to sign up for."
-                tag="No Account Required"
-                actionLabel="Join Study"
+                title={LANDING_TEXTS.participants.title}
+                description={LANDING_TEXTS.participants.description}
+                tag={LANDING_TEXTS.participants.tag}
+                actionLabel={LANDING_TEXTS.participants.action}
                 actionTo="/participant/enroll"
                 Icon={Watch}
                 color="primary"
               />
               <AudienceCard
-                title="For Researchers"
-                description="Sign in to create and manage studies, invite participants and collaborators, follow participant status and export raw data."
-                tag="Secure Login Required"
-                actionLabel="Researcher Login"
+                title={LANDING_TEXTS.researchers.title}
+                description={LANDING_TEXTS.researchers.description}
+                tag={LANDING_TEXTS.researchers.tag}
+                actionLabel={LANDING_TEXTS.researchers.action}
                 actionTo="/researcher/auth"
                 Icon={Biotech}
                 color="secondary"
@@ -93,7 +95,7 @@ export default function LandingPage() {
               color="secondary"
               sx={{ display: 'block', mb: 1 }}
             >
-              Platform features
+              {LANDING_TEXTS.featuresOverline}
             </Typography>
             <Typography
               id="features-heading"
@@ -101,7 +103,7 @@ export default function LandingPage() {
               component="h2"
               sx={{ fontSize: { xs: '1.6rem', md: '2.125rem' } }}
             >
-              Everything a wearable study needs
+              {LANDING_TEXTS.featuresHeading}
             </Typography>
           </Box>
           <FeatureGrid />
@@ -112,6 +114,9 @@ export default function LandingPage() {
 }
 
 function Welcome({ name }: { name: string }) {
+  const { profile, loading } = useUser();
+  // Until the profile is known, no promise about studies the account may not have.
+  const welcome = loading ? null : welcomeFor(profile);
   return (
     <Paper
       component="section"
@@ -120,19 +125,18 @@ function Welcome({ name }: { name: string }) {
       sx={{ maxWidth: 640, mx: 'auto', p: { xs: 3, sm: 4 }, textAlign: 'center' }}
     >
       <Typography id="welcome-heading" variant="h5" component="h2" gutterBottom>
-        Welcome back, {name}
+        {LANDING_TEXTS.welcome(name)}
       </Typography>
-      <Typography color="text.secondary" sx={{ mb: 3 }}>
-        Continue to your dashboard to manage your studies.
-      </Typography>
-      <Button
-        component={RouterLink}
-        to={ROUTES.researcherDashboard}
-        variant="contained"
-        size="large"
-      >
-        Go to Dashboard
-      </Button>
+      {welcome && (
+        <>
+          <Typography color="text.secondary" sx={{ mb: 3 }}>
+            {welcome.line}
+          </Typography>
+          <Button component={RouterLink} to={welcome.to} variant="contained" size="large">
+            {welcome.action}
+          </Button>
+        </>
+      )}
     </Paper>
   );
 }

@@ -1,24 +1,18 @@
-import type { CreateStudyInput, Study } from '@research/contracts';
+import { type CreateStudyInput, type Study, studiesApi } from '@research/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { callOperation } from '../../../lib/api-client';
 import { studyKeys } from './study-list';
 
-interface CreateStudyResponse {
-  success: boolean;
-  study: Study;
-  message?: string;
-}
-
 /**
- * POST /api/auth/create-study → 201 {study} (study.studyCode is the new code). Sent once: a 5xx
- * may come after the study was created, and a retry would create a second one.
+ * Creates a study (study.studyCode is the new code). Sent once: a 5xx may come after the study
+ * was created, and a retry would create a second one.
  */
 export async function createStudy(input: CreateStudyInput): Promise<Study> {
-  const response = await apiRequest<CreateStudyResponse>('/api/auth/create-study', {
-    method: 'POST',
-    body: input,
-    retryAttempts: 1,
-  });
+  const response = await callOperation(
+    studiesApi.createStudy,
+    { body: input },
+    { retryAttempts: 1 },
+  );
   return response.study;
 }
 

@@ -1,12 +1,11 @@
+import { studiesApi } from '@research/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { callOperation } from '../../../lib/api-client';
 import { studyKeys } from './study-list';
 
-/** DELETE /api/auth/delete-study/{id} (owner only; the server soft-deletes). */
+/** Owner only; the server soft-deletes. */
 export async function deleteStudy(id: string): Promise<void> {
-  await apiRequest<{ success: boolean }>(`/api/auth/delete-study/${encodeURIComponent(id)}`, {
-    method: 'DELETE',
-  });
+  await callOperation(studiesApi.deleteStudy, { params: { id } });
 }
 
 export function useDeleteStudy() {

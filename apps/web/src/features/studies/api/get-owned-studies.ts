@@ -1,14 +1,7 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { fetchStudyPage, studyListOptions } from './study-list';
+import { studyListOptions } from './study-list';
 
-const PATH = '/api/auth/researcher-studies';
-
-/** GET /api/auth/researcher-studies?limit=&offset=: studies the signed-in researcher owns. */
-export const fetchOwnedStudies = (offset = 0, signal?: AbortSignal) =>
-  fetchStudyPage(PATH, offset, signal);
-
-export const ownedStudiesOptions = () => studyListOptions('owned', PATH);
-
+/** Studies the signed-in researcher owns, 24 at a time. */
 export function useOwnedStudies(enabled = true) {
-  return useInfiniteQuery({ ...ownedStudiesOptions(), enabled });
+  return useInfiniteQuery({ ...studyListOptions('owned'), enabled });
 }

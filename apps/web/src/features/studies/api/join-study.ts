@@ -1,28 +1,14 @@
-import { STUDY_MESSAGES, type Study } from '@research/contracts';
+import { JOIN_MESSAGES, type OperationBody, STUDY_MESSAGES, studiesApi } from '@research/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { callOperation } from '../../../lib/api-client';
 import { studyKeys } from './study-list';
 
-interface JoinStudyResponse {
-  success: boolean;
-  study: Study;
-  message?: string;
-}
-
-export interface JoinStudyRequest {
-  studyCode: string;
-  password: string;
-}
-
-/** POST /api/auth/join-study {studyCode, password}: the caller becomes a collaborator. */
-export async function joinStudy(
-  input: JoinStudyRequest,
-): Promise<{ study: Study; message: string }> {
-  const response = await apiRequest<JoinStudyResponse>('/api/auth/join-study', {
-    method: 'POST',
-    body: input,
-  });
-  return { study: response.study, message: response.message || STUDY_MESSAGES.joined };
+/** The caller becomes a collaborator; `alreadyMember` when they were one already. */
+export async function joinStudy(input: OperationBody<typeof studiesApi.joinStudy>) {
+  const response = await callOperation(studiesApi.joinStudy, { body: input });
+  const alreadyMember = response.alreadyMember === true;
+  const fallback = alreadyMember ? JOIN_MESSAGES.alreadyMember : STUDY_MESSAGES.joined;
+  return { study: response.study, message: response.message || fallback, alreadyMember };
 }
 
 export function useJoinStudy() {

@@ -1,6 +1,6 @@
-import { STUDY_PAGE_SIZE, type Study } from '@research/contracts';
+import { STUDY_PAGE_SIZE, studiesApi } from '@research/contracts';
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client';
+import { callOperation } from '../../../lib/api-client';
 
 /** Cache keys of the dashboard lists; every study mutation invalidates `studyKeys.all`. */
 export const studyKeys = {
@@ -11,31 +11,26 @@ export const studyKeys = {
 
 export type StudyListKind = 'owned' | 'collaborative';
 
-export interface StudyPage {
-  data: Study[];
-  totalCount: number;
-}
-
-interface StudyListResponse extends StudyPage {
-  success: boolean;
-}
+const LIST_OPERATIONS = {
+  owned: studiesApi.listOwnedStudies,
+  collaborative: studiesApi.listCollaborativeStudies,
+} as const;
 
 /** One page of a dashboard list: `limit`/`offset` in, `data` and `totalCount` out. */
-export async function fetchStudyPage(
-  path: string,
-  offset: number,
-  signal?: AbortSignal,
-): Promise<StudyPage> {
-  const query = new URLSearchParams({ limit: String(STUDY_PAGE_SIZE), offset: String(offset) });
-  const response = await apiRequest<StudyListResponse>(`${path}?${query}`, { signal });
-  return { data: response.data ?? [], totalCount: response.totalCount ?? 0 };
+export async function fetchStudyPage(kind: StudyListKind, offset: number, signal?: AbortSignal) {
+  const { data, totalCount } = await callOperation(
+    LIST_OPERATIONS[kind],
+    { query: { limit: STUDY_PAGE_SIZE, offset } },
+    { signal },
+  );
+  return { data, totalCount };
 }
 
 /** Infinite list of 24-card pages; the next offset is the number of cards already loaded. */
-export function studyListOptions(kind: StudyListKind, path: string) {
+export function studyListOptions(kind: StudyListKind) {
   return infiniteQueryOptions({
     queryKey: studyKeys.list(kind),
-    queryFn: ({ pageParam, signal }) => fetchStudyPage(path, pageParam, signal),
+    queryFn: ({ pageParam, signal }) => fetchStudyPage(kind, pageParam, signal),
     initialPageParam: 0,
     getNextPageParam: (lastPage, pages) => {
       const loaded = pages.reduce((sum, page) => sum + page.data.length, 0);

@@ -1,6 +1,6 @@
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import { DASHBOARD_TEXTS } from '../texts';
+import { STUDY_DASHBOARD_TEXTS } from '@research/contracts';
 
 interface CancelAndSubmitProps {
   busy: boolean;
@@ -22,7 +22,7 @@ export function CancelAndSubmit({
   return (
     <>
       <Button onClick={onClose} disabled={busy}>
-        {DASHBOARD_TEXTS.cancel}
+        {STUDY_DASHBOARD_TEXTS.cancel}
       </Button>
       <Button
         type="submit"

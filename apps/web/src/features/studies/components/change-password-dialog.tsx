@@ -5,9 +5,13 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
-import { MIN_PASSWORD_LENGTH, STUDY_MESSAGES, type Study } from '@research/contracts';
+import {
+  CHANGE_STUDY_PASSWORD_TEXTS,
+  MIN_PASSWORD_LENGTH,
+  STUDY_MESSAGES,
+  type Study,
+} from '@research/contracts';
 import { type FormEvent, useId, useState } from 'react';
-import { CHANGE_PASSWORD_TEXTS } from '../texts';
 import { CancelAndSubmit } from './cancel-and-submit';
 
 export interface ChangePasswordForm {
@@ -16,22 +20,40 @@ export interface ChangePasswordForm {
   confirm: string;
 }
 
-/** The client rules of spec 000 §5, in order; null when the form may be sent. */
-export function changePasswordError(form: ChangePasswordForm): string | null {
-  if (!form.current || !form.next || !form.confirm) return STUDY_MESSAGES.allPasswordFieldsRequired;
-  if (form.next !== form.confirm) return STUDY_MESSAGES.newPasswordsDoNotMatch;
-  if (form.next.length < MIN_PASSWORD_LENGTH) return STUDY_MESSAGES.newPasswordTooShort;
+/** A study sets its first password without a current one; older replies say nothing: ask. */
+export const needsCurrentPassword = (study: Study) => study.hasPassword !== false;
+
+/**
+ * The first client rule of spec 000 §5 the form breaks, and the field it is shown under. The
+ * current password is only asked for (and required) when the study has one.
+ */
+export function changePasswordError(
+  form: ChangePasswordForm,
+  needsCurrent = true,
+): { field: keyof ChangePasswordForm; message: string } | null {
+  const fields: (keyof ChangePasswordForm)[] = needsCurrent
+    ? ['current', 'next', 'confirm']
+    : ['next', 'confirm'];
+  const empty = fields.find((field) => !form[field]);
+  if (empty) return { field: empty, message: STUDY_MESSAGES.allPasswordFieldsRequired };
+  if (form.next !== form.confirm)
+    return { field: 'confirm', message: STUDY_MESSAGES.newPasswordsDoNotMatch };
+  if (form.next.length < MIN_PASSWORD_LENGTH)
+    return { field: 'next', message: STUDY_MESSAGES.newPasswordTooShort };
   return null;
 }
 
-export interface ChangePasswordDialogProps {
+interface ChangePasswordDialogProps {
   study: Study | null;
   busy: boolean;
   onClose: () => void;
   onSubmit: (study: Study, form: ChangePasswordForm) => void;
 }
 
-/** 'Change Study Password': current, new and confirm; the server checks the current one. */
+/**
+ * 'Change Study Password': current, new and confirm; the server checks the current one. A study
+ * without a password asks for the new one only.
+ */
 export function ChangePasswordDialog({
   study,
   busy,
@@ -69,44 +91,63 @@ function ChangePasswordContent({
   onSubmit,
 }: Omit<ChangePasswordDialogProps, 'study'> & { study: Study; titleId: string }) {
   const [form, setForm] = useState<ChangePasswordForm>({ current: '', next: '', confirm: '' });
+  const [touched, setTouched] = useState(false);
+  const needsCurrent = needsCurrentPassword(study);
+  const problem = touched ? changePasswordError(form, needsCurrent) : null;
+  const empty = (field: keyof ChangePasswordForm) =>
+    problem?.message === STUDY_MESSAGES.allPasswordFieldsRequired && !form[field];
+  // Each rule shows once, under the field it is about.
+  const fieldError = (field: keyof ChangePasswordForm) => ({
+    error: problem?.field === field || empty(field),
+    helperText: problem?.field === field ? problem.message : undefined,
+  });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!busy) onSubmit(study, form);
+    setTouched(true);
+    if (!busy && changePasswordError(form, needsCurrent) === null) onSubmit(study, form);
   };
   return (
     <Box component="form" noValidate onSubmit={submit}>
-      <DialogTitle id={titleId}>{CHANGE_PASSWORD_TEXTS.title}</DialogTitle>
+      <DialogTitle id={titleId}>{CHANGE_STUDY_PASSWORD_TEXTS.title}</DialogTitle>
       <DialogContent>
         <DialogContentText sx={{ mb: 2 }}>
-          {CHANGE_PASSWORD_TEXTS.intro(study.name)}
+          {needsCurrent
+            ? CHANGE_STUDY_PASSWORD_TEXTS.intro(study.name)
+            : CHANGE_STUDY_PASSWORD_TEXTS.introFirst(study.name)}
         </DialogContentText>
         <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+          {needsCurrent && (
+            <TextField
+              label={CHANGE_STUDY_PASSWORD_TEXTS.current}
+              type="password"
+              autoComplete="current-password"
+              autoFocus
+              value={form.current}
+              onChange={(e) => setForm({ ...form, current: e.target.value })}
+              {...fieldError('current')}
+              disabled={busy}
+              fullWidth
+            />
+          )}
           <TextField
-            label={CHANGE_PASSWORD_TEXTS.current}
-            type="password"
-            autoComplete="current-password"
-            autoFocus
-            value={form.current}
-            onChange={(e) => setForm({ ...form, current: e.target.value })}
-            disabled={busy}
-            fullWidth
-          />
-          <TextField
-            label={CHANGE_PASSWORD_TEXTS.next}
+            label={CHANGE_STUDY_PASSWORD_TEXTS.next}
             type="password"
             autoComplete="new-password"
-            helperText={CHANGE_PASSWORD_TEXTS.nextHelper}
+            autoFocus={!needsCurrent}
             value={form.next}
             onChange={(e) => setForm({ ...form, next: e.target.value })}
+            {...fieldError('next')}
+            helperText={fieldError('next').helperText ?? CHANGE_STUDY_PASSWORD_TEXTS.nextHelper}
             disabled={busy}
             fullWidth
           />
           <TextField
-            label={CHANGE_PASSWORD_TEXTS.confirm}
+            label={CHANGE_STUDY_PASSWORD_TEXTS.confirm}
             type="password"
             autoComplete="new-password"
             value={form.confirm}
             onChange={(e) => setForm({ ...form, confirm: e.target.value })}
+            {...fieldError('confirm')}
             disabled={busy}
             fullWidth
           />
@@ -116,7 +157,11 @@ function ChangePasswordContent({
         <CancelAndSubmit
           busy={busy}
           onClose={onClose}
-          label={CHANGE_PASSWORD_TEXTS.submit}
+          label={
+            needsCurrent
+              ? CHANGE_STUDY_PASSWORD_TEXTS.submit
+              : CHANGE_STUDY_PASSWORD_TEXTS.submitFirst
+          }
           busyLabel={STUDY_MESSAGES.changing}
         />
       </DialogActions>

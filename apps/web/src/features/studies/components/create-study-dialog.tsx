@@ -5,6 +5,7 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import {
+  CREATE_STUDY_TEXTS,
   type CreateStudyInput,
   createStudySchema,
   DEFAULT_STUDY_SETTINGS,
@@ -12,8 +13,7 @@ import {
   parseEmailList,
   STUDY_MESSAGES,
 } from '@research/contracts';
-import { type FormEvent, useId, useState } from 'react';
-import { CREATE_STUDY_TEXTS } from '../texts';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { CancelAndSubmit } from './cancel-and-submit';
 
 export interface CreateStudyForm {
@@ -33,7 +33,7 @@ export const EMPTY_CREATE_FORM: CreateStudyForm = {
 };
 
 /** A password, when given, is at least 6 characters (spec 000 §5): Create stays disabled otherwise. */
-export function studyPasswordTooShort(password: string): boolean {
+function studyPasswordTooShort(password: string): boolean {
   return password.length > 0 && password.length < MIN_PASSWORD_LENGTH;
 }
 
@@ -53,15 +53,33 @@ export function toCreatePayload(form: CreateStudyForm): CreateStudyInput {
   };
 }
 
-/** The first rule the form breaks, checked with the same schema the server uses; null if none. */
-export function createFormError(form: CreateStudyForm): string | null {
-  if (!form.name.trim()) return STUDY_MESSAGES.nameRequired;
-  if (studyPasswordTooShort(form.password)) return STUDY_MESSAGES.passwordTooShort;
+type CreateFormErrors = Partial<Record<keyof CreateStudyForm, string>>;
+
+/**
+ * The rules the form breaks, per field, checked with the same schema the server uses; shown
+ * under the fields (once, not again in a modal). Empty when the form may be sent.
+ */
+export function createFormErrors(form: CreateStudyForm): CreateFormErrors {
+  const errors: CreateFormErrors = {};
+  if (!form.name.trim()) errors.name = STUDY_MESSAGES.nameRequired;
+  if (studyPasswordTooShort(form.password)) errors.password = STUDY_MESSAGES.passwordTooShort;
   const parsed = createStudySchema.safeParse(toCreatePayload(form));
-  return parsed.success ? null : (parsed.error.issues[0]?.message ?? STUDY_MESSAGES.nameRequired);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0];
+      const key: keyof CreateStudyForm =
+        field === 'description' || field === 'duration' || field === 'password'
+          ? field
+          : field === 'name'
+            ? 'name'
+            : 'collaborators';
+      errors[key] ??= issue.message;
+    }
+  }
+  return errors;
 }
 
-export interface CreateStudyDialogProps {
+interface CreateStudyDialogProps {
   open: boolean;
   busy: boolean;
   form: CreateStudyForm;
@@ -81,14 +99,21 @@ export function CreateStudyDialog({
 }: CreateStudyDialogProps) {
   const titleId = useId();
   const [touched, setTouched] = useState(false);
+  // A fresh opening starts without error texts.
+  useEffect(() => {
+    if (!open) setTouched(false);
+  }, [open]);
   const set = (field: keyof CreateStudyForm) => (value: string) =>
     onChange({ ...form, [field]: value });
   const passwordTooShort = studyPasswordTooShort(form.password);
+  const errors = createFormErrors(form);
+  // Shown after the first attempt to submit; the password rule shows while typing (spec 000 §5).
+  const shown = (field: keyof CreateStudyForm) => (touched ? errors[field] : undefined);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (busy || passwordTooShort) return;
+    if (busy || Object.keys(errors).length > 0) return;
     onSubmit(form);
   };
 
@@ -110,8 +135,8 @@ export function CreateStudyDialog({
               autoFocus
               value={form.name}
               onChange={(e) => set('name')(e.target.value)}
-              error={touched && !form.name.trim()}
-              helperText={touched && !form.name.trim() ? STUDY_MESSAGES.nameRequired : undefined}
+              error={Boolean(shown('name'))}
+              helperText={shown('name')}
               disabled={busy}
               fullWidth
             />
@@ -119,6 +144,8 @@ export function CreateStudyDialog({
               label={CREATE_STUDY_TEXTS.description}
               value={form.description}
               onChange={(e) => set('description')(e.target.value)}
+              error={Boolean(shown('description'))}
+              helperText={shown('description')}
               disabled={busy}
               multiline
               minRows={3}
@@ -129,6 +156,8 @@ export function CreateStudyDialog({
               placeholder={CREATE_STUDY_TEXTS.durationPlaceholder}
               value={form.duration}
               onChange={(e) => set('duration')(e.target.value)}
+              error={Boolean(shown('duration'))}
+              helperText={shown('duration')}
               disabled={busy}
               fullWidth
             />
@@ -138,11 +167,11 @@ export function CreateStudyDialog({
               autoComplete="new-password"
               value={form.password}
               onChange={(e) => set('password')(e.target.value)}
-              error={passwordTooShort}
+              error={passwordTooShort || Boolean(shown('password'))}
               helperText={
                 passwordTooShort
                   ? STUDY_MESSAGES.passwordTooShort
-                  : CREATE_STUDY_TEXTS.passwordHelper
+                  : (shown('password') ?? CREATE_STUDY_TEXTS.passwordHelper)
               }
               disabled={busy}
               fullWidth
@@ -150,7 +179,8 @@ export function CreateStudyDialog({
             <TextField
               label={CREATE_STUDY_TEXTS.collaborators}
               placeholder={CREATE_STUDY_TEXTS.collaboratorsPlaceholder}
-              helperText={CREATE_STUDY_TEXTS.collaboratorsHelper}
+              helperText={shown('collaborators') ?? CREATE_STUDY_TEXTS.collaboratorsHelper}
+              error={Boolean(shown('collaborators'))}
               value={form.collaborators}
               onChange={(e) => set('collaborators')(e.target.value)}
               disabled={busy}

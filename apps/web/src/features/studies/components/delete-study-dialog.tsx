@@ -6,10 +6,10 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import type { Study } from '@research/contracts';
+import { DELETE_STUDY_TEXTS, STUDY_DASHBOARD_TEXTS } from '@research/contracts';
 import { useId } from 'react';
-import { DASHBOARD_TEXTS, DELETE_STUDY_TEXTS } from '../texts';
 
-export interface DeleteStudyDialogProps {
+interface DeleteStudyDialogProps {
   study: Study | null;
   busy: boolean;
   onClose: () => void;
@@ -38,7 +38,7 @@ export function DeleteStudyDialog({ study, busy, onClose, onConfirm }: DeleteStu
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
         <Button onClick={onClose} disabled={busy} autoFocus>
-          {DASHBOARD_TEXTS.cancel}
+          {STUDY_DASHBOARD_TEXTS.cancel}
         </Button>
         <Button
           color="error"

@@ -5,9 +5,13 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
-import { STUDY_MESSAGES, type Study } from '@research/contracts';
+import {
+  CREATE_STUDY_TEXTS,
+  EDIT_STUDY_TEXTS,
+  STUDY_MESSAGES,
+  type Study,
+} from '@research/contracts';
 import { type FormEvent, useId, useState } from 'react';
-import { CREATE_STUDY_TEXTS, EDIT_STUDY_TEXTS } from '../texts';
 import { CancelAndSubmit } from './cancel-and-submit';
 
 export interface EditStudyForm {
@@ -77,7 +81,8 @@ function EditStudyFormContent({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (!busy) onSubmit(study, form);
+    // The rule shows under the field; nothing is sent until it holds.
+    if (!busy && !nameMissing) onSubmit(study, form);
   };
 
   return (

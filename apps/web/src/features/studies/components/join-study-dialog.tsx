@@ -5,9 +5,13 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
-import { formatStudyCodeInput, STUDY_CODE, STUDY_MESSAGES } from '@research/contracts';
-import { type FormEvent, useId } from 'react';
-import { JOIN_STUDY_TEXTS } from '../texts';
+import {
+  formatStudyCodeInput,
+  JOIN_STUDY_TEXTS,
+  STUDY_CODE,
+  STUDY_MESSAGES,
+} from '@research/contracts';
+import { type FormEvent, useEffect, useId, useState } from 'react';
 import { CancelAndSubmit } from './cancel-and-submit';
 
 export interface JoinStudyForm {
@@ -17,7 +21,7 @@ export interface JoinStudyForm {
 
 export const EMPTY_JOIN_FORM: JoinStudyForm = { studyCode: '', password: '' };
 
-export interface JoinStudyDialogProps {
+interface JoinStudyDialogProps {
   open: boolean;
   busy: boolean;
   form: JoinStudyForm;
@@ -36,9 +40,19 @@ export function JoinStudyDialog({
   onSubmit,
 }: JoinStudyDialogProps) {
   const titleId = useId();
+  const [touched, setTouched] = useState(false);
+  // A fresh opening starts without error texts.
+  useEffect(() => {
+    if (!open) setTouched(false);
+  }, [open]);
+  const codeMissing = !form.studyCode.trim();
+  const passwordMissing = !form.password;
+  const missing = touched && (codeMissing || passwordMissing);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (!busy) onSubmit(form);
+    setTouched(true);
+    // The rule shows under the first empty field; nothing is sent until both are filled.
+    if (!busy && !codeMissing && !passwordMissing) onSubmit(form);
   };
   return (
     <Dialog
@@ -64,6 +78,8 @@ export function JoinStudyDialog({
                   studyCode: formatStudyCodeInput(e.target.value, STUDY_CODE.joinEntryLength),
                 })
               }
+              error={missing && codeMissing}
+              helperText={missing && codeMissing ? STUDY_MESSAGES.joinFieldsRequired : undefined}
               disabled={busy}
               slotProps={{
                 htmlInput: {
@@ -80,6 +96,12 @@ export function JoinStudyDialog({
               autoComplete="off"
               value={form.password}
               onChange={(e) => onChange({ ...form, password: e.target.value })}
+              error={missing && passwordMissing}
+              helperText={
+                missing && passwordMissing && !codeMissing
+                  ? STUDY_MESSAGES.joinFieldsRequired
+                  : undefined
+              }
               disabled={busy}
               fullWidth
             />

@@ -1,8 +1,8 @@
-import { STUDY_PAGE_SIZE, type Study } from '@research/contracts';
+import { STUDY_MESSAGES, STUDY_PAGE_SIZE, type Study } from '@research/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { type FakeRoute, failure, installAccount } from '../../../test/fake-api';
+import { type FakeReply, type FakeRoute, failure, installAccount } from '../../../test/fake-api';
 import { renderRoute } from '../../../test/render-route';
 
 const OWNED = 'GET /api/auth/researcher-studies';
@@ -22,6 +22,7 @@ function makeStudy(overrides: Partial<Study> = {}): Study {
     createdAt: '2026-03-05T10:00:00.000Z',
     role: 'main',
     ownerName: 'Ada Lovelace King',
+    hasPassword: true,
     collaborators: [],
     settings: { allowSelfEnrollment: false, requireVerification: true, dataRetentionDays: 365 },
     ...overrides,
@@ -30,6 +31,20 @@ function makeStudy(overrides: Partial<Study> = {}): Study {
 
 function list(data: Study[], totalCount = data.length): FakeRoute {
   return { body: { success: true, data, totalCount } };
+}
+
+/**
+ * The study page reads its study first; tests that only follow the navigation there answer as
+ * for a study deleted meanwhile (the page then asks nothing more), not with the fake's generic
+ * 404, which that call never answers.
+ */
+function studyPageGone(study: Study): Record<string, FakeRoute> {
+  return {
+    [`GET /api/studies/${study.id}`]: {
+      status: 404,
+      body: failure(STUDY_MESSAGES.notFound, 'STUDY_NOT_FOUND'),
+    },
+  };
 }
 
 async function openDashboard(
@@ -45,6 +60,10 @@ async function openDashboard(
 }
 
 const dialog = (name: string) => screen.findByRole('dialog', { name });
+/** Validation is shown in the form only, never again in a 'Validation Error' modal. */
+const noValidationModal = () =>
+  screen.queryByRole('dialog', { name: 'Validation Error' }) === null &&
+  screen.queryByRole('alertdialog', { name: 'Validation Error' }) === null;
 /** The notification modal: an alert dialog for errors and warnings, a dialog otherwise. */
 const notification = async (title: string) => {
   let modal: HTMLElement | undefined;
@@ -88,8 +107,11 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
     expect(
       await screen.findByText('Loading your studies...', undefined, { timeout: 10_000 }),
     ).toBeInTheDocument();
+    // No count until the list answers: '(0)' would be a wrong number.
+    expect(screen.getByRole('tab', { name: 'Your Studies' })).toBeInTheDocument();
     release();
     expect(await screen.findByText('No Studies Yet')).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Your Studies (0)' })).toBeInTheDocument();
   });
 
   it('empty states and header buttons per tab', async () => {
@@ -113,7 +135,10 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
 
   it('owned cards: name, participants, code, green active chip, description, date, edit and delete', async () => {
     const study = makeStudy({ description: null, participantCount: 1 });
-    const { user, router } = await openDashboard({ [OWNED]: list([study]) });
+    const { user, router } = await openDashboard({
+      [OWNED]: list([study]),
+      ...studyPageGone(study),
+    });
     const card = screen.getByRole('article', { name: study.name });
     expect(within(card).getByText('1 participant')).toBeInTheDocument();
     expect(within(card).getByText('ABC234')).toBeInTheDocument();
@@ -130,21 +155,28 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
     await user.keyboard('{Escape}');
 
     await user.click(within(card).getByRole('button', { name: 'View Study' }));
-    await waitFor(() =>
-      expect(router.state.location.pathname).toBe(`/researcher/study/${study.id}`),
+    // The study page is a lazy chunk; the navigation commits once it has loaded.
+    await waitFor(
+      () => expect(router.state.location.pathname).toBe(`/researcher/study/${study.id}`),
+      { timeout: 10_000 },
     );
   });
 
   it('a card click opens the study; a non-active status chip is neutral', async () => {
     const study = makeStudy({ status: 'paused' });
-    const { user, router } = await openDashboard({ [OWNED]: list([study]) });
+    const { user, router } = await openDashboard({
+      [OWNED]: list([study]),
+      ...studyPageGone(study),
+    });
     const card = screen.getByRole('article', { name: study.name });
     expect(within(card).getByText('paused').closest('.MuiChip-root')).toHaveClass(
       'MuiChip-colorDefault',
     );
     await user.click(within(card).getByText('Nightly sleep stages and daily steps.'));
-    await waitFor(() =>
-      expect(router.state.location.pathname).toBe(`/researcher/study/${study.id}`),
+    // The study page is a lazy chunk; the navigation commits once it has loaded.
+    await waitFor(
+      () => expect(router.state.location.pathname).toBe(`/researcher/study/${study.id}`),
+      { timeout: 10_000 },
     );
   });
 
@@ -159,27 +191,32 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
     expect(within(card).queryByRole('button', { name: /More actions/ })).toBeNull();
   });
 
-  it('loads more cards on demand, 24 at a time', async () => {
-    let pages = 0;
-    const first = Array.from({ length: STUDY_PAGE_SIZE }, (_, i) => makeStudy({ name: `S${i}` }));
+  it('loads more cards on demand, 24 at a time, asking for the next offset', async () => {
+    // 25 studies, served the way the server pages them: by the request's limit and offset.
+    const all = Array.from({ length: STUDY_PAGE_SIZE + 1 }, (_, i) =>
+      makeStudy({ name: i === STUDY_PAGE_SIZE ? 'Last one' : `S${i}` }),
+    );
     const { user, calls } = await openDashboard({
-      [OWNED]: () => {
-        pages += 1;
-        return pages === 1
-          ? { body: { success: true, data: first, totalCount: 25 } }
-          : { body: { success: true, data: [makeStudy({ name: 'Last one' })], totalCount: 25 } };
+      [OWNED]: ({ query }) => {
+        const limit = Number(query.get('limit'));
+        const offset = Number(query.get('offset'));
+        return list(all.slice(offset, offset + limit), all.length) as FakeReply;
       },
     });
     expect(screen.getAllByRole('article')).toHaveLength(24);
+    expect(screen.queryByRole('article', { name: 'Last one' })).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Load more studies' }));
     expect(await screen.findByRole('article', { name: 'Last one' })).toBeInTheDocument();
+    expect(screen.getAllByRole('article')).toHaveLength(25);
     expect(screen.queryByRole('button', { name: 'Load more studies' })).toBeNull();
-    expect(calls.filter((c) => c.path === '/api/auth/researcher-studies')).toHaveLength(2);
+    expect(
+      calls.filter((c) => c.path === '/api/auth/researcher-studies').map((c) => c.search),
+    ).toEqual(['?limit=24&offset=0', '?limit=24&offset=24']);
   });
 
   it("a failed load shows 'Failed to Load Studies' with the server's message", async () => {
     await openDashboard({
-      [OWNED]: { status: 403, body: failure('Researcher approval required', 'FORBIDDEN') },
+      [OWNED]: { status: 403, body: failure('Researcher approval required', 'NOT_APPROVED') },
     });
     const modal = await notification('Failed to Load Studies');
     expect(within(modal).getByText('Researcher approval required')).toBeInTheDocument();
@@ -220,13 +257,32 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
       expect(create).toBeEnabled();
     });
 
-    it("an empty name is a 'Validation Error'", async () => {
+    it('an empty name is shown once, under the field, and nothing is sent', async () => {
       const { user, calls } = await openDashboard();
       await user.click(screen.getByRole('button', { name: 'Create Study' }));
       const form = await dialog('Create New Study');
       await user.click(within(form).getByRole('button', { name: 'Create Study' }));
-      const modal = await notification('Validation Error');
-      expect(within(modal).getByText('Study name is required')).toBeInTheDocument();
+      expect(await within(form).findByText('Study name is required')).toBeInTheDocument();
+      expect(within(form).getByLabelText(/Study Name/)).toHaveAttribute('aria-invalid', 'true');
+      expect(screen.getAllByText('Study name is required')).toHaveLength(1);
+      expect(noValidationModal()).toBe(true);
+      expect(calls.some((c) => c.path === '/api/auth/create-study')).toBe(false);
+    });
+
+    it('an invalid collaborator address shows under the collaborators field', async () => {
+      const { user, calls } = await openDashboard();
+      await user.click(screen.getByRole('button', { name: 'Create Study' }));
+      const form = await dialog('Create New Study');
+      await user.type(within(form).getByLabelText(/Study Name/), 'Sleep');
+      await user.type(within(form).getByLabelText('Collaborator Emails'), 'not-an-address');
+      await user.click(within(form).getByRole('button', { name: 'Create Study' }));
+      await waitFor(() =>
+        expect(within(form).getByLabelText('Collaborator Emails')).toHaveAttribute(
+          'aria-invalid',
+          'true',
+        ),
+      );
+      expect(noValidationModal()).toBe(true);
       expect(calls.some((c) => c.path === '/api/auth/create-study')).toBe(false);
     });
 
@@ -314,10 +370,9 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
       expect(name).toHaveValue('Sleep');
       await user.clear(name);
       await user.click(within(form).getByRole('button', { name: 'Save Changes' }));
-      expect(
-        within(await notification('Validation Error')).getByText('Study name is required'),
-      ).toBeInTheDocument();
-      await user.click(screen.getByRole('button', { name: 'Got it' }));
+      expect(await within(form).findByText('Study name is required')).toBeInTheDocument();
+      expect(noValidationModal()).toBe(true);
+      expect(calls.some((c) => c.method === 'PUT')).toBe(false);
       await user.type(name, 'Sleep 2');
       await user.click(within(form).getByRole('button', { name: 'Save Changes' }));
       expect(await notification('Study Updated')).toBeInTheDocument();
@@ -347,8 +402,9 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
       if (v.next) await user.type(within(pw).getByLabelText('New Password'), v.next);
       if (v.confirm) await user.type(within(pw).getByLabelText('Confirm New Password'), v.confirm);
       await user.click(within(pw).getByRole('button', { name: 'Change Password' }));
-      const modal = await notification('Validation Error');
-      expect(within(modal).getByText(message)).toBeInTheDocument();
+      expect(await within(pw).findByText(message)).toBeInTheDocument();
+      expect(screen.getAllByText(message)).toHaveLength(1);
+      expect(noValidationModal()).toBe(true);
       expect(calls.some((c) => c.method === 'PUT')).toBe(false);
     });
 
@@ -385,11 +441,38 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
       );
     });
 
+    it('a study without a password asks only for the new one and sends it alone', async () => {
+      const open = makeStudy({ name: 'Open', hasPassword: false });
+      const { user, calls } = await openDashboard({
+        [OWNED]: list([open]),
+        [`PUT /api/auth/update-study/${open.id}`]: {
+          body: { success: true, study: { ...open, hasPassword: true, password: 'first-pass' } },
+        },
+      });
+      await user.click(screen.getByRole('button', { name: 'Edit Study' }));
+      await user.click(
+        within(await dialog('Edit Study')).getByRole('button', { name: 'Change Password' }),
+      );
+      const pw = await dialog('Change Study Password');
+      expect(within(pw).queryByLabelText('Current Password')).toBeNull();
+      expect(within(pw).getByText(/"Open" has no password yet/)).toBeInTheDocument();
+      await user.click(within(pw).getByRole('button', { name: 'Set Password' }));
+      expect(await within(pw).findByText('All password fields are required')).toBeInTheDocument();
+      expect(within(pw).getByLabelText('New Password')).toHaveAttribute('aria-invalid', 'true');
+      expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+
+      await user.type(within(pw).getByLabelText('New Password'), 'first-pass');
+      await user.type(within(pw).getByLabelText('Confirm New Password'), 'first-pass');
+      await user.click(within(pw).getByRole('button', { name: 'Set Password' }));
+      expect(await notification('Password Changed')).toBeInTheDocument();
+      expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({ password: 'first-pass' });
+    });
+
     it("a refused change is 'Failed to Change Password'", async () => {
       const { user, form } = await openEdit({
         [`PUT /api/auth/update-study/${study.id}`]: {
           status: 403,
-          body: failure('Only the study owner can do this.', 'FORBIDDEN'),
+          body: failure('Only the study owner can do this.', 'OWNER_ONLY'),
         },
       });
       await user.click(within(form).getByRole('button', { name: 'Change Password' }));
@@ -432,7 +515,7 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
       [OWNED]: list([study]),
       [`DELETE /api/auth/delete-study/${study.id}`]: {
         status: 403,
-        body: failure('Only the study owner can do this.', 'FORBIDDEN'),
+        body: failure('Only the study owner can do this.', 'OWNER_ONLY'),
       },
     });
     await user.click(screen.getByRole('button', { name: 'More actions for Kept' }));
@@ -463,16 +546,18 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
       expect(within(form).getByLabelText('Study Code')).toHaveValue('ABC234');
     });
 
-    it("both fields are required: 'Validation Error'", async () => {
+    it('both fields are required: shown once, under the empty field', async () => {
       const { user, calls } = await openDashboard();
       await user.click(screen.getByRole('button', { name: 'Join Study' }));
       const form = await dialog('Join Study as Collaborator');
       await user.type(within(form).getByLabelText('Study Code'), 'ABC234');
       await user.click(within(form).getByRole('button', { name: 'Join Study' }));
-      const modal = await notification('Validation Error');
       expect(
-        within(modal).getByText('Please enter both study code and password'),
+        await within(form).findByText('Please enter both study code and password'),
       ).toBeInTheDocument();
+      expect(within(form).getByLabelText('Study Password')).toHaveAttribute('aria-invalid', 'true');
+      expect(screen.getAllByText('Please enter both study code and password')).toHaveLength(1);
+      expect(noValidationModal()).toBe(true);
       expect(calls.some((c) => c.path === '/api/auth/join-study')).toBe(false);
     });
 
@@ -527,6 +612,37 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
         'true',
       );
       expect(await screen.findByRole('article', { name: 'Shared' })).toBeInTheDocument();
+    });
+
+    it('an existing member following the invitation link is told so and lands on the study', async () => {
+      const shared = makeStudy({ role: 'collab', name: 'Shared' });
+      const { user, router } = await openDashboard(
+        {
+          [COLLAB]: list([shared]),
+          ...studyPageGone(shared),
+          'POST /api/auth/join-study': {
+            body: {
+              success: true,
+              study: shared,
+              alreadyMember: true,
+              message: 'You are already a collaborator on this study.',
+            },
+          },
+        },
+        '/researcher/dashboard?code=ABC234&password=old-secret',
+      );
+      const form = await dialog('Join Study as Collaborator');
+      await user.click(within(form).getByRole('button', { name: 'Join Study' }));
+      const modal = await notification('Already a Collaborator');
+      expect(
+        within(modal).getByText('You are already a collaborator on this study.'),
+      ).toBeInTheDocument();
+      expect(screen.queryByRole('dialog', { name: 'Study Joined' })).toBeNull();
+      await user.click(within(modal).getByRole('button', { name: 'Got it' }));
+      await waitFor(
+        () => expect(router.state.location.pathname).toBe(`/researcher/study/${shared.id}`),
+        { timeout: 10_000 },
+      );
     });
   });
 });

@@ -9,7 +9,19 @@ import Snackbar from '@mui/material/Snackbar';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { formatStudyCodeInput, STUDY_CODE, STUDY_MESSAGES, type Study } from '@research/contracts';
+import {
+  CHANGE_STUDY_PASSWORD_TEXTS,
+  CREATE_STUDY_TEXTS,
+  DELETE_STUDY_TEXTS,
+  EDIT_STUDY_TEXTS,
+  formatStudyCodeInput,
+  JOIN_MESSAGES,
+  NOTIFICATION_TITLES,
+  STUDY_CODE,
+  STUDY_DASHBOARD_TEXTS,
+  STUDY_MESSAGES,
+  type Study,
+} from '@research/contracts';
 import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { LoadingIndicator } from '../../../components/loading-indicator';
@@ -28,21 +40,15 @@ import { useJoinStudy } from '../api/join-study';
 import type { StudyListKind } from '../api/study-list';
 import { useUpdateStudy } from '../api/update-study';
 import {
-  CHANGE_PASSWORD_TEXTS,
-  CREATE_STUDY_TEXTS,
-  DASHBOARD_TEXTS,
-  DELETE_STUDY_TEXTS,
-  EDIT_STUDY_TEXTS,
-} from '../texts';
-import {
   ChangePasswordDialog,
   type ChangePasswordForm,
   changePasswordError,
+  needsCurrentPassword,
 } from './change-password-dialog';
 import {
   CreateStudyDialog,
   type CreateStudyForm,
-  createFormError,
+  createFormErrors,
   EMPTY_CREATE_FORM,
   toCreatePayload,
 } from './create-study-dialog';
@@ -51,8 +57,8 @@ import { EditStudyDialog, type EditStudyForm } from './edit-study-dialog';
 import { EMPTY_JOIN_FORM, JoinStudyDialog, type JoinStudyForm } from './join-study-dialog';
 import { EmptyStudies, StudyGrid } from './study-grid';
 
-const AUTH_REQUIRED = 'Authentication Required';
-const VALIDATION_ERROR = 'Validation Error';
+const { authenticationRequired: AUTH_REQUIRED, authenticationError: AUTH_ERROR } =
+  NOTIFICATION_TITLES;
 
 function messageOf(error: unknown, fallback: string): string {
   return error instanceof Error && error.message.trim() ? error.message : fallback;
@@ -75,6 +81,8 @@ export default function ResearcherDashboardPage() {
   const [editing, setEditing] = useState<Study | null>(null);
   const [changingPassword, setChangingPassword] = useState<Study | null>(null);
   const [deleting, setDeleting] = useState<Study | null>(null);
+  // Where to go once the notification is dismissed (an existing member lands on the study).
+  const [afterNotice, setAfterNotice] = useState<string | null>(null);
 
   const signedIn = Boolean(token);
   const owned = useOwnedStudies(signedIn);
@@ -110,7 +118,7 @@ export default function ResearcherDashboardPage() {
       notify(
         'error',
         STUDY_MESSAGES.loadStudiesFailedTitle,
-        messageOf(collaborative.error, DASHBOARD_TEXTS.loadCollaborativeFailed),
+        messageOf(collaborative.error, STUDY_DASHBOARD_TEXTS.loadCollaborativeFailed),
       );
     }
   }, [collaborative.error, notify]);
@@ -137,7 +145,8 @@ export default function ResearcherDashboardPage() {
     );
   }, [searchParams, setSearchParams]);
 
-  const openStudy = (study: Study) => navigate(`/researcher/study/${encodeURIComponent(study.id)}`);
+  const studyPath = (study: Study) => `/researcher/study/${encodeURIComponent(study.id)}`;
+  const openStudy = (study: Study) => navigate(studyPath(study));
 
   const copyCode = async (study: Study) => {
     try {
@@ -151,8 +160,8 @@ export default function ResearcherDashboardPage() {
 
   const submitCreate = async (form: CreateStudyForm) => {
     if (!signedIn) return notify('error', AUTH_REQUIRED, STUDY_MESSAGES.loginToCreateStudy);
-    const problem = createFormError(form);
-    if (problem) return notify('warning', VALIDATION_ERROR, problem);
+    // The dialog shows broken rules under the fields and sends only a valid form.
+    if (Object.keys(createFormErrors(form)).length > 0) return;
     try {
       const study = await createStudy.mutateAsync(toCreatePayload(form));
       setCreateOpen(false);
@@ -170,7 +179,7 @@ export default function ResearcherDashboardPage() {
 
   const submitEdit = async (study: Study, form: EditStudyForm) => {
     if (!signedIn) return notify('error', AUTH_REQUIRED, STUDY_MESSAGES.loginToUpdateStudy);
-    if (!form.name.trim()) return notify('warning', VALIDATION_ERROR, STUDY_MESSAGES.nameRequired);
+    if (!form.name.trim()) return;
     try {
       await updateStudy.mutateAsync({
         id: study.id,
@@ -189,15 +198,18 @@ export default function ResearcherDashboardPage() {
 
   const submitPassword = async (study: Study, form: ChangePasswordForm) => {
     if (!signedIn) return notify('error', AUTH_REQUIRED, STUDY_MESSAGES.loginToChangePassword);
-    const problem = changePasswordError(form);
-    if (problem) return notify('warning', VALIDATION_ERROR, problem);
+    const needsCurrent = needsCurrentPassword(study);
+    if (changePasswordError(form, needsCurrent)) return;
     try {
       await updateStudy.mutateAsync({
         id: study.id,
-        changes: { password: form.next, currentPassword: form.current },
+        // A first password goes alone: the server refuses a current one for a study without.
+        changes: needsCurrent
+          ? { password: form.next, currentPassword: form.current }
+          : { password: form.next },
       });
       setChangingPassword(null);
-      notify('success', STUDY_MESSAGES.passwordChangedTitle, CHANGE_PASSWORD_TEXTS.changed);
+      notify('success', STUDY_MESSAGES.passwordChangedTitle, CHANGE_STUDY_PASSWORD_TEXTS.changed);
     } catch (error) {
       if (error instanceof ApiError && error.code === 'INVALID_CURRENT_PASSWORD') {
         notify(
@@ -210,7 +222,7 @@ export default function ResearcherDashboardPage() {
       notify(
         'error',
         STUDY_MESSAGES.changePasswordFailedTitle,
-        messageOf(error, CHANGE_PASSWORD_TEXTS.failed),
+        messageOf(error, CHANGE_STUDY_PASSWORD_TEXTS.failed),
       );
     }
   };
@@ -235,16 +247,22 @@ export default function ResearcherDashboardPage() {
   };
 
   const submitJoin = async (form: JoinStudyForm) => {
-    if (!signedIn)
-      return notify('error', 'Authentication Error', STUDY_MESSAGES.authRequiredToJoin);
+    if (!signedIn) return notify('error', AUTH_ERROR, STUDY_MESSAGES.authRequiredToJoin);
     const studyCode = form.studyCode.trim();
-    if (!studyCode || !form.password) {
-      return notify('warning', VALIDATION_ERROR, STUDY_MESSAGES.joinFieldsRequired);
-    }
+    if (!studyCode || !form.password) return;
     try {
-      const { message } = await joinStudy.mutateAsync({ studyCode, password: form.password });
+      const { study, message, alreadyMember } = await joinStudy.mutateAsync({
+        studyCode,
+        password: form.password,
+      });
       setJoinOpen(false);
       setJoinForm(EMPTY_JOIN_FORM);
+      if (alreadyMember) {
+        // Nothing changed: say so, then open the study they already have access to.
+        setAfterNotice(studyPath(study));
+        notify('info', JOIN_MESSAGES.alreadyMemberTitle, message);
+        return;
+      }
       setTab('collaborative');
       notify('success', STUDY_MESSAGES.joinedTitle, message);
     } catch (error) {
@@ -253,31 +271,30 @@ export default function ResearcherDashboardPage() {
   };
 
   const active = tab === 'owned' ? owned : collaborative;
-  const ownedCount = owned.data?.pages[0]?.totalCount ?? 0;
-  const collaborativeCount = collaborative.data?.pages[0]?.totalCount ?? 0;
+  const countOf = (list: typeof owned) => list.data?.pages[0]?.totalCount;
   const studies = active.data?.pages.flatMap((page) => page.data) ?? [];
 
   const joinButton = (
     <Button variant="outlined" startIcon={<GroupAdd />} onClick={() => setJoinOpen(true)}>
-      Join Study
+      {STUDY_DASHBOARD_TEXTS.joinStudy}
     </Button>
   );
   const createButton = (
     <Button variant="contained" startIcon={<Add />} onClick={() => setCreateOpen(true)}>
-      Create Study
+      {STUDY_DASHBOARD_TEXTS.createStudy}
     </Button>
   );
 
   let panel: ReactNode;
   if (signedIn && active.isPending) {
-    panel = <LoadingIndicator message="Loading your studies..." />;
+    panel = <LoadingIndicator message={STUDY_DASHBOARD_TEXTS.loading} />;
   } else if (active.isError && studies.length === 0) {
     panel = (
       <Alert
         severity="error"
         action={
           <Button color="inherit" size="small" onClick={() => active.refetch()}>
-            {DASHBOARD_TEXTS.retry}
+            {STUDY_DASHBOARD_TEXTS.retry}
           </Button>
         }
       >
@@ -285,7 +302,7 @@ export default function ResearcherDashboardPage() {
           active.error,
           tab === 'owned'
             ? STUDY_MESSAGES.loadOwnedStudiesFailed
-            : DASHBOARD_TEXTS.loadCollaborativeFailed,
+            : STUDY_DASHBOARD_TEXTS.loadCollaborativeFailed,
         )}
       </Alert>
     );
@@ -294,22 +311,22 @@ export default function ResearcherDashboardPage() {
       tab === 'owned' ? (
         <EmptyStudies
           icon={<ScienceOutlined />}
-          title="No Studies Yet"
-          body={DASHBOARD_TEXTS.ownedEmptyBody}
+          title={STUDY_DASHBOARD_TEXTS.ownedEmptyTitle}
+          body={STUDY_DASHBOARD_TEXTS.ownedEmptyBody}
           action={
             <Button variant="contained" startIcon={<Add />} onClick={() => setCreateOpen(true)}>
-              Create Your First Study
+              {STUDY_DASHBOARD_TEXTS.ownedEmptyAction}
             </Button>
           }
         />
       ) : (
         <EmptyStudies
           icon={<GroupsOutlined />}
-          title="No Collaborative Studies Yet"
-          body={DASHBOARD_TEXTS.collaborativeEmptyBody}
+          title={STUDY_DASHBOARD_TEXTS.collaborativeEmptyTitle}
+          body={STUDY_DASHBOARD_TEXTS.collaborativeEmptyBody}
           action={
             <Button variant="contained" startIcon={<GroupAdd />} onClick={() => setJoinOpen(true)}>
-              Join Your First Collaborative Study
+              {STUDY_DASHBOARD_TEXTS.collaborativeEmptyAction}
             </Button>
           }
         />
@@ -352,7 +369,7 @@ export default function ResearcherDashboardPage() {
             color="primary"
             sx={{ display: 'block', fontWeight: 700, lineHeight: 2 }}
           >
-            {DASHBOARD_TEXTS.title}
+            {STUDY_DASHBOARD_TEXTS.title}
           </Typography>
           <Typography
             variant="h4"
@@ -365,7 +382,7 @@ export default function ResearcherDashboardPage() {
           >
             Welcome back{user ? `, ${displayNameOf(user)}` : ''}
           </Typography>
-          <Typography color="text.secondary">{DASHBOARD_TEXTS.subtitle}</Typography>
+          <Typography color="text.secondary">{STUDY_DASHBOARD_TEXTS.subtitle}</Typography>
         </Box>
         <Box
           sx={{
@@ -384,19 +401,19 @@ export default function ResearcherDashboardPage() {
         <Tabs
           value={tab}
           onChange={(_, value: StudyListKind) => setTab(value)}
-          aria-label={DASHBOARD_TEXTS.tabsLabel}
+          aria-label={STUDY_DASHBOARD_TEXTS.tabsLabel}
           variant="scrollable"
           allowScrollButtonsMobile
         >
           <Tab
             value="owned"
-            label={`Your Studies (${ownedCount})`}
+            label={STUDY_DASHBOARD_TEXTS.yourStudies(countOf(owned))}
             id={`${tabsId}-owned`}
             aria-controls={`${tabsId}-panel`}
           />
           <Tab
             value="collaborative"
-            label={`Collaborative Studies (${collaborativeCount})`}
+            label={STUDY_DASHBOARD_TEXTS.collaborativeStudies(countOf(collaborative))}
             id={`${tabsId}-collaborative`}
             aria-controls={`${tabsId}-panel`}
           />
@@ -445,7 +462,16 @@ export default function ResearcherDashboardPage() {
         onClose={() => setJoinOpen(false)}
         onSubmit={submitJoin}
       />
-      <NotificationModal notification={notification} onClose={() => setNotification(null)} />
+      <NotificationModal
+        notification={notification}
+        onClose={() => {
+          setNotification(null);
+          if (afterNotice) {
+            setAfterNotice(null);
+            navigate(afterNotice);
+          }
+        }}
+      />
       <Snackbar
         open={copied}
         autoHideDuration={2500}

@@ -15,9 +15,15 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { formatDateShort, STUDY_MESSAGES, type Study } from '@research/contracts';
+import {
+  DELETE_STUDY_TEXTS,
+  EDIT_STUDY_TEXTS,
+  formatDateShort,
+  STUDY_DASHBOARD_TEXTS,
+  STUDY_MESSAGES,
+  type Study,
+} from '@research/contracts';
 import { type MouseEvent, useId, useState } from 'react';
-import { DASHBOARD_TEXTS, DELETE_STUDY_TEXTS } from '../texts';
 import { clampStudyName, descriptionPreview } from '../utils/study-text';
 
 export interface StudyCardProps {
@@ -68,14 +74,19 @@ export function StudyCard({ study, owned, onOpen, onCopyCode, onEdit, onDelete }
             sx={{ textTransform: 'capitalize' }}
           />
           {!owned && (
-            <Chip label="Collaborator" size="small" color="secondary" variant="outlined" />
+            <Chip
+              label={STUDY_DASHBOARD_TEXTS.collaborator}
+              size="small"
+              color="secondary"
+              variant="outlined"
+            />
           )}
           <Box sx={{ flexGrow: 1 }} />
           {owned && onDelete && (
             <>
               <IconButton
                 size="small"
-                aria-label={DASHBOARD_TEXTS.moreActions(study.name)}
+                aria-label={STUDY_DASHBOARD_TEXTS.moreActions(study.name)}
                 aria-haspopup="menu"
                 aria-controls={menuAnchor ? menuId : undefined}
                 aria-expanded={menuAnchor ? 'true' : undefined}
@@ -127,7 +138,7 @@ export function StudyCard({ study, owned, onOpen, onCopyCode, onEdit, onDelete }
 
         {!owned && (
           <Typography variant="body2" color="text.secondary" sx={{ mt: -1 }}>
-            {DASHBOARD_TEXTS.ownedBy(study.ownerName)}
+            {STUDY_DASHBOARD_TEXTS.ownedBy(study.ownerName)}
           </Typography>
         )}
 
@@ -143,12 +154,12 @@ export function StudyCard({ study, owned, onOpen, onCopyCode, onEdit, onDelete }
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, color: 'text.secondary' }}>
             <People fontSize="small" aria-hidden />
             <Typography variant="body2">
-              {DASHBOARD_TEXTS.participants(study.participantCount)}
+              {STUDY_DASHBOARD_TEXTS.participants(study.participantCount)}
             </Typography>
           </Box>
           <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
             <Typography variant="body2" color="text.secondary">
-              {DASHBOARD_TEXTS.codeLabel}
+              {STUDY_DASHBOARD_TEXTS.codeLabel}
             </Typography>
             <Typography
               variant="body2"
@@ -157,10 +168,10 @@ export function StudyCard({ study, owned, onOpen, onCopyCode, onEdit, onDelete }
             >
               {study.studyCode}
             </Typography>
-            <Tooltip title={DASHBOARD_TEXTS.copyCode}>
+            <Tooltip title={STUDY_DASHBOARD_TEXTS.copyCode}>
               <IconButton
                 size="small"
-                aria-label={DASHBOARD_TEXTS.copyCode}
+                aria-label={STUDY_DASHBOARD_TEXTS.copyCode}
                 onClick={inside(() => onCopyCode(study))}
               >
                 <ContentCopy sx={{ fontSize: 16 }} />
@@ -200,7 +211,7 @@ export function StudyCard({ study, owned, onOpen, onCopyCode, onEdit, onDelete }
         >
           <CalendarToday sx={{ fontSize: 16 }} aria-hidden />
           <Typography variant="caption">
-            {DASHBOARD_TEXTS.created(formatDateShort(study.createdAt))}
+            {STUDY_DASHBOARD_TEXTS.created(formatDateShort(study.createdAt))}
           </Typography>
         </Box>
       </CardContent>
@@ -211,7 +222,7 @@ export function StudyCard({ study, owned, onOpen, onCopyCode, onEdit, onDelete }
           startIcon={<Visibility />}
           onClick={inside(() => onOpen(study))}
         >
-          View Study
+          {STUDY_DASHBOARD_TEXTS.viewStudy}
         </Button>
         {owned && onEdit && (
           <Button
@@ -220,7 +231,7 @@ export function StudyCard({ study, owned, onOpen, onCopyCode, onEdit, onDelete }
             startIcon={<Edit />}
             onClick={inside(() => onEdit(study))}
           >
-            Edit Study
+            {EDIT_STUDY_TEXTS.title}
           </Button>
         )}
       </CardActions>

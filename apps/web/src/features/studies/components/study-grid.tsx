@@ -4,11 +4,11 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { Study } from '@research/contracts';
+import { STUDY_DASHBOARD_TEXTS } from '@research/contracts';
 import type { ReactNode } from 'react';
-import { DASHBOARD_TEXTS } from '../texts';
 import { StudyCard, type StudyCardProps } from './study-card';
 
-export interface StudyGridProps extends Omit<StudyCardProps, 'study'> {
+interface StudyGridProps extends Omit<StudyCardProps, 'study'> {
   studies: Study[];
   hasMore: boolean;
   loadingMore: boolean;
@@ -48,7 +48,7 @@ export function StudyGrid({ studies, hasMore, loadingMore, onLoadMore, ...card }
             disabled={loadingMore}
             startIcon={loadingMore ? <CircularProgress size={16} color="inherit" /> : undefined}
           >
-            {loadingMore ? DASHBOARD_TEXTS.loadingMore : DASHBOARD_TEXTS.loadMore}
+            {loadingMore ? STUDY_DASHBOARD_TEXTS.loadingMore : STUDY_DASHBOARD_TEXTS.loadMore}
           </Button>
         </Box>
       )}
@@ -56,7 +56,7 @@ export function StudyGrid({ studies, hasMore, loadingMore, onLoadMore, ...card }
   );
 }
 
-export interface EmptyStudiesProps {
+interface EmptyStudiesProps {
   icon: ReactNode;
   title: string;
   body: string;

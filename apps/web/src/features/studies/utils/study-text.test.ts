@@ -1,5 +1,8 @@
+import { STUDY_DASHBOARD_TEXTS } from '@research/contracts';
 import { describe, expect, it } from 'vitest';
-import { clampStudyName, descriptionPreview, ELLIPSIS, fitLines, wrapWords } from './study-text';
+import { clampStudyName, descriptionPreview, fitLines, wrapWords } from './study-text';
+
+const ELLIPSIS = STUDY_DASHBOARD_TEXTS.ellipsis;
 
 describe('wrapWords', () => {
   it('wraps greedily at word ends within each width, the last width repeating', () => {

@@ -5,12 +5,14 @@
  * over. Pure functions so the rules are unit-tested apart from layout.
  */
 
-export const ELLIPSIS = '...';
+import { STUDY_DASHBOARD_TEXTS } from '@research/contracts';
 
-export const NAME_LINE_LENGTH = 28;
-export const NAME_MAX_LINES = 2;
-export const DESCRIPTION_LINE_LENGTHS = [45, 39, 39, 39] as const;
-export const DESCRIPTION_LAST_LINE_LENGTH = 36;
+const ELLIPSIS = STUDY_DASHBOARD_TEXTS.ellipsis;
+
+const NAME_LINE_LENGTH = 28;
+const NAME_MAX_LINES = 2;
+const DESCRIPTION_LINE_LENGTHS = [45, 39, 39, 39] as const;
+const DESCRIPTION_LAST_LINE_LENGTH = 36;
 
 /**
  * Greedy word wrap: line i holds at most widths[i] characters (the last width repeats). Words

@@ -1,0 +1,226 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { expect, type Page, type TestInfo, test } from '@playwright/test';
+import { civilDayTotals } from '@research/sandbox';
+import {
+  APP_URL,
+  approveApplication,
+  createMaster,
+  E2E_PORT,
+  registerAndApply,
+  shot,
+  signIn,
+  uniqueEmail,
+} from './helpers';
+
+/**
+ * Data extraction end to end: two participants connected with simulated Google accounts, a
+ * researcher selects both and three types over a range, names the run, watches the determinate
+ * progress reach 100 %, opens Extraction Details, then opens 'Go to Bucket' and downloads a CSV
+ * whose rows match the sandbox's deterministic data.
+ */
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const masterEmail = uniqueEmail('ext-master');
+const masterPassword = 'correct-horse-1-master';
+const owner = { name: 'Katherine Johnson', email: uniqueEmail('ext-owner') };
+const ACCOUNTS = ['ext.alice@gmail.test', 'ext.bob@gmail.test'];
+
+let studyId = '';
+let studyCode = '';
+
+async function apiJson<T>(
+  path: string,
+  options: { method?: string; body?: unknown; token?: string } = {},
+): Promise<T> {
+  const response = await fetch(`${APP_URL}${path}`, {
+    method: options.method ?? 'GET',
+    headers: {
+      Accept: 'application/json',
+      ...(options.body !== undefined && { 'Content-Type': 'application/json' }),
+      ...(options.token && { Authorization: `Bearer ${options.token}` }),
+    },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  const payload = (await response.json()) as T;
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(payload)}`);
+  return payload;
+}
+
+async function shots(page: Page, testInfo: TestInfo, name: string) {
+  await shot(page, testInfo, name);
+  const desktop = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, testInfo, `${name}-390`);
+  if (desktop) await page.setViewportSize(desktop);
+}
+
+function addParticipant(email: string, firstName: string, lastName: string): string {
+  const output = execFileSync(
+    'npm',
+    [
+      'run',
+      '--silent',
+      'admin',
+      '--',
+      'add-participant',
+      '--study-code',
+      studyCode,
+      '--email',
+      email,
+      '--first-name',
+      firstName,
+      '--last-name',
+      lastName,
+    ],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, PORT: String(E2E_PORT) },
+      encoding: 'utf8',
+    },
+  );
+  const id = /participant (P[0-9a-f]{16})/.exec(output)?.[1];
+  if (!id) throw new Error(`add-participant said: ${output}`);
+  return id;
+}
+
+/** The participant's consent on the sandbox's Google page, over HTTP, then the callback call. */
+async function connect(participantId: string, account: string, token: string) {
+  // A first connection: the consent link the researcher of the study asks for.
+  const params = new URLSearchParams({ participantId, studyCode });
+  const { authUrl } = await apiJson<{ authUrl: string }>(`/api/fitbit/auth-url?${params}`, {
+    token,
+  });
+  const page = await (await fetch(authUrl, { redirect: 'manual' })).text();
+  const requestId = /name="request" value="([^"]+)"/.exec(page)?.[1] ?? '';
+  const form = new URLSearchParams({ request: requestId, account: 'custom', email: account });
+  form.set('name', 'Participant');
+  for (const m of page.matchAll(/name="granted_scope" value="([^"]+)"/g)) {
+    form.append('granted_scope', m[1] ?? '');
+  }
+  const chosen = await fetch(`${new URL(authUrl).origin}/o/oauth2/v2/auth/choose`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form.toString(),
+    redirect: 'manual',
+  });
+  const back = new URL(chosen.headers.get('location') ?? '');
+  await apiJson('/api/fitbit/callback', {
+    method: 'POST',
+    body: {
+      code: back.searchParams.get('code'),
+      state: back.searchParams.get('state'),
+      participantId,
+    },
+  });
+}
+
+test.describe
+  .serial('data extraction', () => {
+    test.beforeAll(async () => {
+      createMaster(masterEmail, masterPassword);
+      const { token, applicationId } = await registerAndApply(owner.name, owner.email);
+      await approveApplication(masterEmail, masterPassword, applicationId);
+      const { study } = await apiJson<{ study: { id: string; studyCode: string } }>(
+        '/api/auth/create-study',
+        { method: 'POST', token, body: { name: 'Steps and Sleep Pilot' } },
+      );
+      studyId = study.id;
+      studyCode = study.studyCode;
+      const names: [string, string][] = [
+        ['Alice', 'Ball'],
+        ['Bob', 'Moses'],
+      ];
+      for (const [i, account] of ACCOUNTS.entries()) {
+        const email = uniqueEmail(`ext-p${i}`);
+        const [first, last] = names[i] ?? ['P', 'Q'];
+        const id = addParticipant(email, first, last);
+        await connect(id, account, token);
+      }
+    });
+
+    test('a researcher extracts two participants × three types and downloads a CSV from the bucket', async ({
+      page,
+      context,
+    }, testInfo) => {
+      test.setTimeout(180_000);
+      await signIn(page, owner.email);
+      await expect(page).toHaveURL(/\/researcher\/dashboard/);
+      await page.goto(`/researcher/study/${studyId}?tab=4`);
+      await expect(page.getByRole('heading', { name: 'Data Extraction', level: 3 })).toBeVisible();
+
+      await page.getByRole('button', { name: 'Select All' }).click();
+      await page.getByRole('button', { name: 'Date Range' }).click();
+      await page.getByLabel('Start date').fill('2026-11-01');
+      await page.getByLabel('End date').fill('2026-11-03');
+      const types = page.getByRole('combobox', { name: 'Data types' });
+      await types.click();
+      // profile is preselected: untick it, tick three others.
+      for (const type of [
+        'profile',
+        'activity_steps_timeseries',
+        'heartrate_timeseries',
+        'sleep_log',
+      ]) {
+        await page.getByRole('option', { name: new RegExp(`^${type}`) }).click();
+      }
+      await page.keyboard.press('Escape');
+      await expect(
+        page.getByText('Estimated API calls').locator('xpath=following-sibling::*[1]'),
+      ).toHaveText('18');
+      await shots(page, testInfo, 'extraction-panel');
+
+      await page.getByRole('button', { name: 'Preview extraction' }).click();
+      const preview = page.getByRole('dialog', { name: 'Extraction Preview' });
+      await expect(preview.getByText('Alice Ball')).toBeVisible();
+      await preview.getByRole('button', { name: 'Close' }).click();
+
+      await page.getByRole('button', { name: 'Start Extraction' }).click();
+      const naming = page.getByRole('dialog', { name: 'Name Your Extraction' });
+      await expect(naming.getByLabel('Extraction name')).toHaveValue(
+        /^Extraction_\d{4}-\d{2}-\d{2}_2participants$/,
+      );
+      await naming.getByLabel('Extraction name').fill('Pilot November');
+      await naming.getByRole('button', { name: 'Start Extraction' }).click();
+
+      const jobs = page.getByTestId('extraction-job');
+      await expect(jobs).toHaveCount(2);
+      await expect(jobs.first().getByText('Pilot Nove...')).toBeVisible();
+      for (const bar of await page.getByRole('progressbar', { name: /progress$/ }).all()) {
+        await expect(bar).toHaveAttribute('aria-valuenow', '100', { timeout: 60_000 });
+      }
+      await expect(jobs.first().getByText('completed')).toBeVisible();
+      await shots(page, testInfo, 'extraction-jobs-done');
+
+      await jobs.first().getByRole('button', { name: 'Detail' }).click();
+      const details = page.getByRole('dialog', { name: 'Extraction Details' });
+      await expect(details.getByRole('cell', { name: 'activity_steps_timeseries' })).toBeVisible();
+      await expect(details.getByText('manifest.json', { exact: true })).toBeVisible({
+        timeout: 30_000,
+      });
+      await shots(page, testInfo, 'extraction-details');
+      await details.getByRole('button', { name: 'Close' }).click();
+
+      // A reloaded page shows the same state.
+      await page.reload();
+      await expect(page.getByTestId('extraction-job')).toHaveCount(2);
+
+      const listingPromise = context.waitForEvent('page');
+      await page.getByRole('button', { name: 'Go to Bucket' }).click();
+      const listing = await listingPromise;
+      await listing.waitForLoadState();
+      const csvLink = listing.getByRole('link', { name: /activity_steps_timeseries\.csv$/ });
+      await expect(csvLink).toBeVisible();
+      await shot(listing, testInfo, 'extraction-bucket');
+      const href = await csvLink.getAttribute('href');
+      const csv = await (await fetch(new URL(href ?? '', APP_URL))).text();
+      const [header, ...lines] = csv.trim().split('\n');
+      expect(header).toBe('participant_id,date,steps_count');
+      const byAccount = ACCOUNTS.map((account) =>
+        ['2026-11-01', '2026-11-02', '2026-11-03'].map((d) => civilDayTotals(account, d).steps),
+      );
+      const firstThree = lines.slice(0, 3).map((line) => Number(line.split(',')[2]));
+      expect(byAccount).toContainEqual(firstThree);
+      expect(lines).toHaveLength(6);
+    });
+  });

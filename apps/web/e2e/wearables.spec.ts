@@ -1,0 +1,549 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { expect, type Page, type TestInfo, test } from '@playwright/test';
+import { build } from 'vite';
+import {
+  APP_URL,
+  approveApplication,
+  createMaster,
+  E2E_PORT,
+  latestMail,
+  PASSWORD,
+  SANDBOX_URL,
+  shot,
+  signIn,
+  uniqueEmail,
+} from './helpers';
+
+/**
+ * Wearable authorization against the real product and the sandbox's Google: a connected
+ * participant (made by the admin CLI, connected once through a consent link the researcher
+ * asked for) reconnects at /fitbit/reauthorize; another Google account is refused, theirs works,
+ * sleep unticked stays off; the study's listing shows the connection with its scopes. A
+ * participant who was never connected cannot start from that page. The popup helper is driven
+ * from a test page with the participant session of a verified e-mail, to success and to
+ * 'Authorization cancelled by user'. After the sandbox revokes the grant, the researcher's
+ * refresh marks the connection, the participant gets the reauthorization mail, follows it,
+ * reconnects, and the listing shows the connection active again.
+ */
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const masterEmail = uniqueEmail('wear-master');
+const masterPassword = `${PASSWORD}-master`;
+const owner = { name: 'Grace Hopper', email: uniqueEmail('wear-owner') };
+const participantEmail = uniqueEmail('wear-participant');
+const popupParticipantEmail = uniqueEmail('wear-popup');
+const ACCOUNT = 'priya.patel@gmail.test';
+const POPUP_ACCOUNT = 'jordan.okafor@gmail.test';
+const SLEEP_SCOPE = 'https://www.googleapis.com/auth/googlehealth.sleep.readonly';
+
+let studyId = '';
+
+/** The shared full-page shot at the desktop width, then the same page at a phone's 390 px. */
+async function shots(page: Page, testInfo: TestInfo, name: string) {
+  await shot(page, testInfo, name);
+  const desktop = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, testInfo, `${name}-390`);
+  if (desktop) await page.setViewportSize(desktop);
+}
+
+let studyCode = '';
+let participantId = '';
+let popupParticipantId = '';
+
+/** `npm run admin -- add-participant`, against this run's server; returns the new id. */
+function addParticipant(email: string, firstName: string, lastName: string): string {
+  const output = execFileSync(
+    'npm',
+    [
+      'run',
+      '--silent',
+      'admin',
+      '--',
+      'add-participant',
+      '--study-code',
+      studyCode,
+      '--email',
+      email,
+      '--first-name',
+      firstName,
+      '--last-name',
+      lastName,
+    ],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, PORT: String(E2E_PORT) },
+      encoding: 'utf8',
+    },
+  );
+  const id = /participant (P[0-9a-f]{16})/.exec(output)?.[1];
+  if (!id) throw new Error(`add-participant said: ${output}`);
+  return id;
+}
+
+/**
+ * A researcher through the API: sign-up, the mailed confirmation link (applications need a
+ * confirmed address), then the application.
+ */
+async function registerConfirmAndApply(name: string, email: string) {
+  const post = async (path: string, body: unknown, token?: string) => {
+    const response = await fetch(`${APP_URL}${path}`, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json()) as Record<string, unknown>;
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const { token } = (await post('/api/auth/register', {
+    email,
+    password: PASSWORD,
+    displayName: name,
+  })) as { token: string };
+  let confirmToken = '';
+  await expect
+    .poll(
+      async () => {
+        const inbox = (await (
+          await fetch(`${SANDBOX_URL}/inbox/messages.json?to=${encodeURIComponent(email)}`)
+        ).json()) as { messages: { text: string }[] };
+        confirmToken =
+          inbox.messages
+            .map((m) => /confirm-email\?token=([A-Za-z0-9_-]+)/.exec(m.text)?.[1])
+            .find(Boolean) ?? '';
+        return confirmToken;
+      },
+      { timeout: 15_000 },
+    )
+    .not.toBe('');
+  await post('/api/auth/confirm-email', { token: confirmToken });
+  const [firstName = name, lastName = 'Researcher'] = name.split(' ');
+  return (await post(
+    '/api/admin/researcher-applications',
+    {
+      firstName,
+      lastName,
+      email,
+      dateOfBirth: '1985-01-01',
+      phoneNumber: '(555) - 555 - 0100',
+      institution: 'Stanford University',
+      position: 'Research Scientist',
+    },
+    token,
+  )) as { applicationId: string };
+}
+
+/** The study owner's bearer token. */
+async function ownerToken(): Promise<string> {
+  const login = await fetch(`${APP_URL}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: owner.email, password: PASSWORD }),
+  });
+  return ((await login.json()) as { token: string }).token;
+}
+
+/**
+ * A first connection over HTTP: the consent link the researcher asks for, Google's consent with
+ * every scope, then the callback call.
+ */
+async function connectOnce(id: string, account: string) {
+  const answer = await fetch(
+    `${APP_URL}/api/fitbit/auth-url?${new URLSearchParams({ participantId: id, studyCode })}`,
+    { headers: { Authorization: `Bearer ${await ownerToken()}` } },
+  );
+  expect(answer.status, await answer.clone().text()).toBe(200);
+  const { authUrl } = (await answer.json()) as { authUrl: string };
+  const consentPage = await (await fetch(authUrl, { redirect: 'manual' })).text();
+  const form = new URLSearchParams({
+    request: /name="request" value="([^"]+)"/.exec(consentPage)?.[1] ?? '',
+    account,
+  });
+  for (const m of consentPage.matchAll(/name="granted_scope" value="([^"]+)"/g)) {
+    form.append('granted_scope', m[1] ?? '');
+  }
+  const chosen = await fetch(`${new URL(authUrl).origin}/o/oauth2/v2/auth/choose`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form.toString(),
+    redirect: 'manual',
+  });
+  const back = new URL(chosen.headers.get('location') ?? '');
+  const callback = await fetch(`${APP_URL}/api/fitbit/callback`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({
+      code: back.searchParams.get('code'),
+      state: back.searchParams.get('state'),
+      participantId: id,
+    }),
+  });
+  expect(callback.status, await callback.clone().text()).toBe(200);
+}
+
+/**
+ * The participant session a verified e-mail gives (what the enrolment pages hold): the e-mail
+ * code read in the sandbox inbox, then verified.
+ */
+async function verifiedSession(id: string, email: string): Promise<string> {
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${APP_URL}${path}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await response.json()) as Record<string, unknown>;
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  await post('/api/verification/send-email-code', { participantId: id, email, studyCode });
+  let code = '';
+  await expect
+    .poll(
+      async () => {
+        const inbox = (await (
+          await fetch(`${SANDBOX_URL}/inbox/messages.json?to=${encodeURIComponent(email)}`)
+        ).json()) as { messages: { text: string }[] };
+        code = inbox.messages.map((m) => /\b(\d{6})\b/.exec(m.text)?.[1]).find(Boolean) ?? '';
+        return code;
+      },
+      { timeout: 15_000 },
+    )
+    .not.toBe('');
+  const verified = (await post('/api/verification/verify-email-code', {
+    participantId: id,
+    email,
+    studyCode,
+    verificationCode: code,
+  })) as { session: { sessionId: string } };
+  return verified.session.sessionId;
+}
+
+/** On the sandbox's Google page: untick the given scopes, then pick the account. */
+async function consent(page: Page, account: string, untick: string[] = []) {
+  await expect(page.getByRole('heading', { name: 'Choose an account' })).toBeVisible();
+  for (const scope of untick)
+    await page.locator(`input[name="granted_scope"][value="${scope}"]`).uncheck();
+  await page.getByRole('button', { name: new RegExp(account.replace(/\./g, '\\.')) }).click();
+}
+
+async function expectConnected(page: Page) {
+  await expect(page.getByText('Fitbit Connected Successfully!')).toBeVisible();
+  await expect(
+    page.getByText(
+      'Your Fitbit device has been successfully connected to the study. You can now participate in health data collection.',
+    ),
+  ).toBeVisible();
+  await expect(
+    page.getByText('Authorization complete. This window will close automatically.'),
+  ).toBeVisible();
+}
+
+async function openListing(page: Page) {
+  await page.goto(`/researcher/study/${studyId}?tab=4`);
+  const listing = page.getByRole('region', { name: 'Wearable Authorizations' });
+  await expect(listing).toBeVisible();
+  return listing;
+}
+
+test.describe
+  .serial('wearables', () => {
+    test.beforeAll(async () => {
+      createMaster(masterEmail, masterPassword);
+      const { applicationId } = await registerConfirmAndApply(owner.name, owner.email);
+      await approveApplication(masterEmail, masterPassword, applicationId);
+      const login = await fetch(`${APP_URL}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: owner.email, password: PASSWORD }),
+      });
+      const { token } = (await login.json()) as { token: string };
+      const created = await fetch(`${APP_URL}/api/auth/create-study`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: JSON.stringify({ name: 'Sleep and Activity in Nurses' }),
+      });
+      expect(created.status, await created.clone().text()).toBe(201);
+      const { study } = (await created.json()) as { study: { id: string; studyCode: string } };
+      studyId = study.id;
+      studyCode = study.studyCode;
+      participantId = addParticipant(participantEmail, 'Florence', 'Nightingale');
+      popupParticipantId = addParticipant(popupParticipantEmail, 'Mary', 'Seacole');
+      // Reauthorization renews an existing connection: Florence connected once, every scope.
+      await connectOnce(participantId, ACCOUNT);
+    });
+
+    test('a participant reconnects at /fitbit/reauthorize without sleep; the listing shows the scopes', async ({
+      page,
+    }, testInfo) => {
+      await page.goto('/fitbit/reauthorize');
+      await expect(
+        page.getByRole('heading', { name: 'Why is reauthorization needed?' }),
+      ).toBeVisible();
+      await expect(page.getByRole('link', { name: 'Check Participation Status' })).toHaveAttribute(
+        'href',
+        '/participant/verify',
+      );
+      const reconnect = page.getByRole('button', { name: 'Reconnect Fitbit Device' });
+      await expect(reconnect).toBeDisabled();
+      await page.getByLabel('Participant ID').fill(participantId);
+      await page.getByLabel('Email Address').fill('someone.else@example.test');
+      await reconnect.click();
+      await expect(page.getByRole('alert')).toHaveText(
+        'Participant verification failed. Please check your information.',
+      );
+      await page.getByLabel('Email Address').fill(participantEmail);
+      await reconnect.click();
+
+      // Cancel on Google's page: the callback shows the failure texts and forgets the flow.
+      await expect(page).toHaveURL(new RegExp(`^${SANDBOX_URL}/o/oauth2/v2/auth`));
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await expect(page).toHaveURL(/\/fitbit\/callback\?/);
+      await expect(page.getByRole('heading', { name: 'Authorization Failed' })).toBeVisible();
+      await expect(
+        page.getByText('There was an issue connecting your Fitbit device.'),
+      ).toBeVisible();
+      await expect(page.getByText('Fitbit authorization failed: access_denied')).toBeVisible();
+      expect(
+        await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fitbit_'))),
+      ).toEqual([]);
+      await shots(page, testInfo, 'callback-failure');
+      await page.getByRole('link', { name: 'Try Again' }).click();
+      await expect(page).toHaveURL(/\/fitbit\/reauthorize$/);
+
+      // Another Google account than the connected one: refused, nothing changed.
+      await page.getByLabel('Participant ID').fill(participantId);
+      await page.getByLabel('Email Address').fill(participantEmail);
+      await reconnect.click();
+      await consent(page, POPUP_ACCOUNT);
+      await expect(page).toHaveURL(/\/fitbit\/callback\?/);
+      await expect(page.getByRole('heading', { name: 'Authorization Failed' })).toBeVisible();
+      await expect(
+        page.getByText(
+          'This is not the Google account connected to your participation, so nothing was changed. Please sign in with the Google account your Fitbit device uses.',
+        ),
+      ).toBeVisible();
+      await shots(page, testInfo, 'callback-other-account');
+      await page.getByRole('link', { name: 'Try Again' }).click();
+      await expect(page).toHaveURL(/\/fitbit\/reauthorize$/);
+
+      await page.getByLabel('Participant ID').fill(participantId);
+      await page.getByLabel('Email Address').fill(`  ${participantEmail.toUpperCase()} `);
+      await shots(page, testInfo, 'reauthorize-form');
+      await reconnect.click();
+
+      await expect(page).toHaveURL(new RegExp(`^${SANDBOX_URL}/o/oauth2/v2/auth`));
+      await shots(page, testInfo, 'google-consent');
+      // Sleep was granted before; unticked now, it stays off (no incremental authorization).
+      await consent(page, ACCOUNT, [SLEEP_SCOPE]);
+
+      await expect(page).toHaveURL(/\/fitbit\/callback\?/);
+      await expectConnected(page);
+      await shots(page, testInfo, 'callback-success');
+      // The stored verifier, study code and participant data are gone.
+      expect(
+        await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fitbit_'))),
+      ).toEqual([]);
+      // After 3 seconds the direct path moves on towards /participant/info.
+      await expect(page).not.toHaveURL(/\/fitbit\/callback/, { timeout: 6_000 });
+
+      await signIn(page, owner.email);
+      await expect(page).toHaveURL(/\/researcher\/dashboard/);
+      const listing = await openListing(page);
+      const row = listing.locator(`tr[data-participant-id="${participantId}"]`);
+      await expect(row).toContainText('Florence Nightingale');
+      await expect(row).toContainText('Authorized');
+      await expect(row).toContainText('Yes');
+      await expect(row).toContainText('Activity');
+      await expect(row).toContainText('Heart & body');
+      await expect(row).not.toContainText('Sleep');
+      await expect(listing).toContainText('Fitbit data now comes through the Google Health API');
+      await shots(page, testInfo, 'authorization-listing');
+    });
+
+    test('a participant who was never connected cannot start at /fitbit/reauthorize', async ({
+      page,
+    }) => {
+      const email = uniqueEmail('wear-never');
+      const neverId = addParticipant(email, 'Nobody', 'Connected');
+      await page.goto('/fitbit/reauthorize');
+      await page.getByLabel('Participant ID').fill(neverId);
+      await page.getByLabel('Email Address').fill(email);
+      await page.getByRole('button', { name: 'Reconnect Fitbit Device' }).click();
+      await expect(page.getByRole('alert')).toHaveText(
+        'Failed to initiate reauthorization: Only a Fitbit device that was connected before can be reconnected here. To connect one for the first time, please verify your e-mail or phone in the enrolment first.',
+      );
+      await expect(page).toHaveURL(/\/fitbit\/reauthorize$/);
+    });
+
+    test('the popup helper resolves on success and rejects when the person closes it', async ({
+      page,
+      context,
+    }) => {
+      // The app's real popup and flow modules, bundled by the app's own build tool.
+      const built = await build({
+        configFile: false,
+        logLevel: 'silent',
+        build: {
+          write: false,
+          minify: false,
+          lib: {
+            entry: fileURLToPath(new URL('./fixtures/popup-harness.ts', import.meta.url)),
+            formats: ['es'],
+            fileName: 'popup-harness',
+          },
+        },
+      });
+      const output = (Array.isArray(built) ? built[0] : built) as {
+        output: { type: string; code?: string }[];
+      };
+      const script = output.output.find((chunk) => chunk.type === 'chunk')?.code ?? '';
+      // A first connection: the page holds the session of Mary's verified e-mail.
+      const session = await verifiedSession(popupParticipantId, popupParticipantEmail);
+      const harnessUrl = `${APP_URL}/e2e-popup-harness`;
+      await page.route(harnessUrl, (route) =>
+        route.fulfill({
+          contentType: 'text/html',
+          body: `<!doctype html><html><body>
+<form id="harness">
+  <input name="participantId" value="${popupParticipantId}">
+  <input name="email" value="${popupParticipantEmail}">
+  <input name="studyCode" value="${studyCode}">
+  <input name="session" value="${session}">
+  <button type="submit">Connect</button>
+</form>
+<output id="result">idle</output>
+<script type="module">${script}</script>
+</body></html>`,
+        }),
+      );
+      // The popup closes 500 ms after success, sooner than a loaded machine may look at it: the
+      // callback page itself hands every heading it shows to the harness page.
+      await context.addInitScript(() => {
+        if (window.location.pathname !== '/fitbit/callback' || !window.opener) return;
+        const opener = window.opener as { popupSaw?: string[] };
+        new MutationObserver(() => {
+          for (const heading of document.querySelectorAll('h1')) {
+            const text = heading.textContent ?? '';
+            opener.popupSaw = [...(opener.popupSaw ?? []), text];
+          }
+        }).observe(document, { childList: true, subtree: true, characterData: true });
+      });
+      await page.goto(harnessUrl);
+      const result = page.locator('#result');
+
+      // Cancelled: the person closes the popup on Google's page.
+      const [cancelled] = await Promise.all([
+        context.waitForEvent('page'),
+        page.getByRole('button', { name: 'Connect' }).click(),
+      ]);
+      await expect(cancelled).toHaveURL(new RegExp(`^${SANDBOX_URL}/o/oauth2/v2/auth`));
+      // window.open's width and height are the content area's.
+      const size = await cancelled.evaluate(() => [window.innerWidth, window.innerHeight]);
+      expect(size).toEqual([600, 700]);
+      await cancelled.close();
+      await expect(result).toHaveText('error Authorization cancelled by user', { timeout: 5_000 });
+
+      // Success: the callback runs in the popup, posts to this page and the popup closes.
+      const [popup] = await Promise.all([
+        context.waitForEvent('page'),
+        page.getByRole('button', { name: 'Connect' }).click(),
+      ]);
+      await consent(popup, POPUP_ACCOUNT);
+      await expect(result).toHaveText(new RegExp(`^success ${popupParticipantId} `));
+      // The popup showed the success texts before it closed (recorded by the init script).
+      await expect
+        .poll(() => page.evaluate(() => (window as { popupSaw?: string[] }).popupSaw ?? []))
+        .toContain('Fitbit Connected Successfully!');
+      await expect(result).toContainText(SLEEP_SCOPE);
+      await expect.poll(() => popup.isClosed()).toBe(true);
+    });
+
+    test('direct path: without a stored verifier the callback page completes through the callback call', async ({
+      page,
+    }, testInfo) => {
+      // A consent link made on the server (as enrolment's enroll-direct will): no browser verifier.
+      const directId = addParticipant(uniqueEmail('wear-direct'), 'Ada', 'Lovelace');
+      const token = await ownerToken();
+      const answer = await fetch(
+        `${APP_URL}/api/fitbit/auth-url?${new URLSearchParams({ participantId: directId, studyCode })}`,
+        { headers: { Authorization: `Bearer ${token}` } },
+      );
+      expect(answer.status).toBe(200);
+      const { authUrl } = (await answer.json()) as { authUrl: string };
+      const callbackCalls: string[] = [];
+      page.on('request', (request) => {
+        if (request.url().includes('/api/')) callbackCalls.push(new URL(request.url()).pathname);
+      });
+      await page.goto(authUrl);
+      await consent(page, 'sam.chen@gmail.test');
+      await expect(page).toHaveURL(/\/fitbit\/callback\?/);
+      await expectConnected(page);
+      await shot(page, testInfo, 'direct-callback-success');
+      expect(callbackCalls).toContain('/api/fitbit/callback');
+      expect(callbackCalls).not.toContain('/api/data/exchange-fitbit-token');
+      // 3 seconds later the person continues with the profile, with the session the call answered.
+      await expect(page).toHaveURL(/\/participant\/info$/, { timeout: 6_000 });
+      await expect(page.getByRole('heading', { name: 'Complete Your Profile' })).toBeVisible();
+
+      const status = await fetch(`${APP_URL}/api/fitbit/status/${directId}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      const { data } = (await status.json()) as { data: { status: string; hasTokens: boolean } };
+      expect(data).toMatchObject({ status: 'active', hasTokens: true });
+    });
+
+    test('after Google revokes the grant, refresh asks for reauthorization by mail and the participant reconnects', async ({
+      page,
+    }, testInfo) => {
+      const revoked = await fetch(`${SANDBOX_URL}/__admin/health/revoke`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: ACCOUNT }),
+      });
+      expect(revoked.ok).toBe(true);
+
+      await signIn(page, owner.email);
+      await expect(page).toHaveURL(/\/researcher\/dashboard/);
+      let listing = await openListing(page);
+      await listing.getByRole('button', { name: `Refresh token ${participantId}` }).click();
+      const modal = page.getByRole('alertdialog', { name: 'Failed to Refresh Token' });
+      await expect(modal).toContainText('The participant must reconnect their wearable account');
+      await shots(page, testInfo, 'refresh-needs-reauthorization');
+      await modal.getByRole('button', { name: 'Got it' }).click();
+      const row = listing.locator(`tr[data-participant-id="${participantId}"]`);
+      await expect(row).toContainText('Needs Reauthorization');
+      await expect(row).toContainText('No');
+
+      const mail = await latestMail(page, participantEmail);
+      expect(mail.subject).toBe('Please reconnect your Fitbit device');
+      const link = /(http:\/\/\S+\/fitbit\/reauthorize\?participantId=P[0-9a-f]{16})/.exec(
+        mail.text,
+      )?.[1];
+      expect(link).toBeTruthy();
+
+      await page.goto(link ?? '');
+      await expect(page.getByRole('heading', { name: 'Quick Reauthorization' })).toBeVisible();
+      await page.getByRole('button', { name: 'Reconnect Fitbit Device' }).click();
+      await expect(page.getByRole('alert')).toHaveText('Email is required for verification.');
+      await page.getByLabel('Email Address').fill(participantEmail);
+      await shots(page, testInfo, 'quick-reauthorization');
+      await page.getByRole('button', { name: 'Reconnect Fitbit Device' }).click();
+      await consent(page, ACCOUNT);
+      await expectConnected(page);
+
+      listing = await openListing(page);
+      await expect(listing.locator(`tr[data-participant-id="${participantId}"]`)).toContainText(
+        'Authorized',
+      );
+      await expect(listing.locator(`tr[data-participant-id="${participantId}"]`)).toContainText(
+        'Sleep',
+      );
+      await shots(page, testInfo, 'listing-active-again');
+    });
+  });

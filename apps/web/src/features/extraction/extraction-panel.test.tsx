@@ -1,0 +1,227 @@
+import {
+  EXTRACTION_MESSAGES,
+  type ExtractionJob,
+  GOOGLE_HEALTH_READ_SCOPES,
+  type WearableAuthorizationRow,
+} from '@research/contracts';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type FakeRoute, installFakeApi } from '../../test/fake-api';
+import { ExtractionPanel } from './extraction-panel';
+
+const [ACTIVITY] = GOOGLE_HEALTH_READ_SCOPES;
+
+const row = (over: Partial<WearableAuthorizationRow>): WearableAuthorizationRow => ({
+  id: 'c0ffee00-0000-4000-8000-000000000001',
+  participantId: 'P0000000000000001',
+  name: 'Florence Nightingale',
+  email: 'florence@example.test',
+  authorizationStatus: true,
+  hasTokens: true,
+  wearableUserId: '1884575035688424564',
+  grantedScopes: [...GOOGLE_HEALTH_READ_SCOPES],
+  status: 'active',
+  tokenExpiresAt: null,
+  ...over,
+});
+
+const job = (over: Partial<ExtractionJob>): ExtractionJob => ({
+  id: 'a0000000-0000-4000-8000-000000000001',
+  runId: 'b0000000-0000-4000-8000-000000000001',
+  participantId: 'P0000000000000001',
+  participantName: 'Florence Nightingale',
+  extractionName: 'Extraction_2026-11-20_1participants',
+  dataTypes: ['profile'],
+  dateRange: { startDate: '2026-11-20', endDate: '2026-11-20', mode: 'single' },
+  status: 'running',
+  progress: 40,
+  callsPlanned: 5,
+  callsDone: 2,
+  createdAt: '2026-11-20T10:00:00.000Z',
+  completedAt: null,
+  error: null,
+  ...over,
+});
+
+const RUN_ID = 'b0000000-0000-4000-8000-000000000002';
+
+function renderPanel(options: { jobs?: ExtractionJob[]; routes?: Record<string, FakeRoute> } = {}) {
+  const notify = vi.fn();
+  const rows = [
+    row({}),
+    row({
+      id: 'P0000000000000002',
+      participantId: 'P0000000000000002',
+      name: 'Mary Seacole',
+      grantedScopes: [ACTIVITY ?? ''],
+    }),
+    row({
+      id: 'P0000000000000003',
+      participantId: 'P0000000000000003',
+      name: 'Ada Lovelace',
+      authorizationStatus: false,
+      status: null,
+      grantedScopes: [],
+    }),
+  ];
+  const { calls } = installFakeApi({
+    'GET /api/studies/s-1/wearable-authorizations': {
+      body: { success: true, authorizations: rows, totalCount: rows.length },
+    },
+    'GET /api/studies/s-1/extraction-jobs': { body: { success: true, jobs: options.jobs ?? [] } },
+    'POST /api/data-extraction/extract-participant-data': {
+      body: {
+        success: true,
+        runId: RUN_ID,
+        bucket: 'b',
+        prefix: `extractions/${RUN_ID}/`,
+        callsPlanned: 6,
+        jobs: [],
+      },
+    },
+    ...options.routes,
+  });
+  const posted = () =>
+    calls
+      .filter(
+        (c) => c.method === 'POST' && c.path === '/api/data-extraction/extract-participant-data',
+      )
+      .map((c) => c.body);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <ExtractionPanel studyId="s-1" signedIn notify={notify} />
+    </QueryClientProvider>,
+  );
+  return { posted, notify };
+}
+
+describe('data extraction panel (001 §2.1, §5, §9)', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('starts disabled at 0 calls; Select All takes only connected participants; shows what a grant cannot give', async () => {
+    const user = userEvent.setup();
+    renderPanel();
+    const startButton = screen.getByRole('button', { name: 'Start Extraction' });
+    expect(startButton).toBeDisabled();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Select All' })).toBeEnabled());
+    await user.click(screen.getByRole('button', { name: 'Select All' }));
+    expect(screen.getByText('Florence Nightingale')).toBeInTheDocument();
+    expect(screen.getByText('Mary Seacole')).toBeInTheDocument();
+    expect(screen.queryByText('Ada Lovelace')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('combobox', { name: 'Participants' }));
+    const listbox = await screen.findByRole('listbox');
+    expect(within(listbox).getByText(/Cannot give: .*sleep_log/)).toBeInTheDocument();
+    expect(within(listbox).getByText('not authorized')).toBeInTheDocument();
+  });
+
+  it('names the run (default name, required) and posts one request for all participants', async () => {
+    const user = userEvent.setup();
+    const { posted } = renderPanel();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Select All' })).toBeEnabled());
+    await user.click(screen.getByRole('button', { name: 'Select All' }));
+    await user.click(screen.getByRole('button', { name: 'Date Range' }));
+    await user.type(screen.getByLabelText('Start date'), '2026-11-01');
+    await user.type(screen.getByLabelText('End date'), '2026-11-03');
+    // 2 participants × 1 type (profile) × 3 days.
+    expect(screen.getByText('Estimated API calls').nextSibling).toHaveTextContent('6');
+    await user.click(screen.getByRole('button', { name: 'Start Extraction' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Name Your Extraction' });
+    const name = within(dialog).getByLabelText('Extraction name');
+    expect((name as HTMLInputElement).value).toMatch(
+      /^Extraction_\d{4}-\d{2}-\d{2}_2participants$/,
+    );
+    await user.clear(name);
+    await user.type(name, '   ');
+    expect(within(dialog).getByRole('button', { name: 'Start Extraction' })).toBeDisabled();
+    await user.clear(name);
+    await user.type(name, 'Pilot week');
+    await user.click(within(dialog).getByRole('button', { name: 'Start Extraction' }));
+    await waitFor(() => expect(posted()).toHaveLength(1));
+    expect(posted()[0]).toEqual({
+      participantIds: ['P0000000000000001', 'P0000000000000002'],
+      dataTypes: ['profile'],
+      extractionName: 'Pilot week',
+      dateRange: { startDate: '2026-11-01', endDate: '2026-11-03', mode: 'range' },
+    });
+    // Typing dates and a name takes a while on a busy machine.
+  }, 15_000);
+
+  it('says which input is missing (§5)', async () => {
+    const user = userEvent.setup();
+    const { notify } = renderPanel();
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Select All' })).toBeEnabled());
+    await user.click(screen.getByRole('button', { name: 'Select All' }));
+    await user.click(screen.getByRole('button', { name: 'Date Range' }));
+    await user.type(screen.getByLabelText('Start date'), '2026-11-01');
+    await user.click(screen.getByRole('button', { name: 'Start Extraction' }));
+    expect(notify).toHaveBeenCalledWith(
+      'error',
+      'Validation Error',
+      EXTRACTION_MESSAGES.selectBothDates,
+    );
+  });
+
+  it('lists jobs with a cut name, determinate progress with calls, and the error of a failed one', async () => {
+    renderPanel({
+      jobs: [
+        job({}),
+        job({
+          id: 'a0000000-0000-4000-8000-000000000002',
+          status: 'failed',
+          progress: 100,
+          error: 'The participant’s Google connection needs to be renewed.',
+        }),
+      ],
+    });
+    const items = await screen.findAllByTestId('extraction-job');
+    expect(items).toHaveLength(2);
+    expect(within(items[0] as HTMLElement).getByText('Extraction...')).toBeInTheDocument();
+    expect(within(items[0] as HTMLElement).getByText('2 / 5 calls')).toBeInTheDocument();
+    expect(within(items[0] as HTMLElement).getByRole('progressbar')).toHaveAttribute(
+      'aria-valuenow',
+      '40',
+    );
+    expect(
+      within(items[1] as HTMLElement).getByText(
+        'The participant’s Google connection needs to be renewed.',
+      ),
+    ).toBeInTheDocument();
+    // A job is running: no second start meanwhile.
+    expect(screen.getByRole('button', { name: 'Start Extraction' })).toBeDisabled();
+  });
+
+  it('keeps asking for the run’s files after the job finished, until the run has written them', async () => {
+    const user = userEvent.setup();
+    const done = job({
+      status: 'completed',
+      progress: 100,
+      callsDone: 5,
+      completedAt: '2026-11-20T10:01:00.000Z',
+    });
+    let detailCalls = 0;
+    renderPanel({
+      jobs: [done],
+      routes: {
+        [`GET /api/studies/s-1/extraction-jobs/${done.id}`]: () => {
+          detailCalls += 1;
+          // The job is done, but the run writes its files once every job of it has finished.
+          const runFiles = detailCalls === 1 ? [] : [`extractions/${done.runId}/manifest.json`];
+          return { body: { success: true, job: done, tasks: [], runFiles } };
+        },
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Detail' }));
+    const details = await screen.findByRole('dialog', { name: 'Extraction Details' });
+    expect(
+      await within(details).findByText(
+        'The CSV files, data dictionary and manifest are written when every job has finished.',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      await within(details).findByText('manifest.json', {}, { timeout: 5_000 }),
+    ).toBeInTheDocument();
+  }, 15_000);
+});

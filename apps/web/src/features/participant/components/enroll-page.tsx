@@ -1,0 +1,332 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import {
+  ENROLL_STEPS,
+  ENROLL_TEXTS,
+  ENROLMENT_MESSAGES,
+  type EnrollDirectResponse,
+  isAtLeastAge,
+  isValidEmail,
+  MIN_PARTICIPANT_AGE,
+  NAME_MAX_LENGTH,
+  normalizeEmail,
+  PARTICIPANT_COMMON_TEXTS,
+  PARTICIPANT_LIST_MESSAGES,
+  toLocalIsoDate,
+} from '@research/contracts';
+import { type FormEvent, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { clearStoredFlow } from '../../wearables/authorization-flow';
+import { enrollDirect } from '../api/enroll-direct';
+import type { StudyLookup } from '../api/lookup-study';
+import { sendEmailCode } from '../api/send-email-code';
+import { verifyEmailCode } from '../api/verify-email-code';
+import { saveEnrolment, saveSession } from '../session';
+import { CodeEntry } from './code-entry';
+import { errorText, ParticipantPage, StepActions } from './participant-page';
+import { StudyCodeForm } from './study-code-form';
+
+interface Person {
+  firstName: string;
+  lastName: string;
+  email: string;
+  dateOfBirth: string;
+}
+
+/** Where the browser goes for the wearable consent; a seam for tests. */
+function goTo(url: string) {
+  window.location.assign(url);
+}
+
+/**
+ * /participant/enroll (001 §2.2, §4.3 'Direct enrolment'), the link of the invitation e-mail:
+ * study code, study information, personal information, then 'Redirecting' to the returned
+ * authorization address. When the study requires verification, the e-mail code is asked for
+ * within the personal-information step before the redirect (issue 11).
+ */
+export default function EnrollPage() {
+  const [searchParams] = useSearchParams();
+  const [step, setStep] = useState(0);
+  const [study, setStudy] = useState<StudyLookup | null>(null);
+  const [person, setPerson] = useState<Person>({
+    firstName: '',
+    lastName: '',
+    email: searchParams.get('email') ?? '',
+    dateOfBirth: '',
+  });
+  const [pendingCode, setPendingCode] = useState<{ participantId: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const back = (to: number) => (
+    <Button
+      variant="outlined"
+      onClick={() => {
+        setError(null);
+        setPendingCode(null);
+        setStep(to);
+      }}
+      disabled={busy}
+    >
+      {PARTICIPANT_COMMON_TEXTS.back}
+    </Button>
+  );
+
+  function finish(result: EnrollDirectResponse) {
+    if (!result.fitbitAuthUrl) throw new Error(ENROLMENT_MESSAGES.authUrlFailed);
+    if (result.session) saveSession(result.session);
+    // The direct path: the callback must not find a PKCE flow of an earlier visit.
+    clearStoredFlow();
+    setStep(3);
+    goTo(result.fitbitAuthUrl);
+  }
+
+  async function submitPerson(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    if (!study) return setError(ENROLMENT_MESSAGES.missingInformation);
+    const email = normalizeEmail(person.email);
+    const firstName = person.firstName.trim();
+    const lastName = person.lastName.trim();
+    if (!email || !firstName || !lastName || !person.dateOfBirth)
+      return setError(ENROLMENT_MESSAGES.fillRequiredFields);
+    if (!isValidEmail(email)) return setError(PARTICIPANT_LIST_MESSAGES.invalidEmail);
+    if (firstName.length > NAME_MAX_LENGTH)
+      return setError(PARTICIPANT_LIST_MESSAGES.firstNameTooLong);
+    if (lastName.length > NAME_MAX_LENGTH)
+      return setError(PARTICIPANT_LIST_MESSAGES.lastNameTooLong);
+    if (!isAtLeastAge(person.dateOfBirth, new Date(), MIN_PARTICIPANT_AGE))
+      return setError(ENROLMENT_MESSAGES.underAge);
+    setError(null);
+    setBusy(true);
+    try {
+      const result = await enrollDirect({
+        email,
+        firstName,
+        lastName,
+        dateOfBirth: person.dateOfBirth,
+        studyCode: study.studyCode,
+      });
+      saveEnrolment({
+        participantId: result.participantId,
+        studyCode: study.studyCode,
+        studyName: study.studyName,
+        email,
+        firstName,
+        lastName,
+      });
+      if (result.verificationRequired) {
+        setPendingCode({ participantId: result.participantId });
+        setBusy(false);
+        return;
+      }
+      finish(result);
+    } catch (cause) {
+      setError(errorText(cause, ENROLMENT_MESSAGES.enrollFailed));
+      setBusy(false);
+    }
+  }
+
+  async function afterVerified(participantId: string) {
+    if (!study) return;
+    setBusy(true);
+    setError(null);
+    try {
+      finish(
+        await enrollDirect(
+          {
+            email: normalizeEmail(person.email),
+            firstName: person.firstName.trim(),
+            lastName: person.lastName.trim(),
+            dateOfBirth: person.dateOfBirth,
+            studyCode: study.studyCode,
+          },
+          participantId,
+        ),
+      );
+    } catch (cause) {
+      setError(errorText(cause, ENROLMENT_MESSAGES.authUrlFailed));
+      setBusy(false);
+    }
+  }
+
+  const maxBirthDate = (() => {
+    const today = new Date();
+    today.setFullYear(today.getFullYear() - MIN_PARTICIPANT_AGE);
+    return toLocalIsoDate(today);
+  })();
+
+  return (
+    <ParticipantPage
+      title={ENROLL_TEXTS.title}
+      subtitle={ENROLL_TEXTS.subtitle}
+      steps={ENROLL_STEPS}
+      activeStep={step}
+    >
+      {step === 0 && (
+        <StudyCodeForm
+          initialCode={searchParams.get('studyCode') ?? searchParams.get('code') ?? ''}
+          onFound={(found) => {
+            setStudy(found);
+            setStep(1);
+          }}
+        />
+      )}
+
+      {step === 1 && study && (
+        <Box>
+          <Box component="dl" sx={{ m: 0, display: 'grid', gap: 1.5 }}>
+            <Detail label={ENROLL_TEXTS.studyName} value={study.studyName} />
+            <Detail
+              label={ENROLL_TEXTS.description}
+              value={study.studyDescription?.trim() || ENROLL_TEXTS.noDescription}
+            />
+            <Detail
+              label={ENROLL_TEXTS.researcher}
+              value={study.researcherName?.trim() || ENROLL_TEXTS.defaultResearcher}
+            />
+            <Detail label={PARTICIPANT_COMMON_TEXTS.studyCodeLabel} value={study.studyCode} />
+          </Box>
+          <StepActions>
+            {back(0)}
+            <Button variant="contained" size="large" onClick={() => setStep(2)} autoFocus>
+              {PARTICIPANT_COMMON_TEXTS.continue}
+            </Button>
+          </StepActions>
+        </Box>
+      )}
+
+      {step === 2 && study && !pendingCode && (
+        <Box
+          component="form"
+          noValidate
+          onSubmit={submitPerson}
+          sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
+        >
+          <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+            <TextField
+              label={PARTICIPANT_COMMON_TEXTS.firstNameLabel}
+              value={person.firstName}
+              onChange={(e) => setPerson({ ...person, firstName: e.target.value })}
+              autoComplete="given-name"
+              required
+              autoFocus
+              slotProps={{ htmlInput: { maxLength: NAME_MAX_LENGTH } }}
+            />
+            <TextField
+              label={PARTICIPANT_COMMON_TEXTS.lastNameLabel}
+              value={person.lastName}
+              onChange={(e) => setPerson({ ...person, lastName: e.target.value })}
+              autoComplete="family-name"
+              required
+              slotProps={{ htmlInput: { maxLength: NAME_MAX_LENGTH } }}
+            />
+          </Box>
+          <TextField
+            label={PARTICIPANT_COMMON_TEXTS.emailLabel}
+            type="email"
+            value={person.email}
+            onChange={(e) => setPerson({ ...person, email: e.target.value })}
+            autoComplete="email"
+            required
+          />
+          <TextField
+            label={PARTICIPANT_COMMON_TEXTS.dateOfBirthLabel}
+            type="date"
+            value={person.dateOfBirth}
+            onChange={(e) => setPerson({ ...person, dateOfBirth: e.target.value })}
+            autoComplete="bday"
+            required
+            slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: maxBirthDate } }}
+          />
+          {error && (
+            <Alert severity="error" role="alert">
+              {error}
+            </Alert>
+          )}
+          <StepActions>
+            {back(1)}
+            <Button
+              type="submit"
+              variant="contained"
+              size="large"
+              disabled={busy}
+              startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
+            >
+              {ENROLL_TEXTS.enroll}
+            </Button>
+          </StepActions>
+        </Box>
+      )}
+
+      {step === 2 && study && pendingCode && (
+        <Box>
+          <Typography variant="subtitle1" component="h3" sx={{ mb: 1 }}>
+            {ENROLL_TEXTS.codeTitle}
+          </Typography>
+          <CodeEntry
+            channel="email"
+            alreadySent
+            send={() =>
+              sendEmailCode({
+                participantId: pendingCode.participantId,
+                email: normalizeEmail(person.email),
+                studyCode: study.studyCode,
+              })
+            }
+            verify={(verificationCode) =>
+              verifyEmailCode({
+                participantId: pendingCode.participantId,
+                email: normalizeEmail(person.email),
+                studyCode: study.studyCode,
+                verificationCode,
+              })
+            }
+            onVerified={(result) => {
+              saveSession(result.session);
+              void afterVerified(pendingCode.participantId);
+            }}
+            back={back(2)}
+          />
+          {error && (
+            <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+              {error}
+            </Alert>
+          )}
+        </Box>
+      )}
+
+      {step === 3 && (
+        <Box
+          role="status"
+          sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2, py: 3 }}
+        >
+          <CircularProgress aria-hidden />
+          <Typography variant="h6" component="p">
+            {ENROLL_TEXTS.redirecting}
+          </Typography>
+          <Typography color="text.secondary" align="center">
+            {ENROLL_TEXTS.redirectingBody}
+          </Typography>
+        </Box>
+      )}
+    </ParticipantPage>
+  );
+}
+
+function Detail({ label, value }: { label: string; value: string }) {
+  return (
+    <Box>
+      <Typography component="dt" variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography component="dd" sx={{ m: 0, overflowWrap: 'anywhere' }}>
+        {value}
+      </Typography>
+    </Box>
+  );
+}

@@ -1,0 +1,32 @@
+import { type OperationBody, type PendingParticipant, participantsApi } from '@research/contracts';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { callOperation } from '../../../lib/api-client';
+import { studyDetailKeys } from './keys';
+
+export interface UpdatePendingRequest {
+  studyId: string;
+  pendingId: string;
+  /** The phone; null or blank removes it. */
+  changes: OperationBody<typeof participantsApi.updatePendingParticipant>;
+}
+
+export async function updatePendingParticipant({
+  studyId,
+  pendingId,
+  changes,
+}: UpdatePendingRequest): Promise<PendingParticipant> {
+  const response = await callOperation(participantsApi.updatePendingParticipant, {
+    params: { id: studyId, pendingId },
+    body: changes,
+  });
+  return response.pendingParticipant;
+}
+
+export function useUpdatePendingParticipant() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: updatePendingParticipant,
+    onSuccess: (_, { studyId }) =>
+      queryClient.invalidateQueries({ queryKey: studyDetailKeys.pending(studyId) }),
+  });
+}

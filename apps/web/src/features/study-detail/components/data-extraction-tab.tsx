@@ -1,0 +1,114 @@
+import CloudOutlined from '@mui/icons-material/CloudOutlined';
+import OpenInNew from '@mui/icons-material/OpenInNew';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import CircularProgress from '@mui/material/CircularProgress';
+import Typography from '@mui/material/Typography';
+import {
+  authenticationRequiredTo,
+  BUCKET_MESSAGES,
+  bucketNameForStudy,
+  NOTIFICATION_TITLES,
+  STUDY_DETAIL_TEXTS,
+  STUDY_STORAGE_TEXTS,
+} from '@research/contracts';
+import { ExtractionPanel } from '../../extraction/extraction-panel';
+import { AuthorizationListing } from '../../wearables/components/authorization-listing';
+import { useBucketUrl } from '../api/get-bucket-url';
+import type { Notify } from './notify';
+
+export interface DataExtractionTabProps {
+  studyId: string;
+  signedIn: boolean;
+  notify: Notify;
+}
+
+/**
+ * Tab 4 'Data Extraction'. This issue brings the cloud storage card; the extraction panel and the
+ * wearable authorization listing are added by their own issues, above the card.
+ */
+export function DataExtractionTab({ studyId, signedIn, notify }: DataExtractionTabProps) {
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
+      <ExtractionPanel studyId={studyId} signedIn={signedIn} notify={notify} />
+      <AuthorizationListing studyId={studyId} notify={notify} />
+      <CloudStorageCard studyId={studyId} signedIn={signedIn} notify={notify} />
+    </Box>
+  );
+}
+
+function CloudStorageCard({ studyId, signedIn, notify }: DataExtractionTabProps) {
+  const bucketUrl = useBucketUrl();
+
+  const goToBucket = async () => {
+    if (!signedIn) {
+      notify('error', NOTIFICATION_TITLES.authenticationError, authenticationRequiredTo());
+      return;
+    }
+    // Opened before the call, inside the click: a window opened after an await is blocked as a
+    // popup. It is pointed at the signed link once that arrives, or closed on failure.
+    const tab = window.open('', '_blank');
+    try {
+      const { signedUrl } = await bucketUrl.mutateAsync(studyId);
+      if (!signedUrl) throw new Error(BUCKET_MESSAGES.generateUrlFailed);
+      if (tab) {
+        tab.opener = null;
+        tab.location.href = signedUrl;
+      } else {
+        window.location.assign(signedUrl);
+      }
+    } catch (error) {
+      tab?.close();
+      const reason = error instanceof Error && error.message ? error.message : '';
+      notify(
+        'error',
+        STUDY_STORAGE_TEXTS.bucketErrorTitle,
+        reason && reason !== BUCKET_MESSAGES.generateUrlFailed
+          ? BUCKET_MESSAGES.accessFailed(reason)
+          : BUCKET_MESSAGES.generateUrlFailed,
+      );
+    }
+  };
+
+  return (
+    <Card variant="outlined">
+      <CardContent
+        sx={{
+          display: 'flex',
+          flexDirection: { xs: 'column', sm: 'row' },
+          alignItems: { xs: 'stretch', sm: 'center' },
+          gap: 2,
+        }}
+      >
+        <CloudOutlined color="secondary" sx={{ fontSize: 40 }} aria-hidden />
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography variant="h6" component="h3">
+            {STUDY_STORAGE_TEXTS.storageTitle}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {STUDY_STORAGE_TEXTS.storageBody}
+          </Typography>
+          <Typography variant="body2" sx={{ mt: 0.5, overflowWrap: 'anywhere' }}>
+            {STUDY_STORAGE_TEXTS.bucketLabel}{' '}
+            <Box component="code" sx={{ fontFamily: 'monospace' }}>
+              {bucketNameForStudy(studyId)}
+            </Box>
+          </Typography>
+        </Box>
+        <Button
+          variant="contained"
+          color="secondary"
+          onClick={goToBucket}
+          disabled={bucketUrl.isPending}
+          startIcon={
+            bucketUrl.isPending ? <CircularProgress size={16} color="inherit" /> : <OpenInNew />
+          }
+        >
+          {bucketUrl.isPending ? STUDY_STORAGE_TEXTS.opening : STUDY_DETAIL_TEXTS.goToBucket}
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}

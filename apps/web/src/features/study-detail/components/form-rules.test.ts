@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { contactProblem, contactRecipients } from './contact-form';
+import { hasAnyEmail, inviteProblem } from './invite-rows';
+import { displayPhone } from './notify';
+
+describe('invite rules (001 §5)', () => {
+  const row = (email: string, phone = '') => ({ email, phone });
+
+  it('Continue needs some row with an e-mail', () => {
+    expect(hasAnyEmail([row(''), row('', '(111) - 0000 - 000')])).toBe(false);
+    expect(hasAnyEmail([row(''), row('a@b.co')])).toBe(true);
+  });
+
+  it('reports the first broken rule with the spec text', () => {
+    expect(inviteProblem([row('a@b.co')], ' ')).toBe('Study name is required');
+    expect(inviteProblem([row('')], 'S')).toBe('Please add at least one participant');
+    expect(inviteProblem([row('', '(111) - 0000 - 000')], 'S')).toBe(
+      'Please enter participant email addresses',
+    );
+    expect(inviteProblem([row('a@b')], 'S')).toBe('Please enter valid email addresses');
+    expect(inviteProblem([row('a@b.co', '(111) - 000')], 'S')).toBe(
+      'Please enter valid phone numbers in format (111) - 0000 - 000',
+    );
+    expect(inviteProblem([row('a@b.co', '(111) - 0000 - 000'), row('')], 'S')).toBeNull();
+  });
+});
+
+describe('contact rules (001 §5)', () => {
+  it('needs title and content, then a recipient; recipients are unique', () => {
+    const empty = { title: '', content: 'c', selected: [], extras: '' };
+    expect(contactProblem(empty)).toBe('Email title and content are required');
+    expect(contactProblem({ ...empty, title: 't', extras: 'not an email' })).toBe(
+      'Please select at least one recipient',
+    );
+    const draft = { title: 't', content: 'c', selected: ['A@b.co'], extras: 'a@b.co, c@d.co' };
+    expect(contactProblem(draft)).toBeNull();
+    expect(contactRecipients(draft)).toEqual(['a@b.co', 'c@d.co']);
+  });
+});
+
+describe('stored phones', () => {
+  it('shows ten stored digits in the invite format, anything else as stored', () => {
+    expect(displayPhone('5551234567')).toBe('(555) - 1234 - 567');
+    expect(displayPhone('(555) - 201 - 3344')).toBe('(555) - 201 - 3344');
+    expect(displayPhone('12345')).toBe('12345');
+  });
+});
