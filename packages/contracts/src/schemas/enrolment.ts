@@ -17,6 +17,7 @@ import {
   PARTICIPANT_LIST_MESSAGES,
   VERIFICATION_MESSAGES,
 } from '../texts/messages.js';
+import { WEARABLE_SERVER_MESSAGES } from '../texts/wearables.js';
 import { isAtLeastAge, isValidOptionalPhone } from '../validators.js';
 import {
   emailSchema,
@@ -311,6 +312,10 @@ export const secureSendEmailBodySchema = z.object({
   email: participantEmail,
 });
 export const secureValidateSessionBodySchema = z.object({ sessionId: z.string().min(1).max(200) });
+/** A token field the seeds' browser used to send: the server refuses it (tokens never leave it). */
+export const tokenKeptOnServer = z
+  .undefined({ error: WEARABLE_SERVER_MESSAGES.tokensFromBrowser })
+  .optional();
 /**
  * `fitbitData` is accepted for compatibility with the seeds but never holds tokens: the wearable
  * connection is made on the server by the authorization step.
@@ -319,8 +324,8 @@ export const secureCompleteEnrollmentBodySchema = z.object({
   sessionId: z.string().min(1).max(200),
   fitbitData: z
     .object({
-      accessToken: z.undefined({ error: 'Tokens are kept on the server' }).optional(),
-      refreshToken: z.undefined({ error: 'Tokens are kept on the server' }).optional(),
+      accessToken: tokenKeptOnServer,
+      refreshToken: tokenKeptOnServer,
     })
     .optional(),
 });

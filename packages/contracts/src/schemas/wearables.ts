@@ -7,7 +7,6 @@
 
 import { z } from 'zod';
 import { REAUTH_MESSAGES } from '../texts/messages.js';
-import { WEARABLE_SERVER_MESSAGES } from '../texts/wearables.js';
 import {
   emailSchema,
   nameSchema,
@@ -15,7 +14,7 @@ import {
   participantIdSchema,
   studyCodeSchema,
 } from './common.js';
-import { participantSessionSchema } from './enrolment.js';
+import { participantSessionSchema, tokenKeptOnServer } from './enrolment.js';
 import { successSchema } from './errors.js';
 
 /** The read scopes asked for: the minimum for the 12 research data types (reference §2.2). */
@@ -131,8 +130,8 @@ export const storeTokensBodySchema = z.object({
     fitbitUserId: z.string().max(64).optional(),
     scope: z.string().max(2048).optional(),
   }),
-  accessToken: z.undefined({ error: WEARABLE_SERVER_MESSAGES.tokensFromBrowser }).optional(),
-  refreshToken: z.undefined({ error: WEARABLE_SERVER_MESSAGES.tokensFromBrowser }).optional(),
+  accessToken: tokenKeptOnServer,
+  refreshToken: tokenKeptOnServer,
 });
 export const storeTokensResponseSchema = successSchema({ participantId: z.string() });
 

@@ -22,6 +22,7 @@ export const EXTRACTION_SERVER_MESSAGES = {
  * One line per type where the Google Health API gives an approximation of, or less than, the old
  * Fitbit type of the same name (reference §4.2, §9). Types without a note are equivalent.
  */
+export const DATA_TYPE_EQUIVALENT_NOTE = 'Equivalent to the Fitbit type.';
 export const DATA_TYPE_NOTES: Partial<Record<DataType, string>> = {
   profile:
     'Age, membership start, stride lengths, time zone and units only: no name, sex or date of birth.',

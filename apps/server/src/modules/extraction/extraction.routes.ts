@@ -5,13 +5,12 @@ import {
   extractionApi,
   STUDY_DETAIL_MESSAGES,
 } from '@research/contracts';
-import { and, inArray, isNull } from 'drizzle-orm';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { participants } from '../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
 import { perMinute } from '../../http/responses.js';
 import { currentUser } from '../auth/authenticate.js';
+import { studiesOfLiveParticipants } from '../participants/participants.repository.js';
 import {
   requireApprovedResearcher,
   requireStudyMember,
@@ -34,10 +33,7 @@ const notFound = () =>
  * one, so ids cannot be probed.
  */
 async function studyOfParticipants(request: FastifyRequest, ids: string[]): Promise<string> {
-  const rows = await request.server.platform.db
-    .select({ id: participants.id, studyId: participants.studyId })
-    .from(participants)
-    .where(and(inArray(participants.id, ids), isNull(participants.deletedAt)));
+  const rows = await studiesOfLiveParticipants(request.server.platform.db, ids);
   if (rows.length !== new Set(ids).size) throw notFound();
   const studyIds = new Set(rows.map((r) => r.studyId));
   if (studyIds.size !== 1) {

@@ -1,4 +1,4 @@
-import { DATA_TYPE_NOTES, type DataType } from '@research/contracts';
+import { DATA_TYPE_EQUIVALENT_NOTE, DATA_TYPE_NOTES, type DataType } from '@research/contracts';
 
 /**
  * Raw Google Health answers → one tidy table per research type: one row per participant × time
@@ -597,7 +597,7 @@ export function dictionaryRows(dataTypes: readonly DataType[]): Cell[][] {
       `${type}.csv`,
       c.name,
       c.description,
-      DATA_TYPE_NOTES[type] ?? 'Equivalent to the Fitbit type.',
+      DATA_TYPE_NOTES[type] ?? DATA_TYPE_EQUIVALENT_NOTE,
     ]),
   );
 }

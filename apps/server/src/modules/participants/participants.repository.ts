@@ -126,6 +126,14 @@ export async function listParticipants(db: DbOrTx, studyId: string, page: Page<P
   return { rows, totalCount: total?.value ?? 0 };
 }
 
+/** The study of each of these live participants (unknown or deleted ids are left out). */
+export async function studiesOfLiveParticipants(db: DbOrTx, ids: string[]) {
+  return db
+    .select({ id: participants.id, studyId: participants.studyId })
+    .from(participants)
+    .where(and(inArray(participants.id, ids), liveParticipant));
+}
+
 export async function findLiveParticipant(db: DbOrTx, id: string) {
   const [row] = await db
     .select({

@@ -3,6 +3,7 @@ import {
   bucketNameForStudy,
   type CreateStudyInput,
   createStudySchema,
+  ENROLL_TEXTS,
   STUDY_CODE,
   STUDY_CODE_ALPHABET,
   STUDY_MESSAGES,
@@ -25,7 +26,6 @@ import * as repo from './studies.repository.js';
 const PASSWORD_AD = 'studies.password';
 const JOIN_WINDOW_MS = 15 * 60_000;
 const MAX_JOIN_FAILURES = 10;
-const DEFAULT_RESEARCHER_NAME = 'Research Team';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The study's bucket: `study-{id}-data`, behind the operator's prefix on S3. */
@@ -357,7 +357,7 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
         studyName: found.study.name,
         studyDescription: found.study.description,
         studyCode: found.study.studyCode,
-        researcherName: found.ownerName || DEFAULT_RESEARCHER_NAME,
+        researcherName: found.ownerName || ENROLL_TEXTS.defaultResearcher,
       };
     },
 
