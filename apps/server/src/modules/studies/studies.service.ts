@@ -186,8 +186,7 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
     async get(access: StudyAccess): Promise<Study> {
       const row = await repo.studyWithOwner(db, access.study.id);
       if (!row) throw notFound(STUDY_MESSAGES.notFound, 'STUDY_NOT_FOUND');
-      const collaborators = await repo.collaboratorEmails(db, [access.study.id]);
-      return toStudy(row, access.role, collaborators.get(access.study.id) ?? []);
+      return toStudy(row, access.role, row.collaborators);
     },
 
     async create(
