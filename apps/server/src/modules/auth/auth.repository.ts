@@ -7,6 +7,8 @@ import {
   researcherApplications,
   sessions,
   signInAttempts,
+  studies,
+  studyMembers,
   users,
 } from '../../db/schema/index.js';
 
@@ -99,6 +101,45 @@ export async function findLiveSession(db: Db, tokenHash: string) {
     sessionLookups.set(db, lookup);
   }
   const [row] = await lookup.execute({ tokenHash });
+  return row;
+}
+
+/**
+ * The session lookup above plus a live study and the caller's role in it, in one round trip:
+ * study-scoped routes need all four, and this keeps them to a single prepared statement.
+ * A null studyId (not a UUID) matches no study.
+ */
+const prepareSessionWithStudy = (db: Db) =>
+  db
+    .select({
+      session: sessions,
+      user: users,
+      applicationStatus: researcherApplications.status,
+      study: studies,
+      role: studyMembers.role,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(
+      researcherApplications,
+      and(eq(researcherApplications.userId, users.id), isNull(researcherApplications.archivedAt)),
+    )
+    .leftJoin(studies, and(eq(studies.id, sql.placeholder('studyId')), isNull(studies.deletedAt)))
+    .leftJoin(
+      studyMembers,
+      and(eq(studyMembers.studyId, studies.id), eq(studyMembers.userId, users.id)),
+    )
+    .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), isNull(sessions.revokedAt)))
+    .prepare('find_live_session_with_study');
+const sessionWithStudyLookups = new WeakMap<Db, ReturnType<typeof prepareSessionWithStudy>>();
+
+export async function findLiveSessionWithStudy(db: Db, tokenHash: string, studyId: string | null) {
+  let lookup = sessionWithStudyLookups.get(db);
+  if (!lookup) {
+    lookup = prepareSessionWithStudy(db);
+    sessionWithStudyLookups.set(db, lookup);
+  }
+  const [row] = await lookup.execute({ tokenHash, studyId });
   return row;
 }
 

@@ -13,6 +13,7 @@ import { renderEmail } from '../../platform/mail-templates.js';
 import type { ApplicationRow } from '../applications/applications.repository.js';
 import { recordAudit } from '../audit/audit.service.js';
 import type { Messaging } from '../messaging/messaging.service.js';
+import type { MemberRole, StudyRow } from '../studies/studies.repository.js';
 import * as repo from './auth.repository.js';
 import { issueSession as issueSessionFor } from './one-time-links.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -127,6 +128,18 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
   const idleMs = config.sessions.idleMinutes * MINUTE;
 
   const issueSession = (tx: DbOrTx, userId: string) => issueSessionFor(tx, userId, config);
+
+  /** Revokes a session past its end or idle too long (false); otherwise notes it was seen. */
+  async function keepAlive(session: repo.SessionRow): Promise<boolean> {
+    const now = Date.now();
+    if (session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + idleMs <= now) {
+      await repo.revokeSession(db, session.tokenHash);
+      return false;
+    }
+    if (now - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS)
+      await repo.touchSession(db, session.id, new Date(now));
+    return true;
+  }
 
   /**
    * Counts this attempt against the pair, the address and the account before any password is
@@ -302,19 +315,36 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
       applicationStatus: ApplicationRow['status'] | null;
     } | null> {
       const found = await repo.findLiveSession(db, sha256Hex(token));
-      if (!found) return null;
-      const now = Date.now();
-      const { session } = found;
-      if (session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + idleMs <= now) {
-        await repo.revokeSession(db, session.tokenHash);
-        return null;
-      }
-      if (now - session.lastSeenAt.getTime() > TOUCH_INTERVAL_MS)
-        await repo.touchSession(db, session.id, new Date(now));
+      if (!found || !(await keepAlive(found.session))) return null;
       return {
         user: found.user,
-        sessionId: session.id,
+        sessionId: found.session.id,
         applicationStatus: found.applicationStatus,
+      };
+    },
+
+    /**
+     * `authenticate` plus a live study and the caller's role in it (both null when the study is
+     * unknown or deleted, or studyId is null; role null for a non-member), in one statement.
+     */
+    async authenticateForStudy(
+      token: string,
+      studyId: string | null,
+    ): Promise<{
+      user: repo.UserRow;
+      sessionId: string;
+      applicationStatus: ApplicationRow['status'] | null;
+      study: StudyRow | null;
+      role: MemberRole | null;
+    } | null> {
+      const found = await repo.findLiveSessionWithStudy(db, sha256Hex(token), studyId);
+      if (!found || !(await keepAlive(found.session))) return null;
+      return {
+        user: found.user,
+        sessionId: found.session.id,
+        applicationStatus: found.applicationStatus,
+        study: found.study,
+        role: found.role,
       };
     },
 

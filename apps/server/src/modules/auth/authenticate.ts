@@ -24,13 +24,24 @@ export function bearerToken(request: FastifyRequest): string | null {
 
 /** preHandler: a live session is required (401 otherwise). */
 export async function requireUser(request: FastifyRequest, _reply: FastifyReply) {
+  await signIn(request, (token) => request.server.services.auth.authenticate(token));
+}
+
+/**
+ * The 401s of `requireUser` around any session lookup (a guard may read more in the same
+ * statement); sets the request's user and returns what the lookup found.
+ */
+export async function signIn<
+  T extends { user: UserRow; applicationStatus: FastifyRequest['applicationStatus'] },
+>(request: FastifyRequest, lookup: (token: string) => Promise<T | null>): Promise<T> {
   const token = bearerToken(request);
   if (!token) throw unauthenticated();
-  const found = await request.server.services.auth.authenticate(token);
+  const found = await lookup(token);
   if (!found) throw new AppError(401, 'SESSION_EXPIRED', AUTH_SERVER_MESSAGES.sessionExpired);
   request.user = found.user;
   request.sessionToken = token;
   request.applicationStatus = found.applicationStatus;
+  return found;
 }
 
 /** preHandler: the master account only (401 signed out, 403 anyone else). */

@@ -1,6 +1,7 @@
 import type { DeliveryStatus, EmailKind } from '@research/contracts';
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
+import { pageWithTotal, totalOf } from '../../db/paging.js';
 import { emailMessages, emailRecipients, outboundMessages } from '../../db/schema/index.js';
 
 export async function insertMailing(
@@ -32,17 +33,18 @@ export async function listMailings(
   studyId: string,
   page: { limit: number; offset: number },
 ) {
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(emailMessages)
-      .where(eq(emailMessages.studyId, studyId))
-      .orderBy(desc(emailMessages.sentAt), desc(emailMessages.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ value: count() }).from(emailMessages).where(eq(emailMessages.studyId, studyId)),
-  ]);
-  return { rows, totalCount: total?.value ?? 0 };
+  const where = eq(emailMessages.studyId, studyId);
+  const rows = await db
+    .select({ ...getTableColumns(emailMessages), totalCount: totalOf(emailMessages, where) })
+    .from(emailMessages)
+    .where(where)
+    .orderBy(desc(emailMessages.sentAt), desc(emailMessages.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  return pageWithTotal(rows, page.offset, async () => {
+    const [total] = await db.select({ value: count() }).from(emailMessages).where(where);
+    return total?.value ?? 0;
+  });
 }
 
 /** One mailing of a study, or undefined (another study's mailing is not found either). */

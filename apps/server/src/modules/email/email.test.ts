@@ -237,6 +237,11 @@ describe('study e-mail', () => {
     expect(members.json()).toMatchObject({ emailId: null, sentCount: 0, alreadyMembers: 2 });
     // No empty mailing in the history; both members are still told they have access.
     expect((await history()).totalCount).toBe(before + 1);
+    const past = await t.app.inject({
+      url: `/api/email/history/${study.id}?offset=${before + 1}`,
+      headers: bearer(owner.token),
+    });
+    expect(past.json()).toMatchObject({ emails: [], totalCount: before + 1 });
     const [stillMember] = await t.app.platform.db
       .select({ n: count() })
       .from(emailMessages)

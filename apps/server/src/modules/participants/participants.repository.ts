@@ -1,6 +1,20 @@
 import type { ParticipantDisplayStatus, ParticipantSort, PendingSort } from '@research/contracts';
-import { and, asc, count, desc, eq, ilike, inArray, isNull, or, type SQL, sql } from 'drizzle-orm';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  getTableColumns,
+  ilike,
+  inArray,
+  isNull,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
+import { pageWithTotal, totalOf } from '../../db/paging.js';
 import {
   participantDocuments,
   participants,
@@ -105,25 +119,26 @@ export async function listParticipants(db: DbOrTx, studyId: string, page: Page<P
     ),
     direction(participants.id),
   ];
-  const [rows, [total]] = await Promise.all([
-    db
-      .select({
-        participant: participants,
-        authorized: authorization.authorized,
-        hasAccessToken: authorization.hasAccessToken,
-        tokenExpiresAt: authorization.tokenExpiresAt,
-        providerUserId: authorization.providerUserId,
-        displayStatus: authorization.displayStatus,
-      })
-      .from(participants)
-      .leftJoin(wearableConnections, joinAuthorization)
-      .where(where)
-      .orderBy(...order)
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ value: count() }).from(participants).where(where),
-  ]);
-  return { rows, totalCount: total?.value ?? 0 };
+  const rows = await db
+    .select({
+      participant: participants,
+      authorized: authorization.authorized,
+      hasAccessToken: authorization.hasAccessToken,
+      tokenExpiresAt: authorization.tokenExpiresAt,
+      providerUserId: authorization.providerUserId,
+      displayStatus: authorization.displayStatus,
+      totalCount: totalOf(participants, where),
+    })
+    .from(participants)
+    .leftJoin(wearableConnections, joinAuthorization)
+    .where(where)
+    .orderBy(...order)
+    .limit(page.limit)
+    .offset(page.offset);
+  return pageWithTotal(rows, page.offset, async () => {
+    const [total] = await db.select({ value: count() }).from(participants).where(where);
+    return total?.value ?? 0;
+  });
 }
 
 /** The study of each of these live participants (unknown or deleted ids are left out). */
@@ -248,20 +263,23 @@ const pendingSortColumns: Record<PendingSort, SQL> = {
 export async function listPending(db: DbOrTx, studyId: string, page: Page<PendingSort>) {
   const where = pendingWhere(studyId, page.search);
   const column = pendingSortColumns[page.sort];
-  const [rows, [total]] = await Promise.all([
-    db
-      .select()
-      .from(pendingParticipants)
-      .where(where)
-      .orderBy(
-        ordered(column, page.order, !pendingNotNullSorts.has(page.sort)),
-        page.order === 'desc' ? desc(pendingParticipants.id) : asc(pendingParticipants.id),
-      )
-      .limit(page.limit)
-      .offset(page.offset),
-    db.select({ value: count() }).from(pendingParticipants).where(where),
-  ]);
-  return { rows, totalCount: total?.value ?? 0 };
+  const rows = await db
+    .select({
+      ...getTableColumns(pendingParticipants),
+      totalCount: totalOf(pendingParticipants, where),
+    })
+    .from(pendingParticipants)
+    .where(where)
+    .orderBy(
+      ordered(column, page.order, !pendingNotNullSorts.has(page.sort)),
+      page.order === 'desc' ? desc(pendingParticipants.id) : asc(pendingParticipants.id),
+    )
+    .limit(page.limit)
+    .offset(page.offset);
+  return pageWithTotal(rows, page.offset, async () => {
+    const [total] = await db.select({ value: count() }).from(pendingParticipants).where(where);
+    return total?.value ?? 0;
+  });
 }
 
 export async function findPending(db: DbOrTx, studyId: string, id: string) {

@@ -131,6 +131,19 @@ describe('study detail: participants, pending participants, roster, members, sta
       await call(owner.token, 'GET', `/api/studies/${studyId}/participants?search=%25`)
     ).json();
     expect(wildcard.totalCount).toBe(0);
+    // A page past the end is empty and still reports the total.
+    const past = (
+      await call(owner.token, 'GET', `/api/studies/${studyId}/participants?limit=10&offset=40`)
+    ).json();
+    expect(past).toMatchObject({ participants: [], totalCount: 30 });
+    const pastSearch = (
+      await call(
+        owner.token,
+        'GET',
+        `/api/studies/${studyId}/participants?search=person0&offset=10`,
+      )
+    ).json();
+    expect(pastSearch).toMatchObject({ participants: [], totalCount: 10 });
   });
 
   it('reports wearable authorization from the stored connection, never the token', async () => {
@@ -418,6 +431,11 @@ describe('study detail: participants, pending participants, roster, members, sta
       studyName: 'Sleep & Steps',
       participantId: null,
     });
+    expect(list.totalCount).toBe(1);
+    const past = (
+      await call(owner.token, 'GET', `/api/studies/${studyId}/pending-participants?offset=5`)
+    ).json();
+    expect(past).toMatchObject({ pendingParticipants: [], totalCount: 1 });
   });
 
   it('edits and removes pending participants of its own study only', async () => {

@@ -1,5 +1,5 @@
 import type { Study } from '@research/contracts';
-import { and, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
 import {
   collaboratorInvitations,
@@ -233,6 +233,7 @@ export async function listStudiesOfMember(
   return { data, totalCount };
 }
 
+/** A live study with its owner, participant count and collaborator e-mails, in one statement. */
 export async function studyWithOwner(db: DbOrTx, studyId: string) {
   const [row] = await db
     .select({
@@ -240,40 +241,10 @@ export async function studyWithOwner(db: DbOrTx, studyId: string) {
       ownerName: users.displayName,
       ownerEmail: users.email,
       participantCount,
+      collaborators: collaboratorEmailsOf,
     })
     .from(studies)
     .innerJoin(users, eq(users.id, studies.ownerId))
     .where(and(eq(studies.id, studyId), liveStudy));
   return row;
-}
-
-/** Collaborator e-mails per study: members with the collab role, then invitations not yet taken up. */
-export async function collaboratorEmails(
-  db: DbOrTx,
-  studyIds: string[],
-): Promise<Map<string, string[]>> {
-  const byStudy = new Map<string, string[]>();
-  if (studyIds.length === 0) return byStudy;
-  const [members, invitations] = await Promise.all([
-    db
-      .select({ studyId: studyMembers.studyId, email: users.email })
-      .from(studyMembers)
-      .innerJoin(users, eq(users.id, studyMembers.userId))
-      .where(and(inArray(studyMembers.studyId, studyIds), eq(studyMembers.role, 'collab'))),
-    db
-      .select({ studyId: collaboratorInvitations.studyId, email: collaboratorInvitations.email })
-      .from(collaboratorInvitations)
-      .where(
-        and(
-          inArray(collaboratorInvitations.studyId, studyIds),
-          isNull(collaboratorInvitations.acceptedAt),
-        ),
-      ),
-  ]);
-  for (const { studyId, email } of [...members, ...invitations]) {
-    const list = byStudy.get(studyId) ?? [];
-    if (!list.includes(email)) list.push(email);
-    byStudy.set(studyId, list);
-  }
-  return byStudy;
 }

@@ -27,12 +27,24 @@ const PASSWORD_AD = 'studies.password';
 const JOIN_WINDOW_MS = 15 * 60_000;
 const MAX_JOIN_FAILURES = 10;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Anything else names no study (and would fail the uuid cast in SQL). */
+export const isStudyId = (id: string) => UUID.test(id);
 
 /** The study's bucket: `study-{id}-data`, behind the operator's prefix on S3. */
 export const studyBucket = (config: AppConfig, studyId: string) =>
   `${config.storage.driver === 's3' ? config.storage.bucketPrefix : ''}${bucketNameForStudy(studyId)}`;
 
 export type StudyAccess = { study: repo.StudyRow; role: repo.MemberRole };
+
+/** The membership rule, wherever the study and role were read: 404 unknown or deleted, 403 not a member. */
+export function studyAccessFrom(
+  study: repo.StudyRow | null,
+  role: repo.MemberRole | null,
+): StudyAccess {
+  if (!study) throw notFound(STUDY_MESSAGES.notFound, 'STUDY_NOT_FOUND');
+  if (!role) throw new AppError(403, 'NOT_A_MEMBER', 'You are not a member of this study.');
+  return { study, role };
+}
 
 export interface StudiesDeps {
   db: Db;
@@ -160,13 +172,10 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
 
     /** Resolves a study for a member: 404 unknown or deleted, 403 not a member. */
     async access(studyId: string, userId: string): Promise<StudyAccess> {
-      const found = UUID.test(studyId)
+      const found = isStudyId(studyId)
         ? await repo.findLiveStudyWithRole(db, studyId, userId)
         : undefined;
-      if (!found) throw notFound(STUDY_MESSAGES.notFound, 'STUDY_NOT_FOUND');
-      if (!found.role)
-        throw new AppError(403, 'NOT_A_MEMBER', 'You are not a member of this study.');
-      return { study: found.study, role: found.role };
+      return studyAccessFrom(found?.study ?? null, found?.role ?? null);
     },
 
     /** Cards for the dashboard: no passwords here (the owner reads it from the study itself). */
@@ -177,8 +186,7 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
     async get(access: StudyAccess): Promise<Study> {
       const row = await repo.studyWithOwner(db, access.study.id);
       if (!row) throw notFound(STUDY_MESSAGES.notFound, 'STUDY_NOT_FOUND');
-      const collaborators = await repo.collaboratorEmails(db, [access.study.id]);
-      return toStudy(row, access.role, collaborators.get(access.study.id) ?? []);
+      return toStudy(row, access.role, row.collaborators);
     },
 
     async create(

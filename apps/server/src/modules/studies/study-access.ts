@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
-import { currentUser, requireUser } from '../auth/authenticate.js';
-import type { StudyAccess } from './studies.service.js';
+import { currentUser, requireUser, signIn } from '../auth/authenticate.js';
+import { isStudyId, type StudyAccess, studyAccessFrom } from './studies.service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -12,26 +12,32 @@ declare module 'fastify' {
 
 export const NOT_APPROVED_MESSAGE = 'Only approved researchers can work with studies.';
 
-/** preHandler: signed in as an approved researcher (401 signed out, 403 anyone else). */
-export async function requireApprovedResearcher(request: FastifyRequest, reply: FastifyReply) {
-  await requireUser(request, reply);
+/** 403 unless the signed-in user is a researcher with an approved application. */
+function assertApprovedResearcher(request: FastifyRequest) {
   if (currentUser(request).role !== 'researcher' || request.applicationStatus !== 'approved') {
     throw new AppError(403, 'NOT_APPROVED', NOT_APPROVED_MESSAGE);
   }
 }
 
+/** preHandler: signed in as an approved researcher (401 signed out, 403 anyone else). */
+export async function requireApprovedResearcher(request: FastifyRequest, reply: FastifyReply) {
+  await requireUser(request, reply);
+  assertApprovedResearcher(request);
+}
+
 /**
- * preHandler for routes under a study id (`:id` or `:studyId`): the membership is resolved
- * once — 404 for an unknown or deleted study, 403 for a non-member.
+ * preHandler for routes under a study id (`:id` or `:studyId`): the checks of
+ * `requireApprovedResearcher`, then 404 for an unknown or deleted study and 403 for a
+ * non-member, with session, application, study and role read in one statement.
  */
-export async function requireStudyMember(request: FastifyRequest, reply: FastifyReply) {
-  await requireApprovedResearcher(request, reply);
+export async function requireStudyMember(request: FastifyRequest, _reply: FastifyReply) {
   const params = request.params as { id?: string; studyId?: string };
   const studyId = params.studyId ?? params.id ?? '';
-  request.studyAccess = await request.server.services.studies.access(
-    studyId,
-    currentUser(request).id,
+  const found = await signIn(request, (token) =>
+    request.server.services.auth.authenticateForStudy(token, isStudyId(studyId) ? studyId : null),
   );
+  assertApprovedResearcher(request);
+  request.studyAccess = studyAccessFrom(found.study, found.role);
 }
 
 export function studyAccessOf(request: FastifyRequest): StudyAccess {
