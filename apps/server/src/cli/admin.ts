@@ -25,7 +25,7 @@ server is running.
   npm run admin -- add-participant --study-code <code> --email <address> [--first-name <name>] [--last-name <name>] [--phone <number>]
 
 Adds a participant to a study (or finds the one with that e-mail) and prints the participant id,
-for demos, support and browser tests (participants normally enrol themselves).
+for demos, support and browser tests (participants normally enrol themselves).`;
 
 type Result = { email: string; created: boolean; setPasswordUrl?: string | undefined };
 
