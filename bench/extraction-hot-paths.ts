@@ -7,7 +7,7 @@
  *   engine:  per sample, in this process: JSON.parse of the pages, tidyRows, the part CSV, SHA-256,
  *            and all of it as the engine does it a page at a time (TaskPart).
  *
- *   npx tsx --conditions=source bench/extraction-hot-paths.ts   (BENCH_DAYS, default 7)
+ *   npm run bench:extraction-hot-paths   (BENCH_DAYS, default 7)
  */
 
 import { spawn } from 'node:child_process';
