@@ -24,6 +24,11 @@ export const emailMessages = pgTable(
     recipientCount: integer('recipient_count').notNull(),
     sentBy: uuid('sent_by').references(() => users.id, { onDelete: 'set null' }),
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+    // Delivery counts of the recipients by their outbound row's status, kept by triggers
+    // (migration 0007) so the history never groups recipients per request.
+    queuedCount: integer('queued_count').notNull().default(0),
+    sentCount: integer('sent_count').notNull().default(0),
+    failedCount: integer('failed_count').notNull().default(0),
   },
   (t) => [index('email_messages_study_sent_idx').on(t.studyId, t.sentAt)],
 );

@@ -1,5 +1,5 @@
 import type { DeliveryStatus, EmailKind } from '@research/contracts';
-import { and, count, desc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import { pageWithTotal, totalOf } from '../../db/paging.js';
 import { emailMessages, emailRecipients, outboundMessages } from '../../db/schema/index.js';
@@ -55,27 +55,6 @@ export async function findMailing(db: DbOrTx, studyId: string, emailId: string) 
     .where(and(eq(emailMessages.studyId, studyId), eq(emailMessages.id, emailId)))
     .limit(1);
   return row;
-}
-
-/** Recipients whose outbound row is gone (purged) count as sent: they left the queue. */
-const statusOf = sql<DeliveryStatus>`coalesce(${outboundMessages.status}, 'sent')`;
-
-/** Delivery counts per mailing, from the outbound queue's own status. */
-export async function deliveryCounts(db: DbOrTx, messageIds: string[]) {
-  const counts = new Map<string, Record<DeliveryStatus, number>>();
-  if (messageIds.length === 0) return counts;
-  const rows = await db
-    .select({ messageId: emailRecipients.messageId, status: statusOf, n: count() })
-    .from(emailRecipients)
-    .leftJoin(outboundMessages, eq(outboundMessages.id, emailRecipients.outboundMessageId))
-    .where(inArray(emailRecipients.messageId, messageIds))
-    .groupBy(emailRecipients.messageId, statusOf);
-  for (const row of rows) {
-    const entry = counts.get(row.messageId) ?? { queued: 0, sent: 0, failed: 0 };
-    entry[row.status] = Number(row.n);
-    counts.set(row.messageId, entry);
-  }
-  return counts;
 }
 
 /**

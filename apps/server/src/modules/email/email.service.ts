@@ -49,6 +49,17 @@ const unique = (emails: readonly string[]) => [
   ...new Set(emails.map((e) => e.trim().toLowerCase())),
 ];
 
+/** The mailing's delivery counts, kept on its row by database triggers (migration 0007). */
+const deliveryStatusOf = (row: {
+  queuedCount: number;
+  sentCount: number;
+  failedCount: number;
+}) => ({
+  queued: row.queuedCount,
+  sent: row.sentCount,
+  failed: row.failedCount,
+});
+
 export function createEmailService({ db, config, messaging, studies }: EmailDeps) {
   /** Study by code, then membership: 404 unknown code, 403 non-member. */
   async function accessByCode(studyCode: string, userId: string): Promise<StudyAccess> {
@@ -300,10 +311,6 @@ export function createEmailService({ db, config, messaging, studies }: EmailDeps
       page: { limit: number; offset: number },
     ): Promise<{ emails: EmailRecord[]; totalCount: number }> {
       const { rows, totalCount } = await repo.listMailings(db, access.study.id, page);
-      const statusCounts = await repo.deliveryCounts(
-        db,
-        rows.map((r) => r.id),
-      );
       return {
         totalCount,
         emails: rows.map((row) => ({
@@ -312,7 +319,7 @@ export function createEmailService({ db, config, messaging, studies }: EmailDeps
           emailSubject: row.subject,
           sentCount: row.recipientCount,
           sentAt: row.sentAt.toISOString(),
-          deliveryStatus: statusCounts.get(row.id) ?? { queued: 0, sent: 0, failed: 0 },
+          deliveryStatus: deliveryStatusOf(row),
         })),
       };
     },
@@ -323,10 +330,7 @@ export function createEmailService({ db, config, messaging, studies }: EmailDeps
         ? await repo.findMailing(db, access.study.id, emailId)
         : undefined;
       if (!row) throw notFound(STUDY_DETAIL_MESSAGES.emailNotFound, 'EMAIL_NOT_FOUND');
-      const [statusCounts, recipients] = await Promise.all([
-        repo.deliveryCounts(db, [row.id]),
-        repo.recipientsOf(db, [row.id], EMAIL_DETAILS_RECIPIENTS_MAX),
-      ]);
+      const recipients = await repo.recipientsOf(db, [row.id], EMAIL_DETAILS_RECIPIENTS_MAX);
       return {
         id: row.id,
         kind: row.kind,
@@ -334,7 +338,7 @@ export function createEmailService({ db, config, messaging, studies }: EmailDeps
         emailBody: row.body,
         sentCount: row.recipientCount,
         sentAt: row.sentAt.toISOString(),
-        deliveryStatus: statusCounts.get(row.id) ?? { queued: 0, sent: 0, failed: 0 },
+        deliveryStatus: deliveryStatusOf(row),
         participants: recipients.get(row.id) ?? [],
       };
     },

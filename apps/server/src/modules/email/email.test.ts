@@ -1,6 +1,8 @@
+import { once } from 'node:events';
 import { invitationEmail } from '@research/contracts';
 import { startSandbox } from '@research/sandbox';
 import { and, count, eq, sql } from 'drizzle-orm';
+import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   emailMessages,
@@ -35,6 +37,23 @@ async function studyOf(t: TestApp, owner: Researcher, extra: Record<string, unkn
     ...extra,
   });
   return res.json().study as { id: string; studyCode: string; name: string };
+}
+
+/**
+ * The counts as a fresh group-by over the recipients (a missing outbound row counts as sent):
+ * what the trigger-kept columns must equal, so a broken trigger fails here.
+ */
+async function groupedCounts(t: TestApp, emailId: string) {
+  const status = sql<string>`coalesce(${outboundMessages.status}, 'sent')`;
+  const rows = await t.app.platform.db
+    .select({ status, n: count() })
+    .from(emailRecipients)
+    .leftJoin(outboundMessages, eq(outboundMessages.id, emailRecipients.outboundMessageId))
+    .where(eq(emailRecipients.messageId, emailId))
+    .groupBy(status);
+  const counts: Record<string, number> = { queued: 0, sent: 0, failed: 0 };
+  for (const row of rows) counts[row.status] = Number(row.n);
+  return counts;
 }
 
 describe('study e-mail', () => {
@@ -114,6 +133,7 @@ describe('study e-mail', () => {
       sentCount: 2,
       deliveryStatus: { queued: 0, sent: 2, failed: 0 },
     });
+    expect(await groupedCounts(t, record.id)).toEqual(record.deliveryStatus);
     // The list row carries no body and no recipients; the details call has them, with status.
     expect(Object.keys(record).sort()).toEqual(
       ['deliveryStatus', 'emailSubject', 'id', 'kind', 'sentAt', 'sentCount'].sort(),
@@ -565,6 +585,77 @@ describe('when the relay is down', () => {
       }
     } finally {
       await t.close();
+    }
+  }, 90_000);
+});
+
+/** A real SMTP relay on a free port that refuses `ghost*` recipients for good (550). */
+async function refusingRelay(port: number) {
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      callback(
+        address.address.startsWith('ghost')
+          ? Object.assign(new Error('No such user'), { responseCode: 550 })
+          : null,
+      );
+    },
+    onData(stream, _session, callback) {
+      stream.on('end', () => callback());
+      stream.resume();
+    },
+  });
+  server.listen(port, '127.0.0.1');
+  await once(server.server, 'listening');
+  return { close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('when the relay refuses a recipient', () => {
+  it('counts it failed, the others sent, and a purged failed row as sent', async () => {
+    const smtpPort = await freePort();
+    const relay = await refusingRelay(smtpPort);
+    const t = await createTestApp({ withoutSandbox: true, smtpPort });
+    try {
+      const master = await createMaster(t.app);
+      const owner = await researcherWithApplication(t.app, 'approved', master);
+      const study = await studyOf(t, owner);
+      const res = await post(t, owner.token, '/api/email/contact', {
+        studyCode: study.studyCode,
+        audience: 'participants',
+        recipients: ['ghost@example.org', 'fine@example.org', 'also.fine@example.org'],
+        emailSubject: 'Mixed',
+        emailBody: 'One of these bounces',
+      });
+      expect(res.statusCode).toBe(200);
+      const emailId = res.json().emailId as string;
+      const read = async () =>
+        (
+          await t.app.inject({
+            url: `/api/email/history/${study.id}`,
+            headers: bearer(owner.token),
+          })
+        ).json().emails[0];
+      const settled = await eventually(async () => {
+        const record = await read();
+        return record.deliveryStatus.queued === 0 ? record : undefined;
+      }, 30_000);
+      expect(settled.deliveryStatus).toEqual({ queued: 0, sent: 2, failed: 1 });
+      expect(await groupedCounts(t, emailId)).toEqual(settled.deliveryStatus);
+      const one = await t.app.inject({
+        url: `/api/email/history/${study.id}/${emailId}`,
+        headers: bearer(owner.token),
+      });
+      expect(one.json().email.deliveryStatus).toEqual(settled.deliveryStatus);
+
+      // A purge of the failed queue row: its recipient then counts as sent, as it always did.
+      await t.app.platform.db.delete(outboundMessages).where(eq(outboundMessages.status, 'failed'));
+      expect((await read()).deliveryStatus).toEqual({ queued: 0, sent: 3, failed: 0 });
+      expect(await groupedCounts(t, emailId)).toEqual({ queued: 0, sent: 3, failed: 0 });
+    } finally {
+      await t.close();
+      await relay.close();
     }
   }, 90_000);
 });
