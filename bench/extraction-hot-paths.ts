@@ -13,7 +13,6 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Sandbox } from '@research/sandbox';
@@ -23,21 +22,11 @@ import { filterOf } from '../apps/server/src/modules/extraction/engine.js';
 import { addDays, DATA_TYPE_CALLS } from '../apps/server/src/modules/extraction/plan.js';
 import { TaskPart } from '../apps/server/src/modules/extraction/task-part.js';
 import { tidyRows } from '../apps/server/src/modules/extraction/tidy.js';
+import { freePort } from './lib/ports.js';
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 7);
 const START = '2026-11-01';
 const ACCOUNT = 'bench.hot.001@gmail.test';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 const [httpPort, smtpPort] = [await freePort(), await freePort()];
 const sandboxDir = await mkdtemp(path.join(os.tmpdir(), 'wrp-bench-hot-'));

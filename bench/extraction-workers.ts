@@ -38,11 +38,8 @@ import {
   extractionRuns,
   extractionTasks,
 } from '../apps/server/src/db/schema/index.js';
-import {
-  consentAt,
-  participantSessionHeaders,
-  studyWithParticipants,
-} from '../apps/server/src/test/wearables-kit.js';
+import { studyWithParticipants } from '../apps/server/src/test/wearables-kit.js';
+import { connectParticipant } from './lib/connect.js';
 
 const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 200);
 const DAYS = 30;
@@ -141,30 +138,7 @@ try {
   const ids: string[] = [];
   const connect = async (i: number) => {
     const account = `bench.workers.${String(i + 1).padStart(3, '0')}@gmail.test`;
-    const participant = await world.addParticipant({ firstName: 'Bench', lastName: `W${i + 1}` });
-    const url = await app.inject({
-      method: 'GET',
-      url: '/api/fitbit/auth-url',
-      // A first connection needs the session enrolment issues once the e-mail is verified.
-      headers: await participantSessionHeaders(app, world.study.studyCode, participant),
-      // Each participant connects from a phone of their own (the route is limited per address).
-      remoteAddress: `10.1.${Math.floor(i / 250)}.${(i % 250) + 1}`,
-      query: {
-        participantId: participant.id,
-        studyCode: world.study.studyCode,
-        email: participant.email,
-      },
-    });
-    if (url.statusCode !== 200) throw new Error(`auth-url: ${url.statusCode} ${url.body}`);
-    const consent = await consentAt((url.json() as { authUrl: string }).authUrl, { account });
-    const callback = await app.inject({
-      method: 'POST',
-      url: '/api/fitbit/callback',
-      remoteAddress: `10.1.${Math.floor(i / 250)}.${(i % 250) + 1}`,
-      payload: { code: consent.code, state: consent.state, participantId: participant.id },
-    });
-    if (callback.statusCode !== 200) throw new Error(`callback: ${callback.statusCode}`);
-    ids[i] = participant.id;
+    ids[i] = await connectParticipant(app, world, i, account, `W${i + 1}`);
   };
   for (let i = 0; i < PARTICIPANTS; i += 10) {
     await Promise.all(

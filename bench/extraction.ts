@@ -29,7 +29,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { DATA_TYPES, type DataType } from '@research/contracts';
@@ -53,11 +52,9 @@ import {
   SLEEP_PAGE_SIZE,
 } from '../apps/server/src/modules/extraction/plan.js';
 import { createGoogleHealthClient } from '../apps/server/src/platform/google-health/index.js';
-import {
-  consentAt,
-  participantSessionHeaders,
-  studyWithParticipants,
-} from '../apps/server/src/test/wearables-kit.js';
+import { studyWithParticipants } from '../apps/server/src/test/wearables-kit.js';
+import { connectParticipant } from './lib/connect.js';
+import { freePort } from './lib/ports.js';
 import { printSummary, profileDuring, summarize } from './lib/profile.js';
 
 const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 20);
@@ -68,17 +65,6 @@ const LATENCY_MS = 100;
 const PER_USER_PER_MINUTE = 300;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dataTypes = [...DATA_TYPES] as DataType[];
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** apps/sandbox as `npm run dev -w @research/sandbox` runs it, on free ports, controlled over HTTP. */
 async function startSandboxProcess() {
@@ -212,30 +198,8 @@ try {
   const people: { id: string; account: string }[] = [];
   for (let i = 0; i < PARTICIPANTS; i++) {
     const account = `bench.extract.${String(i + 1).padStart(3, '0')}@gmail.test`;
-    const participant = await world.addParticipant({ firstName: 'Bench', lastName: `P${i + 1}` });
-    const url = await app.inject({
-      method: 'GET',
-      url: '/api/fitbit/auth-url',
-      // A first connection needs the session enrolment issues once the e-mail is verified.
-      headers: await participantSessionHeaders(app, world.study.studyCode, participant),
-      // Each participant connects from a phone of their own (the route is limited per address).
-      remoteAddress: `10.1.${Math.floor(i / 250)}.${(i % 250) + 1}`,
-      query: {
-        participantId: participant.id,
-        studyCode: world.study.studyCode,
-        email: participant.email,
-      },
-    });
-    if (url.statusCode !== 200) throw new Error(`auth-url: ${url.statusCode} ${url.body}`);
-    const consent = await consentAt((url.json() as { authUrl: string }).authUrl, { account });
-    const callback = await app.inject({
-      method: 'POST',
-      url: '/api/fitbit/callback',
-      remoteAddress: `10.1.${Math.floor(i / 250)}.${(i % 250) + 1}`,
-      payload: { code: consent.code, state: consent.state, participantId: participant.id },
-    });
-    if (callback.statusCode !== 200) throw new Error(`callback: ${callback.statusCode}`);
-    people.push({ id: participant.id, account });
+    const id = await connectParticipant(app, world, i, account, `P${i + 1}`);
+    people.push({ id, account });
   }
   // Connecting made identity calls; the runs start in a fresh quota minute of their own below.
   await sandbox.setControls({ latencyMs: LATENCY_MS, perUserPerMinute: PER_USER_PER_MINUTE });

@@ -1,14 +1,13 @@
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { expect, type Page, type TestInfo, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { civilDayTotals } from '@research/sandbox';
 import {
   APP_URL,
+  addParticipant,
   approveApplication,
   createMaster,
-  E2E_PORT,
   registerAndApply,
   shot,
+  shotsAtBothWidths,
   signIn,
   uniqueEmail,
 } from './helpers';
@@ -20,7 +19,6 @@ import {
  * whose rows match the sandbox's deterministic data.
  */
 
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const masterEmail = uniqueEmail('ext-master');
 const masterPassword = 'correct-horse-1-master';
 const owner = { name: 'Katherine Johnson', email: uniqueEmail('ext-owner') };
@@ -45,43 +43,6 @@ async function apiJson<T>(
   const payload = (await response.json()) as T;
   if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(payload)}`);
   return payload;
-}
-
-async function shots(page: Page, testInfo: TestInfo, name: string) {
-  await shot(page, testInfo, name);
-  const desktop = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await shot(page, testInfo, `${name}-390`);
-  if (desktop) await page.setViewportSize(desktop);
-}
-
-function addParticipant(email: string, firstName: string, lastName: string): string {
-  const output = execFileSync(
-    'npm',
-    [
-      'run',
-      '--silent',
-      'admin',
-      '--',
-      'add-participant',
-      '--study-code',
-      studyCode,
-      '--email',
-      email,
-      '--first-name',
-      firstName,
-      '--last-name',
-      lastName,
-    ],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, PORT: String(E2E_PORT) },
-      encoding: 'utf8',
-    },
-  );
-  const id = /participant (P[0-9a-f]{16})/.exec(output)?.[1];
-  if (!id) throw new Error(`add-participant said: ${output}`);
-  return id;
 }
 
 /** The participant's consent on the sandbox's Google page, over HTTP, then the callback call. */
@@ -134,7 +95,7 @@ test.describe
       for (const [i, account] of ACCOUNTS.entries()) {
         const email = uniqueEmail(`ext-p${i}`);
         const [first, last] = names[i] ?? ['P', 'Q'];
-        const id = addParticipant(email, first, last);
+        const id = addParticipant(studyCode, { email, firstName: first, lastName: last });
         await connect(id, account, token);
       }
     });
@@ -168,7 +129,7 @@ test.describe
       await expect(
         page.getByText('Estimated API calls').locator('xpath=following-sibling::*[1]'),
       ).toHaveText('18');
-      await shots(page, testInfo, 'extraction-panel');
+      await shotsAtBothWidths(page, testInfo, 'extraction-panel');
 
       await page.getByRole('button', { name: 'Preview extraction' }).click();
       const preview = page.getByRole('dialog', { name: 'Extraction Preview' });
@@ -190,7 +151,7 @@ test.describe
         await expect(bar).toHaveAttribute('aria-valuenow', '100', { timeout: 60_000 });
       }
       await expect(jobs.first().getByText('completed')).toBeVisible();
-      await shots(page, testInfo, 'extraction-jobs-done');
+      await shotsAtBothWidths(page, testInfo, 'extraction-jobs-done');
 
       await jobs.first().getByRole('button', { name: 'Detail' }).click();
       const details = page.getByRole('dialog', { name: 'Extraction Details' });
@@ -198,7 +159,7 @@ test.describe
       await expect(details.getByText('manifest.json', { exact: true })).toBeVisible({
         timeout: 30_000,
       });
-      await shots(page, testInfo, 'extraction-details');
+      await shotsAtBothWidths(page, testInfo, 'extraction-details');
       await details.getByRole('button', { name: 'Close' }).click();
 
       // A reloaded page shows the same state.

@@ -92,6 +92,39 @@ export function createMaster(email: string, password: string) {
   );
 }
 
+/** `npm run admin -- add-participant` against this run's server; returns the new participant id. */
+export function addParticipant(
+  studyCode: string,
+  person: { email: string; firstName: string; lastName: string },
+): string {
+  const output = execFileSync(
+    'npm',
+    [
+      'run',
+      '--silent',
+      'admin',
+      '--',
+      'add-participant',
+      '--study-code',
+      studyCode,
+      '--email',
+      person.email,
+      '--first-name',
+      person.firstName,
+      '--last-name',
+      person.lastName,
+    ],
+    {
+      cwd: repoRoot,
+      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, PORT: String(E2E_PORT) },
+      encoding: 'utf8',
+    },
+  );
+  const id = /participant (P[0-9a-f]{16})/.exec(output)?.[1];
+  if (!id) throw new Error(`add-participant said: ${output}`);
+  return id;
+}
+
 interface InboxMessage {
   id: string;
   to: string;
@@ -133,6 +166,19 @@ export async function shot(
   const file = testInfo.outputPath(`${name}.png`);
   await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
   await testInfo.attach(name, { path: file, contentType: 'image/png' });
+}
+
+/** The full-page shot at the current width, then the same page at a phone's 390 px. */
+export async function shotsAtBothWidths(
+  page: Page,
+  testInfo: import('@playwright/test').TestInfo,
+  name: string,
+) {
+  await shot(page, testInfo, name);
+  const desktop = page.viewportSize();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, testInfo, `${name}-390`);
+  if (desktop) await page.setViewportSize(desktop);
 }
 
 /** A small but real one-page PDF, for upload tests (file-type sniffing needs the real header). */

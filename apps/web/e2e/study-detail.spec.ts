@@ -1,11 +1,10 @@
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
 import {
   APP_URL,
+  addParticipant,
   approveApplication,
   createMaster,
-  E2E_PORT,
   PASSWORD,
   SANDBOX_URL,
   shot,
@@ -42,34 +41,6 @@ let studyId = '';
 let studyCode = '';
 /** The dashboard join link from the collaborator's invitation mail (path and query). */
 let joinLink = '';
-
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
-
-/** `npm run admin -- add-participant` against this run's database (like `createMaster`). */
-function addParticipant(code: string, email: string, firstName: string, lastName: string) {
-  execFileSync(
-    'npm',
-    [
-      'run',
-      'admin',
-      '--',
-      'add-participant',
-      '--study-code',
-      code,
-      '--email',
-      email,
-      '--first-name',
-      firstName,
-      '--last-name',
-      lastName,
-    ],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, PORT: String(E2E_PORT) },
-      stdio: 'pipe',
-    },
-  );
-}
 
 async function api<T>(path: string, body: unknown, token?: string): Promise<T> {
   const response = await fetch(`${APP_URL}${path}`, {
@@ -230,7 +201,11 @@ test.describe
 
       // One enrolled participant, added with the admin CLI as for a demo (enrolment itself is
       // covered by the enrolment specs).
-      addParticipant(studyCode, enrolled.email, enrolled.first, enrolled.last);
+      addParticipant(studyCode, {
+        email: enrolled.email,
+        firstName: enrolled.first,
+        lastName: enrolled.last,
+      });
     });
 
     test('the owner sees the header, the tabs and the empty states', async ({ page }, testInfo) => {

@@ -1,16 +1,16 @@
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { expect, type Page, type TestInfo, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { build } from 'vite';
 import {
   APP_URL,
+  addParticipant,
   approveApplication,
   createMaster,
-  E2E_PORT,
   latestMail,
   PASSWORD,
   SANDBOX_URL,
   shot,
+  shotsAtBothWidths,
   signIn,
   uniqueEmail,
 } from './helpers';
@@ -27,7 +27,6 @@ import {
  * reconnects, and the listing shows the connection active again.
  */
 
-const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const masterEmail = uniqueEmail('wear-master');
 const masterPassword = `${PASSWORD}-master`;
 const owner = { name: 'Grace Hopper', email: uniqueEmail('wear-owner') };
@@ -39,48 +38,9 @@ const SLEEP_SCOPE = 'https://www.googleapis.com/auth/googlehealth.sleep.readonly
 
 let studyId = '';
 
-/** The shared full-page shot at the desktop width, then the same page at a phone's 390 px. */
-async function shots(page: Page, testInfo: TestInfo, name: string) {
-  await shot(page, testInfo, name);
-  const desktop = page.viewportSize();
-  await page.setViewportSize({ width: 390, height: 844 });
-  await shot(page, testInfo, `${name}-390`);
-  if (desktop) await page.setViewportSize(desktop);
-}
-
 let studyCode = '';
 let participantId = '';
 let popupParticipantId = '';
-
-/** `npm run admin -- add-participant`, against this run's server; returns the new id. */
-function addParticipant(email: string, firstName: string, lastName: string): string {
-  const output = execFileSync(
-    'npm',
-    [
-      'run',
-      '--silent',
-      'admin',
-      '--',
-      'add-participant',
-      '--study-code',
-      studyCode,
-      '--email',
-      email,
-      '--first-name',
-      firstName,
-      '--last-name',
-      lastName,
-    ],
-    {
-      cwd: repoRoot,
-      env: { ...process.env, DATA_DIR: process.env.E2E_DATA_DIR, PORT: String(E2E_PORT) },
-      encoding: 'utf8',
-    },
-  );
-  const id = /participant (P[0-9a-f]{16})/.exec(output)?.[1];
-  if (!id) throw new Error(`add-participant said: ${output}`);
-  return id;
-}
 
 /**
  * A researcher through the API: sign-up, the mailed confirmation link (applications need a
@@ -272,8 +232,16 @@ test.describe
       const { study } = (await created.json()) as { study: { id: string; studyCode: string } };
       studyId = study.id;
       studyCode = study.studyCode;
-      participantId = addParticipant(participantEmail, 'Florence', 'Nightingale');
-      popupParticipantId = addParticipant(popupParticipantEmail, 'Mary', 'Seacole');
+      participantId = addParticipant(studyCode, {
+        email: participantEmail,
+        firstName: 'Florence',
+        lastName: 'Nightingale',
+      });
+      popupParticipantId = addParticipant(studyCode, {
+        email: popupParticipantEmail,
+        firstName: 'Mary',
+        lastName: 'Seacole',
+      });
       // Reauthorization renews an existing connection: Florence connected once, every scope.
       await connectOnce(participantId, ACCOUNT);
     });
@@ -312,7 +280,7 @@ test.describe
       expect(
         await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fitbit_'))),
       ).toEqual([]);
-      await shots(page, testInfo, 'callback-failure');
+      await shotsAtBothWidths(page, testInfo, 'callback-failure');
       await page.getByRole('link', { name: 'Try Again' }).click();
       await expect(page).toHaveURL(/\/fitbit\/reauthorize$/);
 
@@ -328,23 +296,23 @@ test.describe
           'This is not the Google account connected to your participation, so nothing was changed. Please sign in with the Google account your Fitbit device uses.',
         ),
       ).toBeVisible();
-      await shots(page, testInfo, 'callback-other-account');
+      await shotsAtBothWidths(page, testInfo, 'callback-other-account');
       await page.getByRole('link', { name: 'Try Again' }).click();
       await expect(page).toHaveURL(/\/fitbit\/reauthorize$/);
 
       await page.getByLabel('Participant ID').fill(participantId);
       await page.getByLabel('Email Address').fill(`  ${participantEmail.toUpperCase()} `);
-      await shots(page, testInfo, 'reauthorize-form');
+      await shotsAtBothWidths(page, testInfo, 'reauthorize-form');
       await reconnect.click();
 
       await expect(page).toHaveURL(new RegExp(`^${SANDBOX_URL}/o/oauth2/v2/auth`));
-      await shots(page, testInfo, 'google-consent');
+      await shotsAtBothWidths(page, testInfo, 'google-consent');
       // Sleep was granted before; unticked now, it stays off (no incremental authorization).
       await consent(page, ACCOUNT, [SLEEP_SCOPE]);
 
       await expect(page).toHaveURL(/\/fitbit\/callback\?/);
       await expectConnected(page);
-      await shots(page, testInfo, 'callback-success');
+      await shotsAtBothWidths(page, testInfo, 'callback-success');
       // The stored verifier, study code and participant data are gone.
       expect(
         await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fitbit_'))),
@@ -363,14 +331,18 @@ test.describe
       await expect(row).toContainText('Heart & body');
       await expect(row).not.toContainText('Sleep');
       await expect(listing).toContainText('Fitbit data now comes through the Google Health API');
-      await shots(page, testInfo, 'authorization-listing');
+      await shotsAtBothWidths(page, testInfo, 'authorization-listing');
     });
 
     test('a participant who was never connected cannot start at /fitbit/reauthorize', async ({
       page,
     }) => {
       const email = uniqueEmail('wear-never');
-      const neverId = addParticipant(email, 'Nobody', 'Connected');
+      const neverId = addParticipant(studyCode, {
+        email: email,
+        firstName: 'Nobody',
+        lastName: 'Connected',
+      });
       await page.goto('/fitbit/reauthorize');
       await page.getByLabel('Participant ID').fill(neverId);
       await page.getByLabel('Email Address').fill(email);
@@ -468,7 +440,11 @@ test.describe
       page,
     }, testInfo) => {
       // A consent link made on the server (as enrolment's enroll-direct will): no browser verifier.
-      const directId = addParticipant(uniqueEmail('wear-direct'), 'Ada', 'Lovelace');
+      const directId = addParticipant(studyCode, {
+        email: uniqueEmail('wear-direct'),
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+      });
       const token = await ownerToken();
       const answer = await fetch(
         `${APP_URL}/api/fitbit/auth-url?${new URLSearchParams({ participantId: directId, studyCode })}`,
@@ -514,7 +490,7 @@ test.describe
       await listing.getByRole('button', { name: `Refresh token ${participantId}` }).click();
       const modal = page.getByRole('alertdialog', { name: 'Failed to Refresh Token' });
       await expect(modal).toContainText('The participant must reconnect their wearable account');
-      await shots(page, testInfo, 'refresh-needs-reauthorization');
+      await shotsAtBothWidths(page, testInfo, 'refresh-needs-reauthorization');
       await modal.getByRole('button', { name: 'Got it' }).click();
       const row = listing.locator(`tr[data-participant-id="${participantId}"]`);
       await expect(row).toContainText('Needs Reauthorization');
@@ -532,7 +508,7 @@ test.describe
       await page.getByRole('button', { name: 'Reconnect Fitbit Device' }).click();
       await expect(page.getByRole('alert')).toHaveText('Email is required for verification.');
       await page.getByLabel('Email Address').fill(participantEmail);
-      await shots(page, testInfo, 'quick-reauthorization');
+      await shotsAtBothWidths(page, testInfo, 'quick-reauthorization');
       await page.getByRole('button', { name: 'Reconnect Fitbit Device' }).click();
       await consent(page, ACCOUNT);
       await expectConnected(page);
@@ -544,6 +520,6 @@ test.describe
       await expect(listing.locator(`tr[data-participant-id="${participantId}"]`)).toContainText(
         'Sleep',
       );
-      await shots(page, testInfo, 'listing-active-again');
+      await shotsAtBothWidths(page, testInfo, 'listing-active-again');
     });
   });

@@ -7,8 +7,6 @@ import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useTheme } from '@mui/material/styles';
 import TextField from '@mui/material/TextField';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import {
   COLLABORATOR_DIALOG_TEXTS,
@@ -37,9 +35,9 @@ import {
   EMPTY_CONTACT_DRAFT,
 } from './contact-form';
 import { type EmailDraft, EmailReview } from './email-review';
+import { type MailMode, ModeToggle } from './mode-toggle';
 import { messageOf, type Notify } from './notify';
 
-type Mode = 'invite' | 'contact';
 type Step = 'compose' | 'review';
 
 interface InviteDraft {
@@ -84,7 +82,7 @@ export function CollaboratorsDialog({
   const defaults = collaboratorInvitationDefaults(study.name);
   const emptyInvite: InviteDraft = { emails: '', subject: defaults.subject, message: '' };
 
-  const [mode, setMode] = useState<Mode>('invite');
+  const [mode, setMode] = useState<MailMode>('invite');
   const [step, setStep] = useState<Step>('compose');
   const [invite, setInvite] = useState<InviteDraft>(emptyInvite);
   const [inviteIssue, setInviteIssue] = useState<string | null>(null);
@@ -244,18 +242,7 @@ export function CollaboratorsDialog({
         >
           <DialogTitle id={titleId}>{COLLABORATOR_DIALOG_TEXTS.dialogTitle}</DialogTitle>
           <DialogContent dividers>
-            <ToggleButtonGroup
-              exclusive
-              size="small"
-              color="primary"
-              value={mode}
-              onChange={(_, next: Mode | null) => next && setMode(next)}
-              aria-label={INVITE_DIALOG_TEXTS.modeLabel}
-              sx={{ mb: 2 }}
-            >
-              <ToggleButton value="invite">{INVITE_DIALOG_TEXTS.invite}</ToggleButton>
-              <ToggleButton value="contact">{INVITE_DIALOG_TEXTS.contact}</ToggleButton>
-            </ToggleButtonGroup>
+            <ModeToggle mode={mode} onChange={setMode} />
             {mode === 'invite' ? (
               <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
                 {inviteIssue && (

@@ -1,5 +1,4 @@
 import Visibility from '@mui/icons-material/VisibilityOutlined';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import List from '@mui/material/List';
@@ -16,8 +15,7 @@ import { useState } from 'react';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { useEmailHistory } from '../api/get-email-history';
 import { EmailDetailsDialog, formatSentAt } from './email-details-dialog';
-import { EmptyPanel } from './empty-panel';
-import { messageOf } from './notify';
+import { EmptyPanel, LoadFailedPanel } from './empty-panel';
 
 /** Tab 3: every mailing of the study, newest first, with its summary line and a View button. */
 export function EmailHistoryTab({ study }: { study: Study }) {
@@ -26,20 +24,7 @@ export function EmailHistoryTab({ study }: { study: Study }) {
 
   if (history.isPending) return <LoadingIndicator />;
   if (history.isError && !history.data) {
-    return (
-      <Box sx={{ p: 2 }}>
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => history.refetch()}>
-              {STUDY_DETAIL_TEXTS.retry}
-            </Button>
-          }
-        >
-          {messageOf(history.error, STUDY_DETAIL_TEXTS.loadFailed)}
-        </Alert>
-      </Box>
-    );
+    return <LoadFailedPanel error={history.error} onRetry={() => history.refetch()} />;
   }
   const emails = history.data.pages.flatMap((page) => page.emails);
   if (emails.length === 0) {

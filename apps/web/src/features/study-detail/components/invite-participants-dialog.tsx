@@ -5,8 +5,6 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import { useTheme } from '@mui/material/styles';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import {
   CONTACT_MESSAGES,
@@ -47,10 +45,10 @@ import {
   InviteRows,
   inviteProblem,
 } from './invite-rows';
+import { type MailMode, ModeToggle } from './mode-toggle';
 import { messageOf, type Notify } from './notify';
 import { useListState } from './server-table';
 
-type Mode = 'invite' | 'contact';
 type Step = 'compose' | 'review';
 
 /** How many participants the contact list offers; more are reached by typing their address. */
@@ -63,7 +61,7 @@ export interface InviteParticipantsDialogProps {
   notify: Notify;
   onClose: () => void;
   /** Open in contact mode (e.g. from a participant's row); invite otherwise. */
-  initialMode?: Mode;
+  initialMode?: MailMode;
 }
 
 /** The file's text through FileReader, which every browser (and jsdom) has. */
@@ -100,7 +98,7 @@ export function InviteParticipantsDialog({
   const theme = useTheme();
   const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
   const titleId = useId();
-  const [mode, setMode] = useState<Mode>(initialMode);
+  const [mode, setMode] = useState<MailMode>(initialMode);
   const [step, setStep] = useState<Step>('compose');
   const [rows, setRows] = useState<InviteRow[]>([EMPTY_ROW]);
   const [inviteIssue, setInviteIssue] = useState<string | null>(null);
@@ -341,18 +339,7 @@ export function InviteParticipantsDialog({
         >
           <DialogTitle id={titleId}>{INVITE_DIALOG_TEXTS.dialogTitle}</DialogTitle>
           <DialogContent dividers>
-            <ToggleButtonGroup
-              exclusive
-              size="small"
-              color="primary"
-              value={mode}
-              onChange={(_, next: Mode | null) => next && setMode(next)}
-              aria-label={INVITE_DIALOG_TEXTS.modeLabel}
-              sx={{ mb: 2 }}
-            >
-              <ToggleButton value="invite">{INVITE_DIALOG_TEXTS.invite}</ToggleButton>
-              <ToggleButton value="contact">{INVITE_DIALOG_TEXTS.contact}</ToggleButton>
-            </ToggleButtonGroup>
+            <ModeToggle mode={mode} onChange={setMode} />
             {mode === 'invite' ? (
               <InviteRows
                 rows={rows}

@@ -1,7 +1,5 @@
 import PersonRemove from '@mui/icons-material/PersonRemove';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Table from '@mui/material/Table';
@@ -24,7 +22,7 @@ import { LoadingIndicator } from '../../../components/loading-indicator';
 import { useMembers } from '../api/get-members';
 import { useRemoveMember } from '../api/remove-member';
 import { ConfirmDialog } from './confirm-dialog';
-import { EmptyPanel } from './empty-panel';
+import { EmptyPanel, LoadFailedPanel } from './empty-panel';
 import { messageOf, type Notify } from './notify';
 
 export interface MembersTabProps {
@@ -41,20 +39,7 @@ export function MembersTab({ study, notify }: MembersTabProps) {
 
   if (members.isPending) return <LoadingIndicator />;
   if (members.isError) {
-    return (
-      <Box sx={{ p: 2 }}>
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => members.refetch()}>
-              {STUDY_DETAIL_TEXTS.retry}
-            </Button>
-          }
-        >
-          {messageOf(members.error, STUDY_DETAIL_TEXTS.loadFailed)}
-        </Alert>
-      </Box>
-    );
+    return <LoadFailedPanel error={members.error} onRetry={() => members.refetch()} />;
   }
   const main = members.data.filter((member) => member.role === 'main');
   const collaborators = members.data.filter((member) => member.role !== 'main');

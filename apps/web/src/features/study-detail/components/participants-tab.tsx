@@ -2,8 +2,6 @@ import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import MailOutline from '@mui/icons-material/MailOutline';
 import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
@@ -27,7 +25,7 @@ import { useParticipants } from '../api/get-participants';
 import { useUpdateParticipant } from '../api/update-participant';
 import { ConfirmDialog } from './confirm-dialog';
 import { EditParticipantDialog, type EditParticipantValues } from './edit-participant-dialog';
-import { EmptyPanel } from './empty-panel';
+import { EmptyPanel, LoadFailedPanel } from './empty-panel';
 import { displayPhone, messageOf, type Notify } from './notify';
 import { ParticipantDetailsDialog } from './participant-details-dialog';
 import { type Column, ServerTable, useListState } from './server-table';
@@ -73,20 +71,7 @@ export function ParticipantsTab({ study, signedIn, notify, onInvite }: Participa
 
   if (participants.isPending) return <LoadingIndicator />;
   if (participants.isError && !participants.data) {
-    return (
-      <Box sx={{ p: 2 }}>
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => participants.refetch()}>
-              {STUDY_DETAIL_TEXTS.retry}
-            </Button>
-          }
-        >
-          {messageOf(participants.error, STUDY_DETAIL_TEXTS.loadFailed)}
-        </Alert>
-      </Box>
-    );
+    return <LoadFailedPanel error={participants.error} onRetry={() => participants.refetch()} />;
   }
   const { participants: rows, totalCount } = participants.data;
   if (totalCount === 0 && list.query.search === '' && list.searchInput === '') {

@@ -1,8 +1,5 @@
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import EditOutlined from '@mui/icons-material/EditOutlined';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import TableCell from '@mui/material/TableCell';
@@ -25,7 +22,7 @@ import { usePendingParticipants } from '../api/get-pending-participants';
 import { useUpdatePendingParticipant } from '../api/update-pending-participant';
 import { ConfirmDialog } from './confirm-dialog';
 import { EditPendingDialog } from './edit-pending-dialog';
-import { EmptyPanel } from './empty-panel';
+import { EmptyPanel, LoadFailedPanel } from './empty-panel';
 import { displayPhone, messageOf, type Notify } from './notify';
 import { type Column, ServerTable, useListState } from './server-table';
 
@@ -63,20 +60,7 @@ export function PendingParticipantsTab({ study, signedIn, notify }: PendingParti
 
   if (pending.isPending) return <LoadingIndicator />;
   if (pending.isError && !pending.data) {
-    return (
-      <Box sx={{ p: 2 }}>
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => pending.refetch()}>
-              {STUDY_DETAIL_TEXTS.retry}
-            </Button>
-          }
-        >
-          {messageOf(pending.error, STUDY_DETAIL_TEXTS.loadFailed)}
-        </Alert>
-      </Box>
-    );
+    return <LoadFailedPanel error={pending.error} onRetry={() => pending.refetch()} />;
   }
   const { pendingParticipants: rows, totalCount } = pending.data;
   if (totalCount === 0 && list.query.search === '' && list.searchInput === '') {
