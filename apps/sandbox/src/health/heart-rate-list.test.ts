@@ -4,6 +4,7 @@ import { api, connect, type Tokens } from '../test/health-flow.js';
 import { parseInstant } from './civil.js';
 import { healthIdentity } from './data-generator.js';
 import { findType, type TypeSpec } from './data-types.js';
+import { applyFieldMask, parseFieldMask } from './field-mask.js';
 import { type ListCaller, listPoints } from './resource-server.js';
 
 // Golden test of the heart-rate text writer: every page it writes must be byte for byte what
@@ -27,19 +28,21 @@ function comparePages(
   reconcile = false,
   who = caller(),
   maxPages = 100,
+  fieldsText?: string,
 ) {
+  const fields = fieldsText ? parseFieldMask(fieldsText) : null;
   let pageToken: string | undefined;
   let pages = 0;
   let points = 0;
   do {
     const query = new URLSearchParams({ ...params, ...(pageToken ? { pageToken } : {}) });
-    const generic = listPoints(who, type, query, reconcile, false, {
-      generic: true,
-    });
-    const text = listPoints(who, type, query, reconcile, false);
+    const whole = listPoints(who, type, query, reconcile, false, { generic: true });
+    const generic = fields ? applyFieldMask(whole, fields) : whole;
+    const text = listPoints(who, type, query, reconcile, false, { fields });
     expect(typeof text).toBe('string');
     expect(text, `page ${pages + 1} of ${JSON.stringify(params)}`).toBe(JSON.stringify(generic));
-    const parsed = generic as { dataPoints?: unknown[]; nextPageToken?: string };
+    // The page token is followed even when the selection leaves it out of the answer.
+    const parsed = whole as { dataPoints?: unknown[]; nextPageToken?: string };
     points += parsed.dataPoints?.length ?? 0;
     pageToken = parsed.nextPageToken;
     pages += 1;
@@ -57,6 +60,22 @@ describe('raw heart-rate pages written as text', () => {
     const { pages, points } = comparePages({ filter: civilDay(date, next), pageSize: '10000' });
     expect(pages).toBeGreaterThanOrEqual(3);
     expect(points).toBeGreaterThan(20_000);
+  });
+
+  it.each([
+    'dataPoints(heartRate(sampleTime(physicalTime,utcOffset),beatsPerMinute)),nextPageToken',
+    'dataPoints/heartRate/sampleTime/civilTime,dataPoints/dataSource',
+    'dataPoints(heartRate/beatsPerMinute)',
+    'dataPoints(dataSource,heartRate(sampleTime(utcOffset,civilTime)))',
+    'dataPoints/*,nextPageToken',
+    'dataPoints(unknownField)',
+  ])('are byte-equal to the generic listing with the field mask %s applied', (fields) => {
+    const filter = civilDay('2026-11-01', '2026-11-02');
+    const { pages } = comparePages({ filter, pageSize: '10000' }, false, caller(), 100, fields);
+    expect(pages).toBeGreaterThanOrEqual(3);
+    expect(
+      comparePages({ filter, pageSize: '3000' }, true, caller(), 2, fields).pages,
+    ).toBeGreaterThan(0);
   });
 
   it('are byte-equal for reconcile, physical-time filters, small pages and no filter', () => {
@@ -129,8 +148,30 @@ describe('over HTTP', () => {
       generic: true,
     });
     expect(await response.text()).toBe(JSON.stringify(generic));
+    // A partial response is the same listing with the selection applied, and far smaller.
+    const fields = 'dataPoints(heartRate(sampleTime(physicalTime,utcOffset),beatsPerMinute))';
+    const partial = await fetch(`${url}&fields=${encodeURIComponent(fields)}`, {
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    const partialText = await partial.text();
+    expect(partialText).toBe(JSON.stringify(applyFieldMask(generic, parseFieldMask(fields))));
+    expect(partialText.length * 2.5).toBeLessThan(JSON.stringify(generic).length);
     // Other types are still objects Fastify serialises, with the same content type.
     const steps = await api(sandbox, tokens.access_token, '/v4/users/me/identity');
     expect(steps.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+
+  it('applies fields to every answer and refuses a malformed one with 400', async () => {
+    const identity = await api(
+      sandbox,
+      tokens.access_token,
+      '/v4/users/me/identity?fields=healthUserId',
+    );
+    expect(Object.keys(identity.json)).toEqual(['healthUserId']);
+    const bad = await api(sandbox, tokens.access_token, '/v4/users/me/identity?fields=a(b');
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({
+      error: { status: 'INVALID_ARGUMENT', message: 'Invalid field selection: a(b' },
+    });
   });
 });

@@ -1,5 +1,6 @@
 import { DAY_MS, isoDate } from './civil.js';
 import { dayData } from './data-generator.js';
+import { applyFieldMask, type FieldMask } from './field-mask.js';
 import { type Filter, matches } from './filter.js';
 
 /**
@@ -8,8 +9,9 @@ import { type Filter, matches } from './filter.js';
  * for each page and serialising them with JSON.stringify was most of the sandbox's work. This walks
  * the generated samples newest first from the page's cursor, keeps the first `size` that match, and
  * writes each from precomputed pieces with integer arithmetic. The bytes are those of
- * JSON.stringify of the generic listing (pointsOfUnit); heart-rate-list.test.ts checks it page by
- * page on an ordinary day, the DST day and both time-zone change days.
+ * JSON.stringify of the generic listing (pointsOfUnit) with the request's field mask applied;
+ * heart-rate-list.test.ts checks it page by page on an ordinary day, the DST day and both
+ * time-zone change days, with and without partial responses.
  */
 
 export interface HeartRatePageInput {
@@ -23,17 +25,83 @@ export interface HeartRatePageInput {
   first: number;
   last: number;
   reconcile: boolean;
+  /** What the request's `fields` keeps (heartRateParts). */
+  parts: HeartRateParts;
   /** Called with the last sample's key when more samples match than fit the page. */
   nextPageToken: (lastKey: number) => string;
 }
 
-/** The same fields, in the same order, as the generic listing's data point objects. */
-const LIST_PREFIX = `{"dataSource":${JSON.stringify({
+const DATA_SOURCE_TEXT = `"dataSource":${JSON.stringify({
   recordingMethod: 'PASSIVELY_MEASURED',
   device: { displayName: 'Charge 6' },
   platform: 'FITBIT',
-})},"heartRate":{"sampleTime":{"physicalTime":"`;
-const RECONCILE_PREFIX = '{"heartRate":{"sampleTime":{"physicalTime":"';
+})}`;
+
+/** Which members of each sample (and of the page) an answer carries. */
+export interface HeartRateParts {
+  dataSource: boolean;
+  physicalTime: boolean;
+  utcOffset: boolean;
+  civilTime: boolean;
+  beatsPerMinute: boolean;
+  nextPageToken: boolean;
+}
+
+const ALL_PARTS: HeartRateParts = {
+  dataSource: true,
+  physicalTime: true,
+  utcOffset: true,
+  civilTime: true,
+  beatsPerMinute: true,
+  nextPageToken: true,
+};
+
+const PROBE_DATA_SOURCE = JSON.parse(`{${DATA_SOURCE_TEXT}}`).dataSource;
+const PROBE_CIVIL = {
+  date: { year: 1, month: 1, day: 1 },
+  time: { hours: 1, minutes: 1, seconds: 1 },
+};
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The parts a field mask keeps, found by applying it to a probe page; null when the text writer
+ * cannot write its selection (part of `dataSource` or `civilTime`, or no `dataPoints`), and the
+ * generic listing answers instead.
+ */
+export function heartRateParts(mask: FieldMask | null): HeartRateParts | null {
+  if (!mask) return ALL_PARTS;
+  const probe = {
+    dataPoints: [
+      {
+        dataSource: PROBE_DATA_SOURCE,
+        heartRate: {
+          sampleTime: { physicalTime: 'p', utcOffset: 'o', civilTime: PROBE_CIVIL },
+          beatsPerMinute: 'b',
+        },
+      },
+    ],
+    nextPageToken: 'n',
+  };
+  const page = applyFieldMask(probe, mask) as { dataPoints?: unknown[]; nextPageToken?: string };
+  const point = page.dataPoints?.[0] as
+    | {
+        dataSource?: unknown;
+        heartRate?: { sampleTime?: Record<string, unknown>; beatsPerMinute?: string };
+      }
+    | undefined;
+  if (!point) return null;
+  const time = point.heartRate?.sampleTime ?? {};
+  if (point.dataSource !== undefined && !same(point.dataSource, PROBE_DATA_SOURCE)) return null;
+  if (time.civilTime !== undefined && !same(time.civilTime, PROBE_CIVIL)) return null;
+  return {
+    dataSource: point.dataSource !== undefined,
+    physicalTime: time.physicalTime !== undefined,
+    utcOffset: time.utcOffset !== undefined,
+    civilTime: time.civilTime !== undefined,
+    beatsPerMinute: point.heartRate?.beatsPerMinute !== undefined,
+    nextPageToken: page.nextPageToken !== undefined,
+  };
+}
 
 const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
 
@@ -72,13 +140,13 @@ function dayPrefix(day: number): string {
 }
 
 const civilDates = new Map<number, string>();
-/** `,"civilTime":{"date":{"year":…,"month":…,"day":…},"time":` of a civil day. */
+/** `"civilTime":{"date":{"year":…,"month":…,"day":…},"time":` of a civil day. */
 function civilDatePrefix(day: number): string {
   let text = civilDates.get(day);
   if (text === undefined) {
     const d = new Date(day * DAY_MS);
     const date = { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
-    text = `,"civilTime":{"date":${JSON.stringify(date)},"time":`;
+    text = `"civilTime":{"date":${JSON.stringify(date)},"time":`;
     if (civilDates.size > 10_000) civilDates.clear();
     civilDates.set(day, text);
   }
@@ -86,17 +154,17 @@ function civilDatePrefix(day: number): string {
 }
 
 const offsetTexts = new Map<number, string>();
-/** `Z","utcOffset":"-18000s"` for an offset in seconds. */
+/** `"utcOffset":"-18000s"` for an offset in seconds. */
 function offsetText(seconds: number): string {
   let text = offsetTexts.get(seconds);
   if (text === undefined) {
-    text = `Z","utcOffset":"${seconds}s"`;
+    text = `"utcOffset":"${seconds}s"`;
     offsetTexts.set(seconds, text);
   }
   return text;
 }
 
-const BPM_TEXTS = Array.from({ length: 256 }, (_, bpm) => `}},"beatsPerMinute":"${bpm}"}}`);
+const BPM_TEXTS = Array.from({ length: 256 }, (_, bpm) => `"beatsPerMinute":"${bpm}"`);
 
 /** Index of the first sample at or after `seconds` in an ascending list. */
 function lowerBound(list: Int32Array, seconds: number): number {
@@ -110,9 +178,31 @@ function lowerBound(list: Int32Array, seconds: number): number {
   return lo;
 }
 
+/**
+ * Writes one sample with the members `parts` keeps, in JSON.stringify's order; a message left
+ * empty is omitted, a point left empty is `{}` (as applyFieldMask leaves them).
+ */
+function sampleWriter(parts: HeartRateParts, reconcile: boolean) {
+  const dataSource = parts.dataSource && !reconcile;
+  const sampleTime = parts.physicalTime || parts.utcOffset || parts.civilTime;
+  const heartRate = sampleTime || parts.beatsPerMinute;
+  const open = `{${dataSource ? DATA_SOURCE_TEXT : ''}${heartRate ? `${dataSource ? ',' : ''}"heartRate":{` : ''}${sampleTime ? '"sampleTime":{' : ''}`;
+  const close = `${heartRate ? '}' : ''}}`;
+  const afterTime = parts.physicalTime ? ',' : '';
+  const afterOffset = parts.physicalTime || parts.utcOffset ? ',' : '';
+  const beforeBpm = sampleTime ? '},' : '';
+  return (physical: string, offset: number, localDay: number, localSecond: string, bpm: number) =>
+    open +
+    (parts.physicalTime ? `"physicalTime":"${physical}Z"` : '') +
+    (parts.utcOffset ? afterTime + offsetText(offset) : '') +
+    (parts.civilTime ? `${afterOffset + civilDatePrefix(localDay) + localSecond}}` : '') +
+    (parts.beatsPerMinute ? beforeBpm + BPM_TEXTS[bpm] : sampleTime ? '}' : '') +
+    close;
+}
+
 export function heartRatePageText(input: HeartRatePageInput): string {
   const { clock, civil } = secondTables();
-  const prefix = input.reconcile ? RECONCILE_PREFIX : LIST_PREFIX;
+  const write = sampleWriter(input.parts, input.reconcile);
   const members = { 'sample_time.physical_time': 0, 'sample_time.civil_time': 0 };
   const items: string[] = [];
   let lastKey = 0;
@@ -140,18 +230,15 @@ export function heartRatePageText(input: HeartRatePageInput): string {
       const localDay = Math.floor(local / DAY_MS);
       const localSecond = (local - localDay * DAY_MS) / 1000;
       items.push(
-        prefix +
-          physical +
-          clock[s] +
-          offsetText(offset) +
-          civilDatePrefix(localDay) +
-          civil[localSecond] +
-          BPM_TEXTS[day.hrBpm[i] ?? 0],
+        write(physical + clock[s], offset, localDay, civil[localSecond] ?? '', day.hrBpm[i] ?? 0),
       );
       lastKey = t;
     }
   }
   if (items.length === 0) return '{}';
-  const token = more ? `,"nextPageToken":${JSON.stringify(input.nextPageToken(lastKey))}` : '';
+  const token =
+    more && input.parts.nextPageToken
+      ? `,"nextPageToken":${JSON.stringify(input.nextPageToken(lastKey))}`
+      : '';
   return `{"dataPoints":[${items.join(',')}]${token}}`;
 }

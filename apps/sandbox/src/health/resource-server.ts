@@ -53,8 +53,9 @@ import {
   unauthenticated,
 } from './errors.js';
 import type { Faults } from './faults.js';
+import { applyFieldMask, type FieldMask, parseFieldMask } from './field-mask.js';
 import { type Filter, matches, parseFilter, physicalBounds } from './filter.js';
-import { heartRatePageText } from './heart-rate-list.js';
+import { heartRatePageText, heartRateParts } from './heart-rate-list.js';
 import type { Quota } from './quota.js';
 
 export interface ResourceServerOptions {
@@ -191,7 +192,7 @@ export function listPoints(
   query: URLSearchParams,
   reconcile: boolean,
   self: boolean,
-  options: { generic?: boolean } = {},
+  options: { generic?: boolean; fields?: FieldMask | null } = {},
 ): Record<string, unknown> | string {
   if (type.kind === 'aggregate' || (!reconcile && !type.list)) {
     throw invalidArgument(`List is not supported for data type ${type.id}.`);
@@ -221,8 +222,10 @@ export function listPoints(
   const last = exact ? Math.floor((hi - 1) / DAY_MS) : Math.floor(hi / DAY_MS) + 1;
   first = Math.max(first, DATA_START_DAY);
 
-  if (type.id === 'heart-rate' && type.generated && !options.generic) {
+  const parts = heartRateParts(options.fields ?? null);
+  if (type.id === 'heart-rate' && type.generated && !options.generic && parts) {
     return heartRatePageText({
+      parts,
       email: caller.email,
       now,
       filter,
@@ -659,42 +662,58 @@ export function registerResourceServer(app: FastifyInstance, options: ResourceSe
         ...ids,
         now: clock.now(),
       };
-      const segments = path.replace(/^\/v4\//, '').split('/');
-      const [root, user, ...rest] = segments;
-      if (root !== 'users' || !user) throw notFound();
-      if (user !== 'me' && user !== ids.healthUserId) {
-        throw new ApiError(403, 'PERMISSION_DENIED', 'The caller does not have permission');
-      }
-      const method = request.method;
-      const [head, second, third, fourth] = rest;
-      if (method === 'GET' && rest.length === 1 && head === 'identity') return identity(caller);
-      if (method === 'GET' && rest.length === 1 && head === 'profile') return profile(caller);
-      if (method === 'GET' && rest.length === 1 && head === 'settings') return settings(caller);
-      if (method === 'GET' && head === 'pairedDevices' && rest.length <= 2) {
-        return pairedDevices(caller, query, second);
-      }
-      if (head === 'dataTypes' && second && third?.startsWith('dataPoints') && !fourth) {
-        const type = requireType(second);
-        const verb = third.slice('dataPoints'.length);
-        const self = access(grant, type.area, `DataPointService.${verb || 'List'}`) === 'self-only';
-        if (method === 'GET' && (verb === '' || verb === ':reconcile')) {
-          const answer = listPoints(caller, type, query, verb === ':reconcile', self);
-          // Already JSON text: Fastify sends a string with a JSON content type as it is.
-          if (typeof answer === 'string') reply.type('application/json; charset=utf-8');
-          return answer;
+      // Partial responses (reference §0): a malformed selection is refused before any work.
+      const fieldsText = query.get('fields');
+      const fields = fieldsText ? parseFieldMask(fieldsText) : null;
+      const route = (): unknown => {
+        const segments = path.replace(/^\/v4\//, '').split('/');
+        const [root, user, ...rest] = segments;
+        if (root !== 'users' || !user) throw notFound();
+        if (user !== 'me' && user !== ids.healthUserId) {
+          throw new ApiError(403, 'PERMISSION_DENIED', 'The caller does not have permission');
         }
-        if (method === 'POST' && verb === ':rollUp')
-          return rollUp(caller, type, request.body, self);
-        if (method === 'POST' && verb === ':dailyRollUp') {
-          return dailyRollUp(caller, type, request.body, self);
+        const method = request.method;
+        const [head, second, third, fourth] = rest;
+        if (method === 'GET' && rest.length === 1 && head === 'identity') return identity(caller);
+        if (method === 'GET' && rest.length === 1 && head === 'profile') return profile(caller);
+        if (method === 'GET' && rest.length === 1 && head === 'settings') return settings(caller);
+        if (method === 'GET' && head === 'pairedDevices' && rest.length <= 2) {
+          return pairedDevices(caller, query, second);
         }
+        if (head === 'dataTypes' && second && third?.startsWith('dataPoints') && !fourth) {
+          const type = requireType(second);
+          const verb = third.slice('dataPoints'.length);
+          const self =
+            access(grant, type.area, `DataPointService.${verb || 'List'}`) === 'self-only';
+          if (method === 'GET' && (verb === '' || verb === ':reconcile')) {
+            return listPoints(caller, type, query, verb === ':reconcile', self, { fields });
+          }
+          if (method === 'POST' && verb === ':rollUp')
+            return rollUp(caller, type, request.body, self);
+          if (method === 'POST' && verb === ':dailyRollUp') {
+            return dailyRollUp(caller, type, request.body, self);
+          }
+        }
+        if (
+          method === 'GET' &&
+          head === 'dataTypes' &&
+          second &&
+          third === 'dataPoints' &&
+          fourth
+        ) {
+          const type = requireType(second);
+          access(grant, type.area, 'DataPointService.GetDataPoint');
+          return getSleep(caller, type, fourth);
+        }
+        throw notFound();
+      };
+      const answer = route();
+      if (typeof answer === 'string') {
+        // Already JSON text, the mask applied: Fastify sends a string with a JSON type as it is.
+        reply.type('application/json; charset=utf-8');
+        return answer;
       }
-      if (method === 'GET' && head === 'dataTypes' && second && third === 'dataPoints' && fourth) {
-        const type = requireType(second);
-        access(grant, type.area, 'DataPointService.GetDataPoint');
-        return getSleep(caller, type, fourth);
-      }
-      throw notFound();
+      return fields ? applyFieldMask(answer, fields) : answer;
     } catch (error) {
       if (error instanceof ApiError) return sendApiError(reply, error);
       throw error;
