@@ -76,6 +76,8 @@ try {
   });
   const spec = DATA_TYPE_CALLS.heartrate_intraday_1sec[0];
   if (!spec) throw new Error('no heart-rate call');
+  // The engine's partial response; BENCH_FIELDS='' asks for whole answers, or another selection.
+  const fields = process.env.BENCH_FIELDS ?? spec.fields ?? '';
 
   /** Every page of the engine's heart-rate calls for the days, as text. */
   async function fetchDays(): Promise<string[][]> {
@@ -92,6 +94,7 @@ try {
       do {
         const params = new URLSearchParams({ filter: filter ?? '', pageSize: '10000' });
         if (token) params.set('pageToken', token);
+        if (fields) params.set('fields', fields);
         const res = await fetch(`${issuer}/v4/users/me/dataTypes/heart-rate/dataPoints?${params}`, {
           headers: { authorization: `Bearer ${access_token}` },
         });
@@ -119,7 +122,7 @@ try {
   const bytes = pages.reduce((n, t) => n + Buffer.byteLength(t), 0);
   const us = (seconds: number) => `${((seconds * 1e6) / samples).toFixed(2)} µs/sample`;
   console.log(
-    `${DAYS} days, ${pages.length} pages, ${samples} samples, ${(bytes / 1e6).toFixed(1)} MB`,
+    `${DAYS} days, ${pages.length} pages, ${samples} samples, ${(bytes / 1e6).toFixed(1)} MB (fields: ${fields || 'all'})`,
   );
   console.log(`sandbox CPU: first answers (generating) ${us(cold)}; again ${us(warm)}`);
   console.log(

@@ -269,6 +269,7 @@ try {
       return { date: { year, month, day } };
     };
     const page = pageToken ? { pageToken } : {};
+    const fields = spec.fields ? { fields: spec.fields } : {};
     switch (spec.method) {
       case 'identity':
         await client.getIdentity(token);
@@ -286,25 +287,36 @@ try {
             ...(filter ? { filter } : {}),
             ...(spec.pageSize ? { pageSize: spec.pageSize } : {}),
             ...page,
+            ...fields,
           })
         ).nextPageToken;
       }
       case 'rollUp':
         return (
-          await client.rollUp(token, apiType, {
-            range,
-            windowSize: spec.windowSize ?? '60s',
-            ...(spec.pageSize ? { pageSize: spec.pageSize } : {}),
-            ...page,
-          })
+          await client.rollUp(
+            token,
+            apiType,
+            {
+              range,
+              windowSize: spec.windowSize ?? '60s',
+              ...(spec.pageSize ? { pageSize: spec.pageSize } : {}),
+              ...page,
+            },
+            fields,
+          )
         ).nextPageToken;
       case 'dailyRollUp':
         return (
-          await client.dailyRollUp(token, apiType, {
-            range: { start: civil(call.from), end: civil(call.to) },
-            windowSizeDays: 1,
-            ...page,
-          })
+          await client.dailyRollUp(
+            token,
+            apiType,
+            {
+              range: { start: civil(call.from), end: civil(call.to) },
+              windowSizeDays: 1,
+              ...page,
+            },
+            fields,
+          )
         ).nextPageToken;
     }
   }

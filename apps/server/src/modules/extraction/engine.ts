@@ -24,6 +24,7 @@ import {
 import { AppError } from '../../errors.js';
 import {
   createGoogleHealthClient,
+  fieldsQuery,
   type GoogleHealthClient,
   type GoogleHealthClientOptions,
   GoogleHealthError,
@@ -319,14 +320,19 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
         if (filter) params.set('filter', filter);
         if (spec.pageSize) params.set('pageSize', String(spec.pageSize));
         if (pageToken) params.set('pageToken', pageToken);
+        if (spec.fields) params.set('fields', spec.fields);
         return { method: 'GET', url: `${path}?${params}`, body: null };
       }
       case 'rollUp':
-        return { method: 'POST', url: `${path}:rollUp`, body: rollUpBody(call, pageToken) };
+        return {
+          method: 'POST',
+          url: `${path}:rollUp${fieldsQuery(spec.fields)}`,
+          body: rollUpBody(call, pageToken),
+        };
       case 'dailyRollUp':
         return {
           method: 'POST',
-          url: `${path}:dailyRollUp`,
+          url: `${path}:dailyRollUp${fieldsQuery(spec.fields)}`,
           body: dailyRollUpBody(call, pageToken),
         };
     }
@@ -353,6 +359,7 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
   ): Promise<void> {
     const { spec } = call;
     const apiType = spec.apiType ?? '';
+    const fields = spec.fields ? { fields: spec.fields } : {};
     switch (spec.method) {
       case 'identity':
         await client.getIdentity(token);
@@ -369,14 +376,15 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
           ...(filter ? { filter } : {}),
           ...(spec.pageSize ? { pageSize: spec.pageSize } : {}),
           ...(pageToken ? { pageToken } : {}),
+          ...fields,
         });
         return;
       }
       case 'rollUp':
-        await client.rollUp(token, apiType, rollUpBody(call, pageToken));
+        await client.rollUp(token, apiType, rollUpBody(call, pageToken), fields);
         return;
       case 'dailyRollUp':
-        await client.dailyRollUp(token, apiType, dailyRollUpBody(call, pageToken));
+        await client.dailyRollUp(token, apiType, dailyRollUpBody(call, pageToken), fields);
         return;
     }
   }

@@ -121,6 +121,21 @@ async function readObject(key: string): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** A raw heart-rate sample as the provider answers when asked for everything. */
+interface WholeSample {
+  heartRate: {
+    sampleTime: {
+      physicalTime: string;
+      utcOffset: string;
+      civilTime: {
+        date: { year: number; month: number; day: number };
+        time: { hours?: number; minutes?: number; seconds?: number };
+      };
+    };
+    beatsPerMinute: string;
+  };
+}
+
 async function csv(runId: string, dataType: string): Promise<Record<string, string>[]> {
   const text = (await readObject(`extractions/${runId}/${dataType}.csv`)).toString('utf8');
   return parse(text, { columns: true }) as Record<string, string>[];
@@ -261,6 +276,11 @@ describe('an extraction run against the sandbox', () => {
     expect(
       requests.some((r) => r.url.includes('/v4/users/me/dataTypes/steps/dataPoints:dailyRollUp')),
     ).toBe(true);
+    // The minute steps were asked for as a partial response; the manifest keeps the exact request.
+    const minuteSteps = requests.find((r) => r.url.includes('/dataTypes/steps/dataPoints?'));
+    expect(new URL(minuteSteps?.url ?? 'http://x').searchParams.get('fields')).toBe(
+      'dataPoints(steps(interval(startTime,startUtcOffset,civilStartTime),count)),nextPageToken',
+    );
     expect(manifest.files.length).toBe(5 + 1 + 9);
     for (const file of manifest.files) {
       const data = await readObject(file.key);
@@ -450,6 +470,40 @@ describe('all 12 types', () => {
       totals.totalKcal,
       1,
     );
+    // Raw heart rate is fetched as a partial response (no civil time, no data source); its rows
+    // are exactly the provider's whole answer for the day, civil time included, on the day of
+    // the flight to Berlin (the offset changes mid-day).
+    const token = await app.services.wearables.accessToken(participant.id);
+    const whole: string[][] = [];
+    let pageToken: string | undefined;
+    do {
+      const params = new URLSearchParams({
+        filter: `heart_rate.sample_time.civil_time >= "2026-11-10" AND heart_rate.sample_time.civil_time < "2026-11-11"`,
+        pageSize: '10000',
+        ...(pageToken ? { pageToken } : {}),
+      });
+      const page = (await (
+        await fetch(
+          `${sandbox.health.urls.apiBaseUrl}/v4/users/me/dataTypes/heart-rate/dataPoints?${params}`,
+          { headers: { authorization: `Bearer ${token}` } },
+        )
+      ).json()) as { dataPoints?: WholeSample[]; nextPageToken?: string };
+      for (const { heartRate } of page.dataPoints ?? []) {
+        const { date, time } = heartRate.sampleTime.civilTime;
+        const two = (n = 0) => String(n).padStart(2, '0');
+        whole.push([
+          participant.id,
+          heartRate.sampleTime.physicalTime,
+          heartRate.sampleTime.utcOffset.replace(/s$/, ''),
+          `${date.year}-${two(date.month)}-${two(date.day)}T${two(time.hours)}:${two(time.minutes)}:${two(time.seconds)}`,
+          heartRate.beatsPerMinute,
+        ]);
+      }
+      pageToken = page.nextPageToken;
+    } while (pageToken);
+    const samples = await csv(runId, 'heartrate_intraday_1sec');
+    expect(new Set(whole.map((row) => row[2])).size).toBe(2);
+    expect(samples.map((r) => Object.values(r))).toEqual(whole.reverse());
   }, 90_000);
 });
 

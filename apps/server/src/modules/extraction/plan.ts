@@ -32,6 +32,11 @@ export interface CallSpec {
   pageSize?: number;
   /** For `rollUp`: the bucket width. */
   windowSize?: string;
+  /**
+   * Partial response (reference §0) for the bulk calls, a point per second or minute: only the
+   * members their tidy rows read. The raw JSON stored is then exactly what this selection returns.
+   */
+  fields?: string;
 }
 
 const DAY_MS = 86_400_000;
@@ -90,6 +95,8 @@ export const DATA_TYPE_CALLS: Record<DataType, readonly CallSpec[]> = {
       pagesPerChunk: 1,
       filter: 'interval-civil',
       pageSize: MAX_PAGE_SIZE,
+      fields:
+        'dataPoints(steps(interval(startTime,startUtcOffset,civilStartTime),count)),nextPageToken',
     },
   ],
   activity_calories_intraday: [
@@ -101,6 +108,7 @@ export const DATA_TYPE_CALLS: Record<DataType, readonly CallSpec[]> = {
       pagesPerChunk: 1,
       windowSize: '60s',
       pageSize: MAX_PAGE_SIZE,
+      fields: 'rollupDataPoints(startTime,totalCalories/kcalSum),nextPageToken',
     },
   ],
   heartrate_summary: [
@@ -137,6 +145,10 @@ export const DATA_TYPE_CALLS: Record<DataType, readonly CallSpec[]> = {
       pagesPerChunk: HEART_RATE_PAGES_PER_DAY,
       filter: 'sample-civil',
       pageSize: MAX_PAGE_SIZE,
+      // Not civilTime: it is physicalTime + utcOffset (reference §5), computed here; asking for it
+      // would make each sample's JSON twice as long.
+      fields:
+        'dataPoints(heartRate(sampleTime(physicalTime,utcOffset),beatsPerMinute)),nextPageToken',
     },
   ],
   heartrate_intraday_1min: [
@@ -148,6 +160,8 @@ export const DATA_TYPE_CALLS: Record<DataType, readonly CallSpec[]> = {
       pagesPerChunk: 1,
       windowSize: '60s',
       pageSize: MAX_PAGE_SIZE,
+      fields:
+        'rollupDataPoints(startTime,heartRate(beatsPerMinuteAvg,beatsPerMinuteMin,beatsPerMinuteMax)),nextPageToken',
     },
   ],
   sleep_log: [

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   civilDateTimeText,
+  civilTime,
   dictionaryRows,
   orderRows,
   rowsOfPage,
@@ -98,6 +99,32 @@ describe('raw heart-rate rows', () => {
 });
 
 describe('small readers', () => {
+  it('move an instant by its offset exactly as Date does, across midnight and on odd input', () => {
+    const viaDate = (instant: string, offset: number) => {
+      const ms = Date.parse(instant);
+      return Number.isNaN(ms) ? null : new Date(ms + offset * 1000).toISOString().slice(0, 19);
+    };
+    const instants = [
+      '2026-11-01T05:59:59Z',
+      '2026-11-01T00:00:00Z',
+      '2026-11-01T23:59:59Z',
+      '2026-12-31T23:30:00Z',
+      '2024-02-29T22:00:00Z',
+      '2026-11-01T05:59:59.750Z',
+      '2026-11-01T24:00:00Z',
+      '2026-13-01T10:00:00Z',
+      '2026-02-30T10:00:00Z',
+      '2026-11-01T1a:00:00Z',
+      'not a time at all, no',
+    ];
+    for (const instant of instants) {
+      for (const offset of [0, -18000, -14400, 3600, 19800, 50400, -43200, 1.5]) {
+        expect(civilTime(instant, offset), `${instant} ${offset}`).toBe(viaDate(instant, offset));
+      }
+    }
+    expect(civilTime('2026-11-01T05:59:59Z', null)).toBeNull();
+  });
+
   it('parse durations and civil date-times', () => {
     expect([
       seconds('-18000s'),

@@ -161,6 +161,10 @@ function toError(status: number, body: RpcErrorBody | null): GoogleHealthError {
   return new GoogleHealthError(kind, status, reason, `Google Health API: ${status} ${reason}`);
 }
 
+/** `?fields=…` of a partial response (a query parameter on POST calls too), or nothing. */
+export const fieldsQuery = (fields: string | undefined) =>
+  fields ? `?${new URLSearchParams({ fields })}` : '';
+
 /** The parsed body; `{}` for an empty one, undefined when it is not JSON. */
 function readJson(text: string): unknown {
   if (!text) return {};
@@ -361,6 +365,7 @@ export function createGoogleHealthClient(
       if (query.pageSize) params.set('pageSize', String(query.pageSize));
       if (query.pageToken) params.set('pageToken', query.pageToken);
       if (query.dataSourceFamily) params.set('dataSourceFamily', query.dataSourceFamily);
+      if (query.fields) params.set('fields', query.fields);
       const method = query.reconcile ? ':reconcile' : '';
       const body = (await send(
         `${dataPointsPath(dataType)}${method}?${params}`,
@@ -391,9 +396,10 @@ export function createGoogleHealthClient(
       accessToken: string,
       dataType: string,
       request: RollUpRequest,
+      options: { fields?: string } = {},
     ): Promise<RollUpResponse<T>> {
       const body = (await send(
-        `${dataPointsPath(dataType)}:rollUp`,
+        `${dataPointsPath(dataType)}:rollUp${fieldsQuery(options.fields)}`,
         bearer(accessToken, { method: 'POST', body: JSON.stringify(request) }),
       )) as { rollupDataPoints?: T[]; nextPageToken?: string };
       return {
@@ -407,9 +413,10 @@ export function createGoogleHealthClient(
       accessToken: string,
       dataType: string,
       request: DailyRollUpRequest,
+      options: { fields?: string } = {},
     ): Promise<DailyRollUpResponse<T>> {
       const body = (await send(
-        `${dataPointsPath(dataType)}:dailyRollUp`,
+        `${dataPointsPath(dataType)}:dailyRollUp${fieldsQuery(options.fields)}`,
         bearer(accessToken, { method: 'POST', body: JSON.stringify(request) }),
       )) as { rollupDataPoints?: T[]; nextPageToken?: string };
       return {

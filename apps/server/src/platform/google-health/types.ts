@@ -24,6 +24,8 @@ export interface ListDataPointsQuery {
   dataSourceFamily?: string;
   /** Use `:reconcile` instead of `list` (merged sources, recommended for sleep). */
   reconcile?: boolean;
+  /** Partial response (reference §0): only these members in the answer. */
+  fields?: string;
 }
 
 export interface DataPointPage<T> {
