@@ -93,4 +93,36 @@ describe('job queue', () => {
       true,
     );
   }, 30_000);
+
+  it('starts a job sent from this process at once, not at the workers’ next poll', async () => {
+    const ran: number[] = [];
+    const quick = defineJob<object>({
+      name: 'quick-job',
+      retryLimit: 0,
+      retryDelaySeconds: 1,
+      handler: async () => {
+        ran.push(Date.now());
+      },
+    });
+    const jobs = await startJobQueue({
+      executor: database.executor,
+      definitions: [quick],
+      // Long enough that a job found only by polling would wait for seconds.
+      pollingIntervalSeconds: 10,
+    });
+    try {
+      await jobs.startWorkers();
+      // Let the workers' first (empty) fetch pass, so they are waiting for the next poll.
+      await new Promise((r) => setTimeout(r, 500));
+      for (let i = 0; i < 3; i++) {
+        const sent = Date.now();
+        await jobs.send(quick, {});
+        await eventually(async () => ran.length === i + 1, 5_000);
+        expect((ran[i] ?? 0) - sent).toBeLessThan(2_000);
+        await new Promise((r) => setTimeout(r, 300));
+      }
+    } finally {
+      await jobs.stop();
+    }
+  }, 30_000);
 });

@@ -79,11 +79,17 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
   }
 
   let workersStarted = false;
+  // This process's workers per queue: a job sent here wakes them at once instead of at their next
+  // poll (up to pollingIntervalSeconds later); workers elsewhere still find it by polling.
+  const localWorkers = new Map<string, string[]>();
   return {
     boss,
     async send(definition, data, sendOptions) {
       const id = await boss.send(definition.name, data, sendOptions ?? {});
       if (!id) throw new Error(`Job ${definition.name} was not queued`);
+      if (!sendOptions?.startAfter) {
+        for (const worker of localWorkers.get(definition.name) ?? []) boss.notifyWorker(worker);
+      }
       return id;
     },
     isFinalAttempt: (job) => job.retryCount >= job.retryLimit,
@@ -92,8 +98,10 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       workersStarted = true;
       for (const definition of options.definitions) {
         const concurrency = definition.concurrency ?? 2;
+        const ids: string[] = [];
+        localWorkers.set(definition.name, ids);
         for (let i = 0; i < concurrency; i++) {
-          await boss.work<object>(
+          const id = await boss.work<object>(
             definition.name,
             {
               includeMetadata: true,
@@ -105,6 +113,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
                 await definition.handler(job as PgBoss.JobWithMetadata<never>);
             },
           );
+          ids.push(id);
         }
       }
     },

@@ -85,6 +85,7 @@ interface RequestRecord {
   sha256: string;
 }
 
+const EMPTY = Buffer.alloc(0);
 const sha256 = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
 const snake = (apiType: string) => apiType.replace(/-/g, '_');
 const civil = (date: string) => {
@@ -201,16 +202,16 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
   ) {
     const wearables = await deps.wearables();
     let token = await wearables.accessToken(job.participantId);
-    // The client parses each answer once; the task keeps its text (stored as is) and its JSON.
-    let last: { text: string; body: unknown } = { text: '', body: {} };
+    // The client parses each answer once; the task keeps its bytes (stored as is) and its JSON.
+    let last: { bytes: Buffer; body: unknown } = { bytes: EMPTY, body: {} };
     const client: GoogleHealthClient = createGoogleHealthClient(config.googleHealth, {
       ...deps.clientOptions,
       fetch: async (input, init) => {
         await quota.acquire(connection.healthUserId);
         return baseFetch(input, init);
       },
-      onBody: (text, body) => {
-        last = { text, body };
+      onBody: (bytes, body) => {
+        last = { bytes, body };
       },
     });
     const dataType = task.dataType as DataType;
@@ -251,9 +252,9 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
           await send();
         }
         const parsed = last.body as { nextPageToken?: string };
-        // Stored as received; encoded once for the file, its size and its hash.
-        const raw = Buffer.from(last.text);
-        last = { text: '', body: {} };
+        // Stored as received: the same bytes for the file, its size and its hash.
+        const raw = last.bytes;
+        last = { bytes: EMPTY, body: {} };
         // Into the part at once, before anything is awaited: a parsed page of 10,000 points dies
         // young instead of waiting, with those of every other task in flight, to be promoted.
         part.add(call.spec.key, parsed);

@@ -115,6 +115,8 @@ describe('small readers', () => {
       '2026-13-01T10:00:00Z',
       '2026-02-30T10:00:00Z',
       '2026-11-01T1a:00:00Z',
+      '2026-11-01T10:0a:00Z',
+      '2026-11-01T10:00:-1Z',
       'not a time at all, no',
     ];
     for (const instant of instants) {

@@ -202,9 +202,12 @@ export function civilDate(v: unknown): string | null {
   return y === null || m === null || day === null ? null : `${pad(y, 4)}-${pad(m)}-${pad(day)}`;
 }
 
+const digit = (code: number) => (code >= 48 && code <= 57 ? code - 48 : Number.NaN);
+/** Two decimal digits at `at`; NaN unless both are digits. */
 const digits = (text: string, at: number) =>
-  (text.charCodeAt(at) - 48) * 10 + (text.charCodeAt(at + 1) - 48);
-const validDays = new Map<string, boolean>();
+  digit(text.charCodeAt(at)) * 10 + digit(text.charCodeAt(at + 1));
+let lastDay = '\u0000';
+let lastDayValid = false;
 
 /** An instant moved by an offset, as local wall-clock time `yyyy-mm-ddThh:mm:ss`. */
 export function civilTime(instant: string, offsetSeconds: number | null): string | null {
@@ -216,20 +219,21 @@ export function civilTime(instant: string, offsetSeconds: number | null): string
     const m = digits(instant, 14);
     const sec = digits(instant, 17);
     const local = h * 3600 + m * 60 + sec + offsetSeconds;
-    const day = instant.slice(0, 11);
-    let valid = validDays.get(day);
-    if (valid === undefined) {
+    // Points come in runs of one UTC day: check a day once, not per point.
+    let valid = lastDayValid;
+    if (!instant.startsWith(lastDay)) {
+      const day = instant.slice(0, 11);
       const ms = Date.parse(`${day}00:00:00Z`);
       // A day Date would roll over (Feb 30) takes the Date path below, as before.
       valid = !Number.isNaN(ms) && new Date(ms).toISOString().startsWith(day);
-      if (validDays.size >= 10_000) validDays.clear();
-      validDays.set(day, valid);
+      lastDay = day;
+      lastDayValid = valid;
     }
     if (valid && h < 24 && m < 60 && sec < 60 && Number.isInteger(local)) {
       if (local >= 0 && local < 86_400) {
         const lh = Math.floor(local / 3600);
         const lm = Math.floor(local / 60) % 60;
-        return `${day}${TWO_DIGITS[lh]}:${TWO_DIGITS[lm]}:${TWO_DIGITS[local % 60]}`;
+        return `${lastDay}${TWO_DIGITS[lh]}:${TWO_DIGITS[lm]}:${TWO_DIGITS[local % 60]}`;
       }
     }
   }

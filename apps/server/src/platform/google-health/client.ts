@@ -45,8 +45,11 @@ export interface GoogleHealthClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** 0 ≤ x < 1; injectable so back-off tests are deterministic. */
   random?: () => number;
-  /** Sees each 2xx answer's text and its parsed JSON (extraction stores both without re-parsing). */
-  onBody?: (text: string, body: unknown) => void;
+  /**
+   * Sees each 2xx answer's bytes and its parsed JSON (extraction stores the bytes as received and
+   * tidies the JSON, neither made twice).
+   */
+  onBody?: (bytes: Buffer, body: unknown) => void;
 }
 
 export type GoogleHealthErrorKind =
@@ -227,9 +230,9 @@ export function createGoogleHealthClient(
         await sleep(backoffMs(attempt, retry, random));
         continue;
       }
-      const text = await response.text();
+      const bytes = Buffer.from(await response.arrayBuffer());
       // The status decides first: a proxy's HTML 502/503 is a transient failure, not a parse error.
-      const body = readJson(text);
+      const body = readJson(bytes.toString('utf8'));
       if (response.ok) {
         if (body === undefined) {
           throw new GoogleHealthError(
@@ -239,7 +242,7 @@ export function createGoogleHealthClient(
             `Google: the answer (HTTP ${response.status}) is not JSON`,
           );
         }
-        options.onBody?.(text, body);
+        options.onBody?.(bytes, body);
         return body;
       }
       if (RETRYABLE.has(response.status) && attempt + 1 < retry.maxAttempts) {
