@@ -21,7 +21,7 @@ export function toCsv(rows: readonly (readonly Cell[])[]): string {
       else {
         if (value !== lastText) {
           lastText = value;
-          lastField = field(value);
+          lastField = csvField(value);
         }
         out += lastField;
       }
@@ -33,6 +33,7 @@ export function toCsv(rows: readonly (readonly Cell[])[]): string {
 
 const NEEDS_QUOTES = /[",\r\n]/;
 
-function field(text: string): string {
+/** One text as a CSV field, quoted when it must be. */
+export function csvField(text: string): string {
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 }

@@ -202,8 +202,10 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
   ) {
     const wearables = await deps.wearables();
     let token = await wearables.accessToken(job.participantId);
-    // The client parses each answer once; the task keeps its bytes (stored as is) and its JSON.
+    // The client reads each answer once; the task keeps its bytes (stored as is) and its body.
     let last: { bytes: Buffer; body: unknown } = { bytes: EMPTY, body: {} };
+    // The current call's reader of answers from their bytes (TaskPart.decoder), if it has one.
+    let decode: ((bytes: Buffer) => unknown) | null = null;
     const client: GoogleHealthClient = createGoogleHealthClient(config.googleHealth, {
       ...deps.clientOptions,
       fetch: async (input, init) => {
@@ -213,6 +215,7 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
       onBody: (bytes, body) => {
         last = { bytes, body };
       },
+      decode: (bytes) => decode?.(bytes) ?? null,
     });
     const dataType = task.dataType as DataType;
     const calls = callsFor(dataType, task.windowStart, task.windowEnd, connection.grantedScopes);
@@ -237,6 +240,7 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
     for (const call of calls) {
       let pageToken: string | null = null;
       let page = 0;
+      decode = part.decoder(call.spec.key);
       do {
         const { method, url, body } = requestOf(call, pageToken);
         const send = () => execute(client, token, call, pageToken);
@@ -656,18 +660,23 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
     const files: { key: string; bytes: number; sha256: string; rows?: number }[] = [];
     const rowCounts: Record<string, number> = {};
 
-    for (const dataType of run.params.dataTypes as DataType[]) {
-      const typeTasks = tasks.filter((t) => t.dataType === dataType && t.status === 'completed');
-      async function* csv() {
-        yield toCsv([COLUMNS[dataType].map((c) => c.name)]);
-        for (const job of jobs) {
-          for (const task of typeTasks) {
-            if (task.jobId === job.id) yield* taskCsv(bucket, job.participantId, task);
+    // All types at once: raw heart rate (hundreds of MB) is the longest; the rest write beside it.
+    const typeFiles = await Promise.all(
+      (run.params.dataTypes as DataType[]).map(async (dataType) => {
+        const typeTasks = tasks.filter((t) => t.dataType === dataType && t.status === 'completed');
+        async function* csv() {
+          yield toCsv([COLUMNS[dataType].map((c) => c.name)]);
+          for (const job of jobs) {
+            for (const task of typeTasks) {
+              if (task.jobId === job.id) yield* taskCsv(bucket, job.participantId, task);
+            }
           }
         }
-      }
-      const file = await putCsv(bucket, `${prefix}/${dataType}.csv`, csv());
-      const rows = typeTasks.reduce((sum, t) => sum + (t.rows ?? 0), 0);
+        const file = await putCsv(bucket, `${prefix}/${dataType}.csv`, csv());
+        return { dataType, file, rows: typeTasks.reduce((sum, t) => sum + (t.rows ?? 0), 0) };
+      }),
+    );
+    for (const { dataType, file, rows } of typeFiles) {
       files.push(file);
       rowCounts[dataType] = rows;
     }

@@ -617,12 +617,12 @@ export function orderRows(
   return kept.sort(byCell(POINT_ROWS[dataType]?.order ?? 1));
 }
 
-function byCell(index: number) {
-  return (a: Cell[], b: Cell[]) => String(a[index]).localeCompare(String(b[index]));
-}
+/** The order of two cells of the column rows are sorted by. */
+export const compareKeys = (a: Cell, b: Cell) => String(a).localeCompare(String(b));
 
-/** The order tidy rows are sorted in (by one column), for callers checking rows are in it. */
-export const compareCells = byCell;
+function byCell(index: number) {
+  return (a: Cell[], b: Cell[]) => compareKeys(a[index] as Cell, b[index] as Cell);
+}
 
 /**
  * The column a point-per-row type's rows are ordered by, when every point becomes a row (no

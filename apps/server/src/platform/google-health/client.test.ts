@@ -260,4 +260,21 @@ describe('Google Health client against the sandbox', () => {
     expect((error as GoogleHealthError).message).toBe('Google: the answer (HTTP 200) is not JSON');
     expect(calls).toHaveLength(1);
   });
+
+  it('lets a decoder read 2xx answers from their bytes, falling back to JSON; errors stay JSON', async () => {
+    const { tokens } = await connect('client.seven@gmail.test');
+    const seen: string[] = [];
+    const { client } = clientOnSandbox({
+      decode: (bytes) => {
+        seen.push(bytes.toString());
+        return seen.length === 1 ? { read: 'by the decoder' } : null;
+      },
+    });
+    expect(await client.getProfile(tokens.accessToken)).toEqual({ read: 'by the decoder' });
+    const identity = await client.getIdentity(tokens.accessToken);
+    expect(identity.healthUserId).toBe(JSON.parse(seen[1] ?? '{}').healthUserId);
+    const error = await client.getIdentity('not-a-token').catch((e: unknown) => e);
+    expect((error as GoogleHealthError).kind).toBe('unauthenticated');
+    expect(seen).toHaveLength(2);
+  });
 });

@@ -50,6 +50,11 @@ export interface GoogleHealthClientOptions {
    * tidies the JSON, neither made twice).
    */
   onBody?: (bytes: Buffer, body: unknown) => void;
+  /**
+   * Reads a 2xx answer's bytes in place of JSON.parse, null to parse them as usual (extraction
+   * tidies raw heart-rate pages straight from the bytes; the methods then resolve with its value).
+   */
+  decode?: (bytes: Buffer) => unknown;
 }
 
 export type GoogleHealthErrorKind =
@@ -232,7 +237,8 @@ export function createGoogleHealthClient(
       }
       const bytes = Buffer.from(await response.arrayBuffer());
       // The status decides first: a proxy's HTML 502/503 is a transient failure, not a parse error.
-      const body = readJson(bytes.toString('utf8'));
+      const body =
+        (response.ok ? options.decode?.(bytes) : null) ?? readJson(bytes.toString('utf8'));
       if (response.ok) {
         if (body === undefined) {
           throw new GoogleHealthError(
