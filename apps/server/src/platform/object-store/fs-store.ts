@@ -110,14 +110,14 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
   /** rename() is atomic on one file system: readers see the old object or the new, never half. */
   async function moveIntoPlace(tmp: string, target: string): Promise<void> {
     for (let attempt = 0; ; attempt++) {
-      await mkdir(dirname(target), { recursive: true });
       try {
         await rename(tmp, target);
         return;
       } catch (error) {
-        // A concurrent delete may prune the freshly made parent folder; make it again.
-        if (isErrno(error, 'ENOENT') && attempt < 3) continue;
-        throw error;
+        // No parent folder yet (the first object under it), or a concurrent delete pruned it:
+        // make it and try again. Most writes go to a folder that exists, at one call each.
+        if (!isErrno(error, 'ENOENT') || attempt >= 3) throw error;
+        await mkdir(dirname(target), { recursive: true });
       }
     }
   }
