@@ -165,7 +165,8 @@ export function tidyHeartRatePage(b: Buffer, participantId: string): TidiedPage 
     if (i < 0) return null;
     while (b[i] !== 0x5d) {
       // After a sample: a comma and another sample, or the end of the list.
-      if (count > 0 && (i = token(b, i, COMMA)) < 0) return null;
+      if (count > 0) i = token(b, i, COMMA);
+      if (i < 0) return null;
       grow(count + 1);
       if (literal(b, i, OPEN)) i += OPEN.length;
       else {
@@ -206,7 +207,8 @@ export function tidyHeartRatePage(b: Buffer, participantId: string): TidiedPage 
       // ","utcOffset":"-18000s"
       i = t + TIME_LENGTH;
       if (literal(b, i, AFTER_TIME)) i += AFTER_TIME.length;
-      else if ((i = quote(b, member(b, token(b, i + 1, COMMA), UTC_OFFSET))) < 0) return null;
+      else i = quote(b, member(b, token(b, i + 1, COMMA), UTC_OFFSET));
+      if (i < 0) return null;
       const o = i;
       const negative = b[i] === DASH;
       i = canonicalDigits(b, negative ? i + 1 : i, 5);
@@ -222,7 +224,8 @@ export function tidyHeartRatePage(b: Buffer, participantId: string): TidiedPage 
       if (literal(b, i, AFTER_OFFSET)) i += AFTER_OFFSET.length;
       else {
         i = member(b, token(b, token(b, i + 2, 0x7d), COMMA), BEATS_PER_MINUTE);
-        if ((i = quote(b, i)) < 0) return null;
+        i = quote(b, i);
+        if (i < 0) return null;
       }
       const p = i;
       i = canonicalDigits(b, i, 9);
@@ -230,7 +233,8 @@ export function tidyHeartRatePage(b: Buffer, participantId: string): TidiedPage 
       bpmAt[count] = p;
       bpmLength[count] = i - p;
       if (literal(b, i, AFTER_BPM)) i = skip(b, i + AFTER_BPM.length);
-      else if ((i = token(b, token(b, i + 1, 0x7d), 0x7d)) < 0) return null;
+      else i = token(b, token(b, i + 1, 0x7d), 0x7d);
+      if (i < 0) return null;
       count++;
     }
     i = skip(b, i + 1);
