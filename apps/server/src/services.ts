@@ -13,6 +13,7 @@ import {
   systemClock,
 } from './modules/verification/verification.service.js';
 import { createWearablesService } from './modules/wearables/wearables.service.js';
+import { subkey } from './platform/crypto.js';
 
 /** The domain services, built once per app from the platform adapters. */
 export function createServices(platform: Platform) {
@@ -25,6 +26,7 @@ export function createServices(platform: Platform) {
     config,
     cipher,
     messaging,
+    stateKey: subkey(platform.keyRing, 'wearable-decoy-states'),
   });
   const verification = createVerificationService({
     db,

@@ -293,7 +293,7 @@ test.describe
       await expect(page.getByRole('heading', { name: 'Authorization Failed' })).toBeVisible();
       await expect(
         page.getByText(
-          'This is not the Google account connected to your participation, so nothing was changed. Please sign in with the Google account your Fitbit device uses.',
+          'This is not the Google account connected to your participation, so nothing was changed. Please sign in with the Google account your Fitbit device uses. If you have not connected a Fitbit device yet, start from your study invitation and verify your email first.',
         ),
       ).toBeVisible();
       await shotsAtBothWidths(page, testInfo, 'callback-other-account');
@@ -347,10 +347,17 @@ test.describe
       await page.getByLabel('Participant ID').fill(neverId);
       await page.getByLabel('Email Address').fill(email);
       await page.getByRole('button', { name: 'Reconnect Fitbit Device' }).click();
-      await expect(page.getByRole('alert')).toHaveText(
-        'Failed to initiate reauthorization: Only a Fitbit device that was connected before can be reconnected here. To connect one for the first time, please verify your e-mail or phone in the enrolment first.',
-      );
-      await expect(page).toHaveURL(/\/fitbit\/reauthorize$/);
+      // The page cannot tell (nor can anyone who knows the id): Google's page, then the answer
+      // for an account that is not the connected one, which says where a first connection starts.
+      await consent(page, POPUP_ACCOUNT);
+      await expect(page).toHaveURL(/\/fitbit\/callback\?/);
+      await expect(page.getByRole('heading', { name: 'Authorization Failed' })).toBeVisible();
+      await expect(
+        page.getByText(
+          'If you have not connected a Fitbit device yet, start from your study invitation and verify your email first.',
+          { exact: false },
+        ),
+      ).toBeVisible();
     });
 
     test('the popup helper resolves on success and rejects when the person closes it', async ({

@@ -3,6 +3,7 @@ import {
   createDecipheriv,
   createHash,
   createHmac,
+  hkdfSync,
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
@@ -218,6 +219,13 @@ export function hmacVerify(key: Buffer, data: string, signature: string): boolea
   const expected = Buffer.from(hmacSign(key, data), 'utf8');
   const given = Buffer.from(signature, 'utf8');
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** A key for one purpose, derived from the current encryption key (rotates with it). */
+export function subkey(keyRing: KeyRing, purpose: string): Buffer {
+  const current = keyRing.keys.get(keyRing.currentKeyId);
+  if (!current) throw new Error('current encryption key missing from key ring');
+  return Buffer.from(hkdfSync('sha256', current, Buffer.alloc(0), purpose, 32));
 }
 
 /** A random URL-safe token of `bytes` random bytes (session tokens, OAuth state, ...). */

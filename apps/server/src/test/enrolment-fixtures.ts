@@ -106,3 +106,24 @@ export function setClock(app: FastifyInstance, at: Date) {
 export function resetClock(app: FastifyInstance) {
   app.services.verification.clock.now = () => new Date();
 }
+
+/**
+ * The direct path as a person walks it: enroll-direct (a code is mailed), the code from the
+ * inbox, then enroll-direct again with the session. Answers the final call and the session.
+ */
+export async function enrolDirectWithCode(t: TestApp, body: { studyCode: string; email: string }) {
+  const first = await post(t.app, '/api/participants/enroll-direct', body);
+  if (first.statusCode !== 200) throw new Error(`enroll-direct answered ${first.statusCode}`);
+  const { participantId } = first.json() as { participantId: string };
+  const verified = await post(t.app, '/api/verification/verify-email-code', {
+    participantId,
+    email: body.email.trim().toLowerCase(),
+    studyCode: body.studyCode,
+    verificationCode: await codeFromInbox(t, body.email.trim().toLowerCase()),
+  });
+  const sessionId = (verified.json() as { session: { sessionId: string } }).session.sessionId;
+  const final = await post(t.app, '/api/participants/enroll-direct', body, {
+    'x-participant-session': sessionId,
+  });
+  return { response: final, participantId, sessionId };
+}

@@ -4,6 +4,7 @@
  */
 
 import {
+  participantSessionHeadersSchema,
   sendCodeResponseSchema,
   sendEmailCodeBodySchema,
   sendPhoneCodeBodySchema,
@@ -91,8 +92,11 @@ export const getVerificationStatus = defineOperation({
   method: 'GET',
   path: '/api/verification/status/:participantId',
   summary: 'The verification status record (001 §3) of a participant',
+  description:
+    "The real record only to the participant's own verified session (x-participant-session); anyone else who names a person on the study gets the record of an address not yet verified (verificationStatus 'none'), the same for an invited, an enrolled and a verified person.",
   tags,
   auth: 'public',
+  headers: participantSessionHeadersSchema,
   params: verificationStatusParamsSchema,
   query: verificationStatusQuerySchema,
   response: verificationStatusResponseSchema,

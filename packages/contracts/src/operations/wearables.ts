@@ -3,6 +3,7 @@
  * status, the reauthorization page's participant check and the study's authorization listing.
  */
 
+import { participantSessionHeadersSchema } from '../schemas/enrolment.js';
 import { studyIdParamsSchema } from '../schemas/studies.js';
 import {
   addParticipantBodySchema,
@@ -31,15 +32,21 @@ import { MEMBER_ERRORS } from './roles.js';
 const tags = ['wearables'] as const;
 
 /**
- * Calls on one participant's connection accept three callers, so their `auth` is
+ * Calls on one participant's connection accept two callers, so their `auth` is
  * 'optional-bearer' (a bearer token, or none):
  * - a researcher of the participant's study with a bearer token (anyone else: not approved, or
  *   the participant answers as unknown);
- * - the participant with the enrolment's session in `x-participant-session` (missing or
- *   expired, another participant's, not verified), naming the study code;
- * - the participant without either, naming participant id, e-mail and study code: one answer
- *   for any mismatch, and 401 UNAUTHENTICATED without the e-mail.
+ * - the participant with the session a verified code issues, in `x-participant-session`
+ *   (missing or expired: 401; another participant's or not verified: 403), naming the study code.
+ * Participant id, e-mail and study code are never enough (only auth-url takes them, for a
+ * reauthorization bound to the connected Google account).
  */
+/** The participant session a call requires: missing or expired, another's, not verified. */
+const SESSION_ERRORS = {
+  401: ['PARTICIPANT_SESSION_REQUIRED'],
+  403: ['PARTICIPANT_SESSION_MISMATCH', 'VERIFICATION_REQUIRED'],
+} as const satisfies ErrorMap;
+
 const CALLER_ERRORS = {
   401: ['PARTICIPANT_SESSION_REQUIRED'],
   403: ['NOT_APPROVED', 'PARTICIPANT_SESSION_MISMATCH', 'VERIFICATION_REQUIRED'],
@@ -61,14 +68,14 @@ const PROVIDER_ERRORS = {
 const CONNECT_ERRORS = {
   400: ['INVALID_STATE', 'STATE_EXPIRED', 'NO_SCOPES_GRANTED'],
   404: ['PARTICIPANT_MISMATCH'],
-  409: ['OTHER_GOOGLE_ACCOUNT'],
+  409: ['OTHER_GOOGLE_ACCOUNT', 'GOOGLE_ACCOUNT_IN_USE'],
 } as const satisfies ErrorMap;
 
 export const getAuthUrl = defineOperation({
   method: 'GET',
   path: '/api/fitbit/auth-url',
   summary:
-    'A Google consent URL for a participant: a researcher of the study (bearer token), the participant with the enrolment session (x-participant-session), or, for reauthorization only, the participant with e-mail and study code (an existing connection, renewed only with its own Google account); opaque single-use state, PKCE kept on the server',
+    'A Google consent URL for a participant: a researcher of the study (bearer token), the participant with the verified session (x-participant-session), or, for reauthorization only, participant id, e-mail and study code: the URL then renews an existing connection only with its own Google account, and looks the same whether or not there is one (with nothing to renew, coming back from Google ends as an unknown link); opaque single-use state, PKCE kept on the server',
   tags,
   auth: 'optional-bearer',
   query: authUrlQuerySchema,
@@ -105,12 +112,13 @@ export const storeTokens = defineOperation({
   method: 'POST',
   path: '/api/data/store-tokens',
   summary:
-    'PKCE path, second step: confirms the connection the exchange stored. Token fields are refused: tokens never come from a browser.',
+    'PKCE path, second step: confirms the connection the exchange stored, to the participant session the exchange answered (x-participant-session). Token fields are refused: tokens never come from a browser.',
   tags,
-  auth: 'public',
+  auth: 'participant',
+  headers: participantSessionHeadersSchema,
   body: storeTokensBodySchema,
   response: storeTokensResponseSchema,
-  errors: { 404: ['PARTICIPANT_MISMATCH'], 409: ['NOT_CONNECTED'] },
+  errors: [SESSION_ERRORS, { 404: ['PARTICIPANT_MISMATCH'], 409: ['NOT_CONNECTED'] }],
 });
 
 export const refreshToken = defineOperation({
@@ -156,7 +164,8 @@ export const getWearableStatus = defineOperation({
 export const verifyParticipant = defineOperation({
   method: 'POST',
   path: '/api/participants/verify',
-  summary: 'Checks a participant id with its e-mail (reauthorization); one answer for any mismatch',
+  summary:
+    'Checks a participant id with its e-mail (reauthorization): answers the study code and nothing else about the person, the same for an invited and an enrolled one; one answer for any mismatch',
   tags,
   auth: 'public',
   body: participantVerifyBodySchema,

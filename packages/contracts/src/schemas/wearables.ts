@@ -178,15 +178,15 @@ export const participantVerifyBodySchema = z.object({
     .min(1, { error: REAUTH_MESSAGES.emailRequired, abort: true })
     .pipe(emailSchema),
 });
+/**
+ * The public check of the reauthorization page: the study code and nothing else about the
+ * person (status, dates and the connection's state go only to their session, verify-secure).
+ */
 export const participantVerifyResponseSchema = successSchema({
   data: z.object({
     participantId: z.string(),
     participantEmail: z.string(),
     studyCode: z.string(),
-    status: z.string(),
-    createdAt: z.string(),
-    /** The spec reads `fitbitTokens.accessToken`; only its presence is ever sent. */
-    fitbitTokens: z.object({ accessToken: z.boolean() }),
   }),
 });
 export type ParticipantVerifyResponse = z.infer<typeof participantVerifyResponseSchema>;

@@ -152,6 +152,8 @@ export const PARTICIPANT_VERIFY_TEXTS = {
   fitbitConnected: 'Connected',
   fitbitNotConnected: 'Not connected',
   reconnect: 'Reconnect Fitbit Device',
+  verifyToSeeStatus:
+    'To see your enrollment and Fitbit status, send yourself a verification email and enter its code.',
 } as const;
 
 export const VERIFY_EMAIL_TEXTS = {

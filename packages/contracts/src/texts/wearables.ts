@@ -22,12 +22,15 @@ export const WEARABLE_SERVER_MESSAGES = {
   clientMismatch: 'This authorization was started in another browser. Please start it again here.',
   noScopesGranted: 'No health data was shared. Please allow at least one kind of data.',
   tokensFromBrowser: 'Tokens are kept on the server',
-  /** The session-less path (reauthorization) for a participant who was never connected. */
-  reconnectOnly:
-    'Only a Fitbit device that was connected before can be reconnected here. To connect one for the first time, please verify your e-mail or phone in the enrolment first.',
   /** A reauthorization completed with a Google account other than the connected one. */
+  googleAccountInUse:
+    'This Google account is already connected for another participant of this study, so nothing was changed. Please sign in with your own Google account.',
+  /**
+   * Also the answer when there was nothing to renew: the reauthorization path does not tell a
+   * connected participant from one who never connected.
+   */
   otherGoogleAccount:
-    'This is not the Google account connected to your participation, so nothing was changed. Please sign in with the Google account your Fitbit device uses.',
+    'This is not the Google account connected to your participation, so nothing was changed. Please sign in with the Google account your Fitbit device uses. If you have not connected a Fitbit device yet, start from your study invitation and verify your email first.',
 } as const;
 
 /** Authorization listing on the study screen's Data Extraction tab. */

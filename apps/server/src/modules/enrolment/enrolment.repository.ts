@@ -26,6 +26,12 @@ export async function findLiveParticipantByEmail(db: DbOrTx, studyId: string, em
   return row;
 }
 
+/** A participant by id in whichever study, deleted or not (the caller decides). */
+export async function findParticipantAnyStudy(db: DbOrTx, participantId: string) {
+  const [row] = await db.select().from(participants).where(eq(participants.id, participantId));
+  return row;
+}
+
 export async function findLiveParticipant(db: DbOrTx, studyId: string, participantId: string) {
   const [row] = await db
     .select()

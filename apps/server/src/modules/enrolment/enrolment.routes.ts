@@ -8,9 +8,13 @@ import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.js';
 import { readMultipart } from '../../http/multipart.js';
 import { route } from '../../http/operation-route.js';
-import { perMinute } from '../../http/responses.js';
 import { parseOrFail } from '../../http/validate.js';
-import { bySession, byStudyAndEmail, perSubject } from './participant-rate-limit.js';
+import {
+  bySession,
+  byStudyAndEmail,
+  participantAddressLimit,
+  perSubject,
+} from './participant-rate-limit.js';
 import {
   bySessionHolder,
   participantSessionToken,
@@ -28,7 +32,7 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   const ctx = (request: { ip: string }) => ({ ip: request.ip });
 
   route(app, enrolmentApi.enrollDirect, {
-    config: perMinute(20),
+    config: participantAddressLimit,
     preHandler: perSubject(app, 'enroll-direct', 10, byStudyAndEmail),
     handler: async (request) => ({
       success: true as const,
@@ -41,7 +45,7 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, enrolmentApi.checkPending, {
-    config: perMinute(20),
+    config: participantAddressLimit,
     preHandler: perSubject(app, 'check-pending', 10, byStudyAndEmail),
     handler: async (request) => ({
       success: true as const,
@@ -50,7 +54,7 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, enrolmentApi.enroll, {
-    config: perMinute(20),
+    config: participantAddressLimit,
     preHandler: perSubject(app, 'enroll', 10, byStudyAndEmail),
     handler: async (request) => ({
       success: true as const,
@@ -59,7 +63,7 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, enrolmentApi.updateInfo, {
-    config: perMinute(10),
+    config: participantAddressLimit,
     // Session and limits before the handler reads a single part: no session, no upload parsed.
     preHandler: [
       requireParticipantSession(app),
@@ -92,7 +96,7 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, enrolmentApi.verifySecure, {
-    config: perMinute(20),
+    config: participantAddressLimit,
     preHandler: [
       requireParticipantSession(app),
       perSubject(app, 'verify-secure', 10, bySessionHolder),
@@ -104,7 +108,7 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, enrolmentApi.secureVerifyParticipant, {
-    config: perMinute(20),
+    config: participantAddressLimit,
     preHandler: perSubject(app, 'secure-verify', 10, (request) => {
       const body = request.body as { studyCode?: string; personalInfo?: { email?: string } };
       return body.studyCode && body.personalInfo?.email
@@ -118,7 +122,7 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, enrolmentApi.secureSendEmail, {
-    config: perMinute(10),
+    config: participantAddressLimit,
     preHandler: perSubject(app, 'secure-send', 5, bySession),
     handler: async (request) => ({
       success: true as const,
@@ -127,7 +131,7 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, enrolmentApi.secureValidateSession, {
-    config: perMinute(30),
+    config: participantAddressLimit,
     handler: async (request) => ({
       success: true as const,
       ...(await enrolment.secureValidateSession(request.body)),
@@ -135,7 +139,7 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, enrolmentApi.secureCompleteEnrollment, {
-    config: perMinute(10),
+    config: participantAddressLimit,
     preHandler: perSubject(app, 'secure-complete', 5, bySession),
     handler: async (request) => ({
       success: true as const,

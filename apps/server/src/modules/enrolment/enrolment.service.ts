@@ -84,12 +84,19 @@ export function createEnrolmentService({
     tx: DbOrTx,
     study: StudyRow,
     email: string,
-    details: { firstName?: string; lastName?: string; selfEnrolment: boolean },
+    details: {
+      firstName?: string;
+      lastName?: string;
+      selfEnrolment: boolean;
+      /** Enrolment without a verified code: only for an address the study has never seen. */
+      newcomerOnly?: boolean;
+    },
     ctx: Context,
   ) {
     const now = clock.now();
     await repo.lockEnrolment(tx, study.id, email);
     const existing = await repo.findLiveParticipantByEmail(tx, study.id, email);
+    if (details.newcomerOnly && existing) return undefined;
     if (existing) {
       const subject = await verificationRepo.upsertSubject(tx, {
         studyId: study.id,
@@ -101,6 +108,7 @@ export function createEnrolmentService({
     const roster = await repo.findPendingByEmail(tx, study.id, email, { lock: true });
     // A roster entry already used by an enrolment (since deleted) approves nobody again.
     const pending = roster && roster.participantId === null ? roster : undefined;
+    if (details.newcomerOnly && pending) return undefined;
     if (!pending && !(details.selfEnrolment && study.settings.allowSelfEnrollment))
       throw notApproved();
     let subject = await verificationRepo.upsertSubject(tx, {
@@ -176,37 +184,49 @@ export function createEnrolmentService({
     }
   }
 
-  /** Enrolment of a verified subject (pre-approved flow and secure-auth completion). */
+  /**
+   * Enrolment of a subject whose address a code has proven (pre-approved flow and secure-auth
+   * completion). A verified session of this very participant is required whatever the study's
+   * settings: a roster entry or a participant never changes on the word of an anonymous caller.
+   */
   async function enrolVerified(
     study: StudyRow,
     subject: verificationRepo.SubjectRow,
     token: string | undefined,
     ctx: Context,
   ) {
-    let session: ParticipantSession;
-    const presented = await verifiedSessionOf(token, subject.participantId);
-    if (study.settings.requireVerification && !presented) {
-      await verification.requireSession(token, {
-        participantId: subject.participantId,
-        studyId: study.id,
-      });
-    }
-    const { participant } = await db.transaction((tx) =>
-      enrolInTx(tx, study, subject.email, { selfEnrolment: false }, ctx),
-    );
-    if (presented && token) session = sessionView(token, presented, study);
-    else session = await verification.issueSession(db, study, participant.id, true);
+    const presented = await verification.requireSession(token, {
+      participantId: subject.participantId,
+      studyId: study.id,
+    });
+    const { participant } = await enrolOrFail(study, subject.email, { selfEnrolment: false }, ctx);
     const fitbitAuthUrl = await authUrlFor(participant);
     return {
       message: ENROLMENT_SERVER_MESSAGES.enrolled,
       participantId: participant.id,
       fitbitAuthUrl,
-      session,
+      session: sessionView(token as string, presented, study),
     };
   }
 
+  async function enrolOrFail(
+    study: StudyRow,
+    email: string,
+    details: Parameters<typeof enrolInTx>[3],
+    ctx: Context,
+  ) {
+    const enrolled = await db.transaction((tx) => enrolInTx(tx, study, email, details, ctx));
+    if (!enrolled) throw new Error('enrolment of a known address without a code');
+    return enrolled;
+  }
+
   return {
-    /** POST /api/participants/enroll-direct */
+    /**
+     * POST /api/participants/enroll-direct. Before a code is verified the answer is the same for
+     * an invited, an enrolled and a verified address (a code is mailed, the subject's id returned,
+     * nothing changed); the id opens nothing without the session the code gives. Only an address
+     * the study has never seen may enrol at once, in a study that requires no verification.
+     */
     async enrollDirect(
       input: {
         email: string;
@@ -221,59 +241,78 @@ export function createEnrolmentService({
       const { study } = await verification.studyByCode(input.studyCode);
       if (!isAtLeastAge(input.dateOfBirth, clock.now()))
         throw badRequest(ENROLMENT_MESSAGES.underAge, 'UNDER_AGE');
-      const { participant, subject, resumed } = await db.transaction((tx) =>
-        enrolInTx(
-          tx,
-          study,
-          input.email,
-          { firstName: input.firstName, lastName: input.lastName, selfEnrolment: true },
-          ctx,
-        ),
-      );
-      const presented = await verifiedSessionOf(token, participant.id);
-      let session: ParticipantSession | undefined;
-      if (presented && token) session = sessionView(token, presented, study);
-      else if (!study.settings.requireVerification)
-        session = await verification.issueSession(db, study, participant.id, true);
+      const member = await verification.membershipOf(db, study.id, input.email);
+      const newcomer = !member.participant && !member.pending;
+      if (newcomer && !study.settings.allowSelfEnrollment) throw notApproved();
+      const names = { firstName: input.firstName, lastName: input.lastName, selfEnrolment: true };
 
-      if (!session) {
-        // The code comes first; a code sent under 30 s ago is still on its way and still valid.
-        try {
-          await verification.sendCode(
-            'email',
-            { participantId: participant.id, studyCode: study.studyCode, email: subject.email },
-            ctx,
-          );
-        } catch (error) {
-          if (!(error instanceof AppError && error.code === 'RESEND_TOO_SOON')) throw error;
-        }
+      const subject = await verificationRepo.upsertSubject(db, {
+        studyId: study.id,
+        email: input.email,
+        participantId: member.participant?.id ?? newParticipantId(),
+      });
+      const presented = await verifiedSessionOf(token, subject.participantId);
+      if (presented && token) {
+        const { participant, resumed } = await enrolOrFail(study, input.email, names, ctx);
         return {
-          message: VERIFICATION_MESSAGES.codeSent('email'),
+          message: resumed ? ENROLMENT_SERVER_MESSAGES.resumed : ENROLMENT_SERVER_MESSAGES.enrolled,
           participantId: participant.id,
-          verificationRequired: true,
+          verificationRequired: false,
+          fitbitAuthUrl: await authUrlFor(participant),
+          session: sessionView(token, presented, study),
         };
       }
+      if (newcomer && !study.settings.requireVerification) {
+        const enrolled = await db.transaction((tx) =>
+          enrolInTx(tx, study, input.email, { ...names, newcomerOnly: true }, ctx),
+        );
+        // Undefined: the address became known meanwhile (a parallel call): it needs a code too.
+        if (enrolled) {
+          const session = await verification.issueSession(db, study, enrolled.participant.id, true);
+          return {
+            message: ENROLMENT_SERVER_MESSAGES.enrolled,
+            participantId: enrolled.participant.id,
+            verificationRequired: false,
+            fitbitAuthUrl: await authUrlFor(enrolled.participant),
+            session,
+          };
+        }
+      }
+      // The code comes first; a code sent under 30 s ago is still on its way and still valid.
+      try {
+        await verification.sendCode(
+          'email',
+          {
+            participantId: subject.participantId,
+            studyCode: study.studyCode,
+            email: subject.email,
+          },
+          ctx,
+        );
+      } catch (error) {
+        if (!(error instanceof AppError && error.code === 'RESEND_TOO_SOON')) throw error;
+      }
       return {
-        message: resumed ? ENROLMENT_SERVER_MESSAGES.resumed : ENROLMENT_SERVER_MESSAGES.enrolled,
-        participantId: participant.id,
-        verificationRequired: false,
-        fitbitAuthUrl: await authUrlFor(participant),
-        session,
+        message: VERIFICATION_MESSAGES.codeSent('email'),
+        participantId: subject.participantId,
+        verificationRequired: true,
       };
     },
 
-    /** POST /api/participants/check-pending: is this address on the study's roster? */
+    /**
+     * POST /api/participants/check-pending: is this address on the study's roster? An invited and
+     * an enrolled address get the same answer (the id stays the same through enrolment and opens
+     * nothing before a code is verified); the number on record only goes back to someone who
+     * typed it.
+     */
     async checkPending(input: { studyCode: string; email: string; phoneNumber: string }) {
       const { study } = await verification.studyByCode(input.studyCode);
       const { participant, pending } = await verification.membershipOf(db, study.id, input.email);
+      if (!participant && !pending)
+        return { pending: false, participant: null, message: ENROLMENT_MESSAGES.notApproved };
       const onRecord = participant?.phoneNumber ?? pending?.phoneNumber ?? null;
       const phoneMatches =
         onRecord !== null && phoneDigits(onRecord) === phoneDigits(input.phoneNumber);
-      // An enrolled participant's id goes only to someone who also knows the number on record;
-      // anyone else gets the stranger's answer, so the address is not revealed as enrolled.
-      if ((!participant && !pending) || (participant && !phoneMatches)) {
-        return { pending: false, participant: null, message: ENROLMENT_MESSAGES.notApproved };
-      }
       const subject = await verificationRepo.upsertSubject(db, {
         studyId: study.id,
         email: input.email,
@@ -284,12 +323,11 @@ export function createEnrolmentService({
         participant: {
           participantId: subject.participantId,
           email: input.email,
-          // Phone verification only to the number on record (and only if the person knows it).
           phoneNumber: phoneMatches ? onRecord : null,
           studyCode: study.studyCode,
           studyName: study.name,
-          status: participant ? participant.status : (pending?.status ?? 'pre-enrolled'),
-          createdAt: (participant?.enrolledAt ?? pending?.createdAt ?? clock.now()).toISOString(),
+          status: 'pending',
+          createdAt: subject.createdAt.toISOString(),
         },
         message: ENROLMENT_MESSAGES.approved,
       };
@@ -481,13 +519,10 @@ export function createEnrolmentService({
         email,
         participantId: participant?.id ?? newParticipantId(),
       });
-      const session = await verification.issueSession(
-        db,
-        study,
-        subject.participantId,
-        !study.settings.requireVerification,
-      );
-      return { session: { ...session, verificationStatus: statusOf(subject) } };
+      // Unverified whatever the study's settings, and the status of an unproven caller is 'none':
+      // what has been verified before is the participant's business, not the address holder's.
+      const session = await verification.issueSession(db, study, subject.participantId, false);
+      return { session: { ...session, verificationStatus: 'none' as const } };
     },
 
     async secureSendEmail(input: { sessionId: string; email: string }, ctx: Context) {
@@ -509,7 +544,7 @@ export function createEnrolmentService({
       return {
         session: {
           ...sessionView(input.sessionId, session, study),
-          verificationStatus: subject ? statusOf(subject) : ('none' as const),
+          verificationStatus: subject && session.verifiedAt ? statusOf(subject) : ('none' as const),
         },
         message: ENROLMENT_SERVER_MESSAGES.sessionValid,
       };

@@ -9,7 +9,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   auditEvents,
   participants,
-  participantVerifications,
   pendingParticipants,
   studyMembers,
 } from '../../db/schema/index.js';
@@ -19,8 +18,11 @@ import {
   approvedResearcher,
   codeFromInbox,
   createStudy,
+  enrolDirectWithCode,
   participantEmail,
   post,
+  resetClock,
+  setClock,
 } from '../../test/enrolment-fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -87,23 +89,18 @@ describe('direct enrolment', () => {
     });
     expect(enrolled.participantId).toMatch(/^P[0-9a-f]{16}$/);
     expect(enrolled.fitbitAuthUrl).toBeUndefined();
+    expect(enrolled.session).toBeUndefined();
 
-    // The participant exists (enrolled, inviter kept) and the roster entry is linked to it.
-    const [row] = await participantRows(study.id);
-    expect(row).toMatchObject({
-      id: enrolled.participantId,
-      email,
-      firstName: 'Grace',
-      lastName: 'Hopper',
-      status: 'enrolled',
-      invitedBy: owner.user.id,
-      pendingParticipantId: pending.id,
-    });
-    const [linked] = await t.app.platform.db
-      .select()
-      .from(pendingParticipants)
-      .where(eq(pendingParticipants.id, pending.id));
-    expect(linked?.participantId).toBe(enrolled.participantId);
+    // Before a code is verified nothing changes: no participant, the roster entry as it was.
+    expect(await participantRows(study.id)).toHaveLength(0);
+    const rosterEntry = async () =>
+      (
+        await t.app.platform.db
+          .select()
+          .from(pendingParticipants)
+          .where(eq(pendingParticipants.id, pending.id))
+      )[0];
+    expect(await rosterEntry()).toMatchObject({ participantId: null, status: 'invited' });
 
     // Enrolling again without a session only resends nothing new and reveals no address.
     const again = await post(
@@ -147,6 +144,18 @@ describe('direct enrolment', () => {
     const authUrl = new URL(body.fitbitAuthUrl);
     expect(authUrl.searchParams.get('state')).toBeTruthy();
     expect(authUrl.searchParams.get('code_challenge_method')).toBe('S256');
+    // Enrolled with the session: the participant (names given, inviter kept), roster linked.
+    const [row] = await participantRows(study.id);
+    expect(row).toMatchObject({
+      id: enrolled.participantId,
+      email,
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      status: 'enrolled',
+      invitedBy: owner.user.id,
+      pendingParticipantId: pending.id,
+    });
+    expect((await rosterEntry())?.participantId).toBe(enrolled.participantId);
     expect(await participantRows(study.id)).toHaveLength(1);
   });
 
@@ -220,9 +229,9 @@ describe('direct enrolment', () => {
     const closed = await createStudy(t.app, owner, { requireVerification: false });
     const rostered = participantEmail('used-roster');
     await addPending(t.app, closed.id, { email: rostered });
-    const enrolled = (
-      await post(t.app, '/api/participants/enroll-direct', person(closed.studyCode, rostered))
-    ).json();
+    // A roster entry needs a code even when the study requires no verification.
+    const enrolled = await enrolDirectWithCode(t, person(closed.studyCode, rostered));
+    expect(enrolled.response.statusCode).toBe(200);
     await t.app.platform.db
       .update(participants)
       .set({ deletedAt: new Date() })
@@ -233,6 +242,104 @@ describe('direct enrolment', () => {
       person(closed.studyCode, rostered),
     );
     expect(refused.statusCode).toBe(403);
+  });
+
+  it('answers an invited, an enrolled and a verified address alike before a code, and changes nothing', async () => {
+    const study = await createStudy(t.app, owner, { requireVerification: false });
+    const invited = participantEmail('same-invited');
+    const enrolledEmail = participantEmail('same-enrolled');
+    await addPending(t.app, study.id, { email: invited, status: 'invited' });
+    await addPending(t.app, study.id, { email: enrolledEmail, status: 'invited' });
+    const enrolled = await enrolDirectWithCode(t, person(study.studyCode, enrolledEmail));
+    expect(enrolled.response.statusCode).toBe(200);
+    const before = await participantRows(study.id);
+    // Past the 30 s in which a new code is not sent (the enrolment above just sent one).
+    setClock(t.app, new Date(Date.now() + 60_000));
+
+    // Another person's names, with only the study code and the address.
+    const shapes: unknown[] = [];
+    for (const email of [invited, enrolledEmail]) {
+      t.sandbox?.clear();
+      const direct = await post(
+        t.app,
+        '/api/participants/enroll-direct',
+        person(study.studyCode, email, { firstName: 'Mallory', lastName: 'Intruder' }),
+      );
+      const secure = await post(t.app, '/api/secure-auth/verify-participant', {
+        studyCode: study.studyCode,
+        personalInfo: { email },
+      });
+      const pending = await post(t.app, '/api/participants/check-pending', {
+        studyCode: study.studyCode,
+        email,
+        phoneNumber: '(650) 555-0100',
+      });
+      expect([direct.statusCode, secure.statusCode, pending.statusCode]).toEqual([200, 200, 200]);
+      const { participantId: _d, ...directBody } = direct.json();
+      const { sessionId: _s, participantId: _p, expiresAt: _e, ...session } = secure.json().session;
+      const { participantId: _q, email: _m, createdAt: _c, ...view } = pending.json().participant;
+      shapes.push({ directBody, session, view, pending: pending.json().pending });
+      // The code went to the address, and only there.
+      await t.sandbox?.waitForMessage({ to: email, channel: 'email' }, 20_000);
+      expect(t.sandbox?.messages({ to: email })).toHaveLength(1);
+    }
+    expect(shapes[0]).toEqual(shapes[1]);
+    expect(shapes[0]).toMatchObject({
+      directBody: { success: true, verificationRequired: true },
+      session: { verified: false, verificationStatus: 'none' },
+      view: { status: 'pending', phoneNumber: null },
+      pending: true,
+    });
+    resetClock(t.app);
+    // Nobody became a participant, and the enrolled one kept their names.
+    expect(await participantRows(study.id)).toEqual(before);
+    expect(before.map((p) => p.firstName)).toEqual(['Grace']);
+  });
+
+  it('never hands an existing participant a session without a code, even without verification', async () => {
+    const study = await createStudy(t.app, owner, {
+      allowSelfEnrollment: true,
+      requireVerification: false,
+    });
+    const email = participantEmail('existing');
+    const first = await post(
+      t.app,
+      '/api/participants/enroll-direct',
+      person(study.studyCode, email),
+    );
+    expect(first.json()).toMatchObject({
+      verificationRequired: false,
+      session: { verified: true },
+    });
+
+    const again = await post(
+      t.app,
+      '/api/participants/enroll-direct',
+      person(study.studyCode, email),
+    );
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({
+      message: 'Verification code sent to your email!',
+      verificationRequired: true,
+    });
+    expect(again.json().session).toBeUndefined();
+    expect(again.json().fitbitAuthUrl).toBeUndefined();
+    // Nor through the pre-approved or the secure-auth path.
+    const enrol = await post(t.app, '/api/participants/enroll', {
+      participantId: first.json().participantId,
+      studyCode: study.studyCode,
+      email,
+    });
+    expect(enrol.statusCode).toBe(401);
+    const secure = await post(t.app, '/api/secure-auth/verify-participant', {
+      studyCode: study.studyCode,
+      personalInfo: { email },
+    });
+    expect(secure.json().session).toMatchObject({ verified: false });
+    const complete = await post(t.app, '/api/secure-auth/complete-enrollment', {
+      sessionId: secure.json().session.sessionId,
+    });
+    expect(complete.statusCode).toBe(403);
   });
 
   it('answers the spec texts for missing, malformed and unknown input', async () => {
@@ -419,20 +526,18 @@ describe('direct enrolment', () => {
         'create trigger fail_enrolment_link before update on pending_participants for each row execute function fail_enrolment_link()',
       ),
     );
+    let sessionId = '';
     try {
-      const failed = await post(
-        t.app,
-        '/api/participants/enroll-direct',
-        person(study.studyCode, email),
-      );
-      expect(failed.statusCode).toBe(500);
-      expect(failed.body).not.toContain('link failed');
+      const failed = await enrolDirectWithCode(t, person(study.studyCode, email));
+      sessionId = failed.sessionId;
+      expect(failed.response.statusCode).toBe(500);
+      expect(failed.response.body).not.toContain('link failed');
       expect(await participantRows(study.id)).toHaveLength(0);
-      const subjects = await db
+      const [roster] = await db
         .select()
-        .from(participantVerifications)
-        .where(eq(participantVerifications.email, email));
-      expect(subjects).toHaveLength(0);
+        .from(pendingParticipants)
+        .where(eq(pendingParticipants.email, email));
+      expect(roster?.participantId).toBeNull();
     } finally {
       await db.execute(sql.raw('drop trigger fail_enrolment_link on pending_participants'));
     }
@@ -440,6 +545,7 @@ describe('direct enrolment', () => {
       t.app,
       '/api/participants/enroll-direct',
       person(study.studyCode, email),
+      { [SESSION]: sessionId },
     );
     expect(retried.statusCode).toBe(200);
     expect(await participantRows(study.id)).toHaveLength(1);

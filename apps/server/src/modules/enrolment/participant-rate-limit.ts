@@ -1,7 +1,17 @@
 import { ENROLMENT_SERVER_MESSAGES } from '@research/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
+import { perMinute } from '../../http/responses.js';
 import { sha256Hex } from '../../platform/crypto.js';
+
+/**
+ * The per-address budget of every public participant call. A clinic's or a class's Wi-Fi puts a
+ * whole group behind one address, so it is sized for about a hundred people enrolling together;
+ * guessing is stopped by the limits that follow the person instead of the network: per (study,
+ * e-mail) below, per destination and per code in the verification service.
+ */
+export const PARTICIPANT_ADDRESS_PER_MINUTE = 300;
+export const participantAddressLimit = perMinute(PARTICIPANT_ADDRESS_PER_MINUTE);
 
 type Pick = (request: FastifyRequest) => string | undefined;
 

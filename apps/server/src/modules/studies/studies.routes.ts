@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../http/operation-route.js';
 import { perMinute } from '../../http/responses.js';
 import { currentUser } from '../auth/authenticate.js';
+import { participantAddressLimit } from '../enrolment/participant-rate-limit.js';
 import { bucketListingUrl } from '../storage/bucket-listing.js';
 import { requireApprovedResearcher, requireStudyMember, studyAccessOf } from './study-access.js';
 
@@ -95,8 +96,9 @@ export const studiesRoutes: FastifyPluginAsync<{ listingKey: Buffer }> = async (
     },
   });
 
+  // The participants' first call: a group on one network shares the address.
   route(app, studiesApi.verifyStudyCode, {
-    config: perMinute(30),
+    config: participantAddressLimit,
     handler: async (request) => ({
       success: true as const,
       study: await studies.lookup(request.body.studyCode),

@@ -1,12 +1,13 @@
 import { verificationApi } from '@research/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../http/operation-route.js';
-import { perMinute } from '../../http/responses.js';
 import {
   byStudyAndEmail,
   byStudyAndParticipant,
+  participantAddressLimit,
   perSubject,
 } from '../enrolment/participant-rate-limit.js';
+import { participantSessionToken } from '../enrolment/participant-session.js';
 
 /**
  * E-mail and SMS codes (001 §4.3, §9): 6 digits, 10 minutes, a new one no sooner than 30 s,
@@ -17,7 +18,7 @@ export const verificationRoutes: FastifyPluginAsync = async (app) => {
   const ctx = (request: { ip: string }) => ({ ip: request.ip });
 
   route(app, verificationApi.sendEmailCode, {
-    config: perMinute(10),
+    config: participantAddressLimit,
     preHandler: perSubject(app, 'send-email-code', 8, byStudyAndEmail),
     handler: async (request) => ({
       success: true as const,
@@ -26,7 +27,7 @@ export const verificationRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, verificationApi.verifyEmailCode, {
-    config: perMinute(20),
+    config: participantAddressLimit,
     preHandler: perSubject(app, 'verify-email-code', 10, byStudyAndEmail),
     handler: async (request) => ({
       success: true as const,
@@ -35,7 +36,7 @@ export const verificationRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, verificationApi.sendPhoneCode, {
-    config: perMinute(10),
+    config: participantAddressLimit,
     preHandler: perSubject(app, 'send-phone-code', 8, byStudyAndParticipant),
     handler: async (request) => ({
       success: true as const,
@@ -44,7 +45,7 @@ export const verificationRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, verificationApi.verifyPhoneCode, {
-    config: perMinute(20),
+    config: participantAddressLimit,
     preHandler: perSubject(app, 'verify-phone-code', 10, byStudyAndParticipant),
     handler: async (request) => ({
       success: true as const,
@@ -53,11 +54,14 @@ export const verificationRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, verificationApi.getVerificationStatus, {
-    config: perMinute(30),
+    config: participantAddressLimit,
     preHandler: perSubject(app, 'verification-status', 20, byStudyAndEmail),
     handler: async (request) => ({
       success: true as const,
-      data: await verification.status({ ...request.query, ...request.params }),
+      data: await verification.status(
+        { ...request.query, ...request.params },
+        participantSessionToken(request),
+      ),
     }),
   });
 };

@@ -114,7 +114,10 @@ export function createVerificationService({ db, messaging, keyRing, clock }: Ver
     if (!subject || subject.studyId !== study.id) throw verificationFailed();
     if (input.email !== undefined && subject.email !== input.email) throw verificationFailed();
     const member = await membershipOf(db, study.id, subject.email);
-    if (!member.participant && !member.pending) throw verificationFailed();
+    // Off the roster, only a study open to self-enrolment has subjects (direct enrolment made
+    // them, and they become participants once a code is verified).
+    if (!member.participant && !member.pending && !study.settings.allowSelfEnrollment)
+      throw verificationFailed();
     return { study, subject, ...member };
   }
 
@@ -339,9 +342,44 @@ export function createVerificationService({ db, messaging, keyRing, clock }: Ver
     sendCode,
     verifyCode,
 
-    async status(input: { participantId: string; studyCode: string; email: string }) {
+    /**
+     * The verification record, to this participant's own verified session. Anyone else (who may
+     * know the id, e-mail and study code from an invitation) gets the record of an address not yet
+     * verified, the same for every person on the study.
+     */
+    async status(
+      input: { participantId: string; studyCode: string; email: string },
+      token: string | undefined,
+    ) {
       const { study, subject } = await resolve(input);
-      return recordOf(subject, study.studyCode);
+      const session = await readSession(token);
+      if (session?.participantId === subject.participantId && session.verifiedAt)
+        return recordOf(subject, study.studyCode);
+      return recordOf(
+        { ...subject, emailVerifiedAt: null, phoneVerifiedAt: null },
+        study.studyCode,
+      );
+    },
+
+    /**
+     * The study code of the person an (id, e-mail) pair names, invited or enrolled alike (the
+     * reauthorization page's first call): nothing else, since the pair proves nothing.
+     */
+    async studyCodeOf(input: { participantId: string; email: string }) {
+      const email = input.email.trim().toLowerCase();
+      const participant = await enrolmentRepo.findParticipantAnyStudy(db, input.participantId);
+      const subject = participant ? undefined : await repo.findSubjectById(db, input.participantId);
+      const studyId = participant?.studyId ?? subject?.studyId;
+      const study = studyId ? await studiesRepo.findLiveStudy(db, studyId) : undefined;
+      if (!study) return undefined;
+      if (participant) {
+        if (participant.deletedAt || participant.email !== email) return undefined;
+      } else {
+        // Not enrolled yet: a person on the roster, named by the id check-pending gave them.
+        if (!subject || subject.email !== email) return undefined;
+        if (!(await membershipOf(db, study.id, email)).pending) return undefined;
+      }
+      return { participantId: input.participantId, email, studyCode: study.studyCode };
     },
 
     /**

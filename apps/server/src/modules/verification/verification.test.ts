@@ -102,39 +102,48 @@ describe('pre-approved flow and verification codes', () => {
         phoneNumber: PHONE,
         studyCode: study.studyCode,
         studyName: study.name,
-        status: 'pre-enrolled',
+        status: 'pending',
         createdAt: expect.any(String),
       },
     });
     expect(participantId).toMatch(/^P[0-9a-f]{16}$/);
   });
 
-  it("answers an enrolled address as a stranger's unless the phone matches the one on record", async () => {
+  it('answers an enrolled address as an invited one, the phone on record only to who typed it', async () => {
     const { email, participantId } = await enrolledRostered();
+    const invited = await rostered();
     const check = (address: string, phoneNumber: string) =>
       post(t.app, '/api/participants/check-pending', {
         studyCode: study.studyCode,
         email: address,
         phoneNumber,
       });
-    const stranger = await check(participantEmail('stranger'), '2125550100');
-    const wrongPhone = await check(email, '2125550100');
-    expect(wrongPhone.statusCode).toBe(stranger.statusCode);
-    expect(wrongPhone.json()).toEqual(stranger.json());
-    expect(wrongPhone.body).not.toContain(participantId);
-    expect(wrongPhone.json()).toEqual({
-      success: true,
-      pending: false,
-      participant: null,
-      message: 'You are not approved for this study. Please contact the researcher.',
+    const shape = (body: { participant: Record<string, unknown> }) => {
+      const { participantId: _id, email: _email, createdAt: _at, ...rest } = body.participant;
+      return { ...body, participant: rest };
+    };
+    const enrolledWrongPhone = await check(email, '2125550100');
+    const invitedWrongPhone = await check(invited.email, '2125550100');
+    expect(enrolledWrongPhone.statusCode).toBe(200);
+    expect(shape(enrolledWrongPhone.json())).toEqual(shape(invitedWrongPhone.json()));
+    expect(enrolledWrongPhone.json()).toMatchObject({
+      pending: true,
+      participant: { participantId, phoneNumber: null, status: 'pending' },
     });
 
-    // The number on record, written any way: the participant resumes with their id.
+    // The number on record, written any way, goes back to whoever typed it.
     const rightPhone = await check(email, '617.555.0142');
     expect(rightPhone.json()).toMatchObject({
       pending: true,
-      participant: { participantId, phoneNumber: PHONE, status: 'enrolled' },
+      participant: { participantId, phoneNumber: PHONE, status: 'pending' },
     });
+    // The id opens nothing by itself: the wearable and status calls want the session.
+    const revoke = await post(t.app, '/api/fitbit/revoke-access', {
+      participantId,
+      studyCode: study.studyCode,
+      email,
+    });
+    expect(revoke.statusCode).toBe(401);
   });
 
   it('asks for both contact fields and refuses unknown addresses', async () => {
@@ -281,13 +290,17 @@ describe('pre-approved flow and verification codes', () => {
     });
   });
 
-  it('moves the verification status from none through email_verified to fully_verified', async () => {
+  it('moves the verification status from none through email_verified to fully_verified, told only to the session', async () => {
     const { email, participantId } = await rostered();
-    const status = async () =>
+    let session: string | undefined;
+    const status = async (
+      headers: Record<string, string> = session ? { [SESSION]: session } : {},
+    ) =>
       (
         await t.app.inject({
           url: `/api/verification/status/${participantId}?email=${encodeURIComponent(email)}&studyCode=${study.studyCode}`,
           remoteAddress: '198.51.100.7',
+          headers,
         })
       ).json().data;
     expect(await status()).toMatchObject({ verificationStatus: 'none', phoneVerifiedAt: null });
@@ -295,12 +308,19 @@ describe('pre-approved flow and verification codes', () => {
     await sendEmail(participantId, email);
     const ok = await verifyEmail(participantId, email, await codeFromInbox(t, email));
     expect(ok.json().message).toBe('Email verification successful!');
+    session = ok.json().session.sessionId as string;
     expect(await status()).toMatchObject({
       participantId,
       email,
       studyCode: study.studyCode,
       verificationStatus: 'email_verified',
       emailVerifiedAt: expect.any(String),
+    });
+    // Without the session, the same record as for anyone not yet verified.
+    expect(await status({})).toMatchObject({
+      verificationStatus: 'none',
+      emailVerifiedAt: null,
+      phoneVerifiedAt: null,
     });
 
     await post(t.app, '/api/verification/send-phone-code', {

@@ -175,6 +175,33 @@ export async function claimReauthMail(
   return rows.length > 0;
 }
 
+/**
+ * Live participants' connections to one Google account that still hold a grant: one person's
+ * account may serve them in several studies, and revoking it at Google ends every one of them.
+ */
+export async function grantsOfHealthUser(
+  db: DbOrTx,
+  healthUserId: string,
+): Promise<{ participantId: string; studyId: string }[]> {
+  return db
+    .select({ participantId: wearableConnections.participantId, studyId: participants.studyId })
+    .from(wearableConnections)
+    .innerJoin(participants, eq(participants.id, wearableConnections.participantId))
+    .innerJoin(studies, eq(studies.id, participants.studyId))
+    .where(
+      and(
+        eq(wearableConnections.healthUserId, healthUserId),
+        eq(wearableConnections.provider, 'google-health'),
+        isNull(participants.deletedAt),
+        isNull(studies.deletedAt),
+        or(
+          sql`${wearableConnections.refreshTokenEncrypted} is not null`,
+          sql`${wearableConnections.accessTokenEncrypted} is not null`,
+        ),
+      ),
+    );
+}
+
 /** Connections of a study that still hold a token (to revoke before a purge). */
 export async function connectionsWithTokens(db: DbOrTx, studyId: string): Promise<ConnectionRow[]> {
   return db

@@ -8,8 +8,8 @@ import {
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
-import { perMinute } from '../../http/responses.js';
 import { bearerToken, currentUser } from '../auth/authenticate.js';
+import { participantAddressLimit } from '../enrolment/participant-rate-limit.js';
 import { participantSessionToken } from '../enrolment/participant-session.js';
 import {
   requireApprovedResearcher,
@@ -18,24 +18,26 @@ import {
 } from '../studies/study-access.js';
 import type { ParticipantRef } from './wearables.service.js';
 
-type CallerPath = 'researcher' | 'session' | 'public';
+type Caller =
+  | { via: 'researcher' | 'session'; participant: ParticipantRef; actorId: string | null }
+  | { via: 'public'; input: { participantId: string; studyCode: string; email: string } };
 
 /**
  * Who may act on a participant's wearable connection:
  * - a researcher who is a member (owner or collaborator) of the participant's study, with a
  *   bearer token; any other researcher gets the same 404 as for an unknown participant;
- * - the participant with the session the enrolment issues (after verification, or at once when
- *   the study does not require it), bound to study and participant;
- * - the participant without a session, through the public path bound to (participant id,
- *   e-mail, study code). That proves nothing about the caller: auth-url then only renews an
- *   existing connection, with its own Google account (see the service's reauthorizationUrl).
- * Every call without a bearer token names the study code.
+ * - the participant with the session a verified code issues, bound to study and participant.
+ * Participant id, e-mail and study code are no authority: invitations carry the code, and ids
+ * are handed to anyone who names a rostered address. Only the consent URL of a reauthorization
+ * takes them (`allowPublic`), and that URL can only renew a connection with its own Google
+ * account, which the caller must sign in to.
  */
 async function resolveCaller(
   request: FastifyRequest,
   reply: FastifyReply,
   input: { participantId: string; studyCode?: string | undefined; email?: string | undefined },
-): Promise<{ participant: ParticipantRef; actorId: string | null; via: CallerPath }> {
+  options: { allowPublic?: boolean } = {},
+): Promise<Caller> {
   const wearables = request.server.services.wearables;
   if (bearerToken(request)) {
     await requireApprovedResearcher(request, reply);
@@ -61,9 +63,8 @@ async function resolveCaller(
     }
     return input.studyCode;
   };
-  // The participant session of the enrolment flows: bound to study and participant.
   const sessionToken = participantSessionToken(request);
-  if (sessionToken) {
+  if (sessionToken || !options.allowPublic || !input.email) {
     const session = await request.server.services.verification.requireSession(sessionToken, {
       participantId: input.participantId,
     });
@@ -75,29 +76,37 @@ async function resolveCaller(
       throw new AppError(404, 'PARTICIPANT_NOT_FOUND', STUDY_DETAIL_MESSAGES.participantNotFound);
     return { participant, actorId: null, via: 'session' };
   }
-  if (!input.email) throw new AppError(401, 'UNAUTHENTICATED', REAUTH_MESSAGES.emailRequired);
-  const participant = await wearables.resolvePublicParticipant({
-    participantId: input.participantId,
-    studyCode: studyCodeOf(),
-    email: input.email,
-  });
-  return { participant, actorId: null, via: 'public' };
+  return {
+    via: 'public',
+    input: { participantId: input.participantId, studyCode: studyCodeOf(), email: input.email },
+  };
+}
+
+/** The participant a researcher or a participant session acts on (never the public path). */
+async function participantOf(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  input: { participantId: string; studyCode?: string | undefined },
+) {
+  const caller = await resolveCaller(request, reply, input);
+  if (caller.via === 'public') throw new Error('public path reached a protected call');
+  return caller;
 }
 
 export const wearablesRoutes: FastifyPluginAsync = async (app) => {
   const wearables = app.services.wearables;
-  // Public calls are guessable: a tight per-address budget on top of the global one.
-  const publicLimit = { config: perMinute(20) };
+  // The participant calls' per-address budget (a group may share one address).
+  const publicLimit = { config: participantAddressLimit };
 
   route(app, wearablesApi.getAuthUrl, {
     ...publicLimit,
     handler: async (request, reply) => {
-      const { participant, via } = await resolveCaller(request, reply, request.query);
+      const caller = await resolveCaller(request, reply, request.query, { allowPublic: true });
       const options = { mode: request.query.mode, clientBinding: request.query.clientBinding };
       const result =
-        via === 'public'
-          ? await wearables.reauthorizationUrl(participant, options)
-          : await wearables.authorizationUrl(participant, options);
+        caller.via === 'public'
+          ? await wearables.reauthorizationUrl(caller.input, options)
+          : await wearables.authorizationUrl(caller.participant, options);
       return { success: true as const, ...result };
     },
   });
@@ -130,21 +139,27 @@ export const wearablesRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, wearablesApi.storeTokens, {
     ...publicLimit,
-    handler: async (request) => ({
-      success: true as const,
-      ...(await wearables.confirmStored({
+    handler: async (request) => {
+      // The session the exchange answered: whether a connection exists is the participant's.
+      await app.services.verification.requireSession(participantSessionToken(request), {
         participantId: request.body.participantId,
-        studyCode: request.body.participantCode,
-        healthUserId:
-          request.body.participantInfo.fitbitUserId ?? request.body.participantInfo.userId,
-      })),
-    }),
+      });
+      return {
+        success: true as const,
+        ...(await wearables.confirmStored({
+          participantId: request.body.participantId,
+          studyCode: request.body.participantCode,
+          healthUserId:
+            request.body.participantInfo.fitbitUserId ?? request.body.participantInfo.userId,
+        })),
+      };
+    },
   });
 
   route(app, wearablesApi.refreshToken, {
     ...publicLimit,
     handler: async (request, reply) => {
-      const { participant } = await resolveCaller(request, reply, request.body);
+      const { participant } = await participantOf(request, reply, request.body);
       return {
         success: true as const,
         data: await wearables.refresh(participant.id),
@@ -156,7 +171,7 @@ export const wearablesRoutes: FastifyPluginAsync = async (app) => {
   route(app, wearablesApi.revokeAccess, {
     ...publicLimit,
     handler: async (request, reply) => {
-      const { participant, actorId } = await resolveCaller(request, reply, request.body);
+      const { participant, actorId } = await participantOf(request, reply, request.body);
       return {
         success: true as const,
         data: await wearables.revoke(participant.id, actorId),
@@ -168,7 +183,7 @@ export const wearablesRoutes: FastifyPluginAsync = async (app) => {
   route(app, wearablesApi.getWearableStatus, {
     ...publicLimit,
     handler: async (request, reply) => {
-      const { participant } = await resolveCaller(request, reply, {
+      const { participant } = await participantOf(request, reply, {
         participantId: request.params.id,
         ...request.query,
       });
@@ -178,10 +193,19 @@ export const wearablesRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, wearablesApi.verifyParticipant, {
     ...publicLimit,
-    handler: async (request) => ({
-      success: true as const,
-      data: await wearables.verifyParticipant(request.body),
-    }),
+    handler: async (request) => {
+      const found = await app.services.verification.studyCodeOf(request.body);
+      if (!found)
+        throw new AppError(404, 'PARTICIPANT_MISMATCH', REAUTH_MESSAGES.verificationFailed);
+      return {
+        success: true as const,
+        data: {
+          participantId: found.participantId,
+          participantEmail: found.email,
+          studyCode: found.studyCode,
+        },
+      };
+    },
   });
 
   route(app, wearablesApi.listWearableAuthorizations, {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import {
   GOOGLE_HEALTH_READ_SCOPES,
   OAUTH_STATE_TTL_MS,
@@ -36,6 +36,8 @@ export interface WearablesDeps {
   messaging: Messaging;
   client?: GoogleHealthClient;
   now?: () => Date;
+  /** Signs the decoy states of the reauthorization path; one per process when left out. */
+  stateKey?: Buffer;
 }
 
 /** Ciphertexts are bound to their column: a token copied elsewhere fails to decrypt. */
@@ -96,6 +98,26 @@ export function createWearablesService(deps: WearablesDeps) {
   const { db, config, cipher, messaging } = deps;
   const now = deps.now ?? (() => new Date());
   const client = deps.client ?? createGoogleHealthClient(config.googleHealth);
+  const stateKey = deps.stateKey ?? randomBytes(32);
+  /**
+   * A state that looks like any other (32 bytes, base64url) but is never stored: its second half
+   * is a MAC of its first, so the callback recognises it without a table.
+   */
+  const decoyTag = (head: Buffer) =>
+    createHmac('sha256', stateKey).update(head).digest().subarray(0, 16);
+  const decoyState = () => {
+    const head = randomBytes(16);
+    return Buffer.concat([head, decoyTag(head)]).toString('base64url');
+  };
+  const isDecoy = (state: string) => {
+    const bytes = Buffer.from(state, 'base64url');
+    return (
+      bytes.length === 32 && timingSafeEqual(bytes.subarray(16), decoyTag(bytes.subarray(0, 16)))
+    );
+  };
+  /** A reauthorization that cannot renew anything: told like another Google account. */
+  const notTheConnectedAccount = () =>
+    new AppError(409, 'OTHER_GOOGLE_ACCOUNT', WEARABLE_SERVER_MESSAGES.otherGoogleAccount);
   const redirectUri = `${config.publicUrl}/fitbit/callback`;
   /**
    * Single flight per connection inside this process. PGlite is one process's database, so this
@@ -240,12 +262,15 @@ export function createWearablesService(deps: WearablesDeps) {
     return result;
   }
 
+  /** The grant's best handle for a revocation: the refresh token, else the access token. */
+  function tokenOf(row: repo.ConnectionRow) {
+    if (row.refreshTokenEncrypted) return cipher.decrypt(row.refreshTokenEncrypted, AD.refresh);
+    if (row.accessTokenEncrypted) return cipher.decrypt(row.accessTokenEncrypted, AD.access);
+    return null;
+  }
+
   async function revokeRow(row: repo.ConnectionRow) {
-    const token = row.refreshTokenEncrypted
-      ? cipher.decrypt(row.refreshTokenEncrypted, AD.refresh)
-      : row.accessTokenEncrypted
-        ? cipher.decrypt(row.accessTokenEncrypted, AD.access)
-        : null;
+    const token = tokenOf(row);
     if (token) {
       try {
         await client.revoke(token);
@@ -259,6 +284,29 @@ export function createWearablesService(deps: WearablesDeps) {
       refreshTokenEncrypted: null,
       accessExpiresAt: null,
       refreshExpiresAt: null,
+    });
+  }
+
+  /**
+   * A participant who reconnected with another Google account: the old account's grant is
+   * revoked at Google unless that account still serves another participant (the same person in
+   * another study), since a revocation ends the grant for all of them. Best effort: the new
+   * connection stands either way, and a failure is recorded.
+   */
+  async function releasePreviousGrant(previous: repo.ConnectionRow, participantId: string) {
+    const token = tokenOf(previous);
+    if (!token) return;
+    const others = await repo.grantsOfHealthUser(db, previous.healthUserId);
+    if (others.some((other) => other.participantId !== participantId)) return;
+    const revoked = await client.revoke(token).then(
+      () => true,
+      () => false,
+    );
+    await recordAudit(db, {
+      actorId: null,
+      action: revoked ? 'wearable.previous_grant_revoked' : 'wearable.previous_grant_revoke_failed',
+      targetType: 'participant',
+      targetId: participantId,
     });
   }
 
@@ -306,8 +354,24 @@ export function createWearablesService(deps: WearablesDeps) {
         targetId: participant.id,
         details: { reason: 'other_google_account', redirectKind: state.redirectKind },
       });
-      throw new AppError(409, 'OTHER_GOOGLE_ACCOUNT', WEARABLE_SERVER_MESSAGES.otherGoogleAccount);
+      throw notTheConnectedAccount();
     }
+    // One Google account feeds one participant of a study: a second would double its data.
+    // The new grant is not revoked: at Google it is the same grant the other participant uses.
+    const holders = await repo.grantsOfHealthUser(db, identity.healthUserId);
+    if (
+      holders.some((h) => h.studyId === participant.studyId && h.participantId !== participant.id)
+    ) {
+      await recordAudit(db, {
+        actorId: null,
+        action: 'wearable.connection_refused',
+        targetType: 'participant',
+        targetId: participant.id,
+        details: { reason: 'google_account_in_use', redirectKind: state.redirectKind },
+      });
+      throw new AppError(409, 'GOOGLE_ACCOUNT_IN_USE', WEARABLE_SERVER_MESSAGES.googleAccountInUse);
+    }
+    const previous = await repo.findConnection(db, participant.id);
     const stamp = now();
     const row = await db.transaction(async (tx) => {
       const stored = await repo.upsertConnection(tx, {
@@ -337,6 +401,8 @@ export function createWearablesService(deps: WearablesDeps) {
       });
       return stored;
     });
+    if (previous && previous.healthUserId !== identity.healthUserId)
+      await releasePreviousGrant(previous, participant.id);
     return { participant, row, scope: tokens.scopes.join(' ') };
   }
 
@@ -344,23 +410,6 @@ export function createWearablesService(deps: WearablesDeps) {
     redirectUri,
     /** The provider client, for data calls (extraction): pair it with `accessToken()`. */
     client,
-
-    /** A live participant bound to (id, study code, e-mail); one answer for any mismatch. */
-    async resolvePublicParticipant(input: {
-      participantId: string;
-      studyCode: string;
-      email: string;
-    }): Promise<repo.ParticipantRef> {
-      const participant = await repo.findLiveParticipant(db, input.participantId);
-      if (
-        !participant ||
-        !sameEmail(participant.email, input.email) ||
-        participant.studyCode !== input.studyCode
-      ) {
-        throw mismatch();
-      }
-      return participant;
-    },
 
     /** The participant for a researcher route; the caller then checks study membership. */
     async participantForResearcher(participantId: string, studyCode?: string) {
@@ -407,27 +456,38 @@ export function createWearablesService(deps: WearablesDeps) {
     },
 
     /**
-     * The public path without a session (001 §4.5, the reauthorization e-mail's page): id, e-mail
-     * and study code prove nothing about who the caller is, so it only renews an existing
-     * connection, and only with the Google account of that connection (checked at the callback).
-     * A first connection needs the participant session the enrolment issues.
+     * The reauthorization page's path without a session: id, e-mail and study code prove nothing
+     * about the caller, so the URL only renews an existing connection, and only with the Google
+     * account of that connection (checked at the callback). Where there is nothing to renew, or
+     * the three do not match, the answer looks the same: a consent URL whose state was never
+     * stored, so it tells nothing about the person; coming back from it is answered as another
+     * Google account would be, with a text that also covers a person never connected.
      */
     async reauthorizationUrl(
-      participant: Pick<repo.ParticipantRef, 'id' | 'studyId'>,
+      input: { participantId: string; studyCode: string; email: string },
       options: { mode?: 'popup' | 'redirect'; clientBinding?: string | undefined } = {},
     ): Promise<{ authUrl: string; expiresAt: string }> {
-      const row = await repo.findConnection(db, participant.id);
-      if (!row) {
-        throw new AppError(
-          401,
-          'PARTICIPANT_SESSION_REQUIRED',
-          WEARABLE_SERVER_MESSAGES.reconnectOnly,
-        );
+      const participant = await repo.findLiveParticipant(db, input.participantId);
+      const matches =
+        participant &&
+        sameEmail(participant.email, input.email) &&
+        participant.studyCode === input.studyCode;
+      const row = matches ? await repo.findConnection(db, participant.id) : undefined;
+      if (participant && row) {
+        return this.authorizationUrl(participant, {
+          ...options,
+          expectedHealthUserId: row.healthUserId,
+        });
       }
-      return this.authorizationUrl(participant, {
-        ...options,
-        expectedHealthUserId: row.healthUserId,
-      });
+      return {
+        authUrl: client.authorizationUrl({
+          state: decoyState(),
+          codeChallenge: createPkcePair().challenge,
+          redirectUri,
+          scopes: GOOGLE_HEALTH_READ_SCOPES,
+        }),
+        expiresAt: new Date(now().getTime() + OAUTH_STATE_TTL_MS).toISOString(),
+      };
     },
 
     /** `POST /api/fitbit/callback`: the direct path. */
@@ -438,6 +498,7 @@ export function createWearablesService(deps: WearablesDeps) {
     }) {
       const hash = sha256(input.state);
       const found = await repo.findOauthState(db, hash);
+      if (!found && isDecoy(input.state)) throw notTheConnectedAccount();
       // A state bound to a browser (PKCE path) must be finished by that browser, not here.
       if (
         !found ||
@@ -464,6 +525,7 @@ export function createWearablesService(deps: WearablesDeps) {
     }) {
       const hash = sha256(input.state);
       const found = await repo.findOauthState(db, hash);
+      if (!found && isDecoy(input.state)) throw notTheConnectedAccount();
       if (!found) throw invalidState();
       if (
         !found.clientBindingHash ||
@@ -540,22 +602,6 @@ export function createWearablesService(deps: WearablesDeps) {
     /** For a study purge: every grant of the study, best effort per participant. */
     async revokeStudy(studyId: string): Promise<number> {
       return revokeStudyGrants(deps, studyId, client);
-    },
-
-    /** `POST /api/participants/verify`. */
-    async verifyParticipant(input: { participantId: string; email: string }) {
-      // Spec 001 §4.5: id and e-mail only; this call is how the page learns the study code.
-      const participant = await repo.findLiveParticipant(db, input.participantId);
-      if (!participant || !sameEmail(participant.email, input.email)) throw mismatch();
-      const row = await repo.findConnection(db, participant.id);
-      return {
-        participantId: participant.id,
-        participantEmail: participant.email,
-        studyCode: participant.studyCode,
-        status: participant.status,
-        createdAt: participant.enrolledAt.toISOString(),
-        fitbitTokens: { accessToken: Boolean(row?.accessTokenEncrypted) },
-      };
     },
 
     async listForStudy(

@@ -3,7 +3,6 @@ import {
   GOOGLE_HEALTH_READ_SCOPES,
   PARTICIPANT_SESSION_HEADER,
   REAUTH_MAIL_TEXTS,
-  STUDY_CODE_MESSAGES,
   WEARABLE_MESSAGES,
   WEARABLE_SERVER_MESSAGES,
 } from '@research/contracts';
@@ -29,6 +28,7 @@ import {
   participantSessionHeaders,
   studyWithParticipants,
 } from '../../test/wearables-kit.js';
+import { PARTICIPANT_ADDRESS_PER_MINUTE } from '../enrolment/participant-rate-limit.js';
 import { createWearablesService } from './wearables.service.js';
 
 const SLEEP_SCOPE = GOOGLE_HEALTH_READ_SCOPES[2];
@@ -159,9 +159,11 @@ describe('authorization URL', () => {
     expect(Math.abs(ttl - 10 * 60 * 1000)).toBeLessThan(5_000);
   });
 
-  it('says the same for a wrong e-mail, a wrong study code and an unknown participant', async () => {
+  it('looks the same from the public path whether or not there is a connection to renew, and stores nothing then', async () => {
     const participant = await world.addParticipant();
     const attempts = [
+      // Enrolled, never connected: nothing to renew.
+      { participantId: participant.id, studyCode: world.study.studyCode, email: participant.email },
       {
         participantId: participant.id,
         studyCode: world.study.studyCode,
@@ -176,9 +178,30 @@ describe('authorization URL', () => {
     ];
     for (const query of attempts) {
       const res = await call({ method: 'GET', url: '/api/fitbit/auth-url', query });
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toMatchObject({ message: WEARABLE_SERVER_MESSAGES.participantMismatch });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(Object.keys(res.json()).sort()).toEqual(['authUrl', 'expiresAt', 'success']);
+      const url = new URL((res.json() as { authUrl: string }).authUrl);
+      expect(url.searchParams.get('state')).toMatch(/^[\w-]{43}$/);
+      // Coming back from such a URL connects nothing: its state was never stored.
+      const consent = await consentAt(url.toString(), { account: 'decoy.person@gmail.test' });
+      const back = await call({
+        method: 'POST',
+        url: '/api/fitbit/callback',
+        payload: { code: consent.code, state: consent.state },
+      });
+      // Told as another Google account would be: nothing says there was nothing to renew.
+      expect(back.statusCode).toBe(409);
+      expect(back.json()).toMatchObject({
+        code: 'OTHER_GOOGLE_ACCOUNT',
+        message: WEARABLE_SERVER_MESSAGES.otherGoogleAccount,
+      });
     }
+    const states = await app.platform.db
+      .select()
+      .from(wearableOauthStates)
+      .where(eq(wearableOauthStates.participantId, participant.id));
+    expect(states).toHaveLength(0);
+    expect(await connectionOf(participant.id)).toBeUndefined();
     const anonymous = await call({
       method: 'GET',
       url: '/api/fitbit/auth-url',
@@ -211,14 +234,13 @@ describe('who may connect a participant', () => {
     expect(enrolled.json()).toMatchObject({ verificationRequired: true });
     const { participantId } = enrolled.json() as { participantId: string };
 
-    // Id, e-mail and study code without the session: refused, nothing started.
+    // Id, e-mail and study code without the session: a URL that starts nothing.
     const publicPath = await call({
       method: 'GET',
       url: '/api/fitbit/auth-url',
       query: { participantId, email, studyCode: world.study.studyCode },
     });
-    expect(publicPath.statusCode, publicPath.body).toBe(401);
-    expect(publicPath.json()).toMatchObject({ message: WEARABLE_SERVER_MESSAGES.reconnectOnly });
+    expect(publicPath.statusCode, publicPath.body).toBe(200);
     const states = await app.platform.db
       .select()
       .from(wearableOauthStates)
@@ -235,7 +257,13 @@ describe('who may connect a participant', () => {
         clientBinding: browserVerifier().binding,
       },
     });
-    expect(pkce.statusCode).toBe(401);
+    expect(pkce.statusCode).toBe(200);
+    expect(
+      await app.platform.db
+        .select()
+        .from(wearableOauthStates)
+        .where(eq(wearableOauthStates.participantId, participantId)),
+    ).toHaveLength(0);
 
     // After the e-mail code, the session the enrolment issues connects.
     const verified = await call({
@@ -249,12 +277,21 @@ describe('who may connect a participant', () => {
       },
     });
     expect(verified.statusCode, verified.body).toBe(200);
+    const sessionHeader = {
+      [SESSION]: (verified.json() as { session: { sessionId: string } }).session.sessionId,
+    };
+    // Enrolled only now, with the session.
+    const enrolledNow = await call({
+      method: 'POST',
+      url: '/api/participants/enroll-direct',
+      payload: person,
+      headers: sessionHeader,
+    });
+    expect(enrolledNow.json()).toMatchObject({ verificationRequired: false, participantId });
     const withSession = await call({
       method: 'GET',
       url: '/api/fitbit/auth-url',
-      headers: {
-        [SESSION]: (verified.json() as { session: { sessionId: string } }).session.sessionId,
-      },
+      headers: sessionHeader,
       query: { participantId, studyCode: world.study.studyCode, mode: 'popup' },
     });
     expect(withSession.statusCode, withSession.body).toBe(200);
@@ -342,36 +379,184 @@ describe('who may connect a participant', () => {
     expect((await reconnectDirect(participant, 'owner.account@gmail.test')).statusCode).toBe(200);
   });
 
-  it('public wearable calls need the study code, not only the participant id and e-mail', async () => {
-    const participant = await world.addParticipant();
-    expect((await connectDirect(participant, 'code.needed@gmail.test')).statusCode).toBe(200);
-    const calls = [
-      {
-        method: 'POST',
-        url: '/api/fitbit/refresh-token',
-        payload: { participantId: participant.id, email: participant.email },
+  it('the id enroll-direct answers, with the study code and e-mail, cannot revoke, refresh or read a connection', async () => {
+    // The victim enrols and connects with their session, as the flow does.
+    const email = uniqueEmail('victim');
+    await addPending(app, world.study.id, { email });
+    const person = {
+      email,
+      firstName: 'Vic',
+      lastName: 'Tim',
+      dateOfBirth: '1990-04-02',
+      studyCode: world.study.studyCode,
+    };
+    const first = await call({
+      method: 'POST',
+      url: '/api/participants/enroll-direct',
+      payload: person,
+    });
+    const { participantId } = first.json() as { participantId: string };
+    const verified = await call({
+      method: 'POST',
+      url: '/api/verification/verify-email-code',
+      payload: {
+        participantId,
+        email,
+        studyCode: world.study.studyCode,
+        verificationCode: await codeFromInbox(testApp, email),
       },
+    });
+    const sessionId = (verified.json() as { session: { sessionId: string } }).session.sessionId;
+    const enrolled = await call({
+      method: 'POST',
+      url: '/api/participants/enroll-direct',
+      payload: person,
+      headers: { [PARTICIPANT_SESSION_HEADER]: sessionId },
+    });
+    const consent = await consentAt((enrolled.json() as { fitbitAuthUrl: string }).fitbitAuthUrl, {
+      account: 'victim.one@gmail.test',
+    });
+    const connected = await call({
+      method: 'POST',
+      url: '/api/fitbit/callback',
+      payload: { code: consent.code, state: consent.state },
+    });
+    expect(connected.statusCode, connected.body).toBe(200);
+
+    // The attacker: study code and e-mail, and the id enroll-direct hands anyone who asks.
+    const probe = await call({
+      method: 'POST',
+      url: '/api/participants/enroll-direct',
+      payload: person,
+    });
+    expect((probe.json() as { participantId: string }).participantId).toBe(participantId);
+    const named = { participantId, studyCode: world.study.studyCode, email };
+    const calls = [
+      { method: 'POST', url: '/api/fitbit/revoke-access', payload: named },
+      { method: 'POST', url: '/api/fitbit/refresh-token', payload: named },
       {
         method: 'GET',
-        url: `/api/fitbit/status/${participant.id}`,
-        query: { email: participant.email },
+        url: `/api/fitbit/status/${participantId}`,
+        query: { studyCode: world.study.studyCode, email },
       },
       {
         method: 'POST',
-        url: '/api/fitbit/revoke-access',
-        payload: { participantId: participant.id, email: participant.email },
+        url: '/api/data/store-tokens',
+        payload: {
+          participantId,
+          participantCode: world.study.studyCode,
+          participantInfo: { userId: 'x' },
+        },
       },
     ] as const;
     for (const request of calls) {
       const res = await call(request);
-      expect(res.statusCode, `${request.url}: ${res.body}`).toBe(400);
-      expect(res.json()).toMatchObject({ message: STUDY_CODE_MESSAGES.required });
+      expect(res.statusCode, `${request.url}: ${res.body}`).toBe(401);
+      expect(res.json()).toMatchObject({ code: 'PARTICIPANT_SESSION_REQUIRED' });
+      expect(res.body).not.toContain('victim.one');
     }
-    const row = await connectionOf(participant.id);
+    const verify = await call({
+      method: 'POST',
+      url: '/api/participants/verify',
+      payload: { participantId, email },
+    });
+    expect((verify.json() as { data: Record<string, unknown> }).data).toEqual({
+      participantId,
+      participantEmail: email,
+      studyCode: world.study.studyCode,
+    });
+    // Nothing changed: the grant is alive at Google and here.
+    const row = await connectionOf(participantId);
     expect(row?.status).toBe('active');
     expect(row?.refreshTokenEncrypted).not.toBeNull();
-    const [grant] = sandbox.health.connections('code.needed@gmail.test');
+    const [grant] = sandbox.health.connections('victim.one@gmail.test');
     expect(grant?.revokedAt ?? null).toBeNull();
+
+    // The participant's own session can.
+    const own = await call({
+      method: 'GET',
+      url: `/api/fitbit/status/${participantId}`,
+      query: { studyCode: world.study.studyCode },
+      headers: { [PARTICIPANT_SESSION_HEADER]: sessionId },
+    });
+    expect(own.statusCode, own.body).toBe(200);
+  });
+
+  it('one Google account feeds one participant of a study; the second is refused and the first keeps its grant', async () => {
+    const first = await world.addParticipant();
+    const second = await world.addParticipant();
+    expect((await connectDirect(first, 'shared.account@gmail.test')).statusCode).toBe(200);
+    const refused = await connectDirect(second, 'shared.account@gmail.test');
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toMatchObject({
+      code: 'GOOGLE_ACCOUNT_IN_USE',
+      message: WEARABLE_SERVER_MESSAGES.googleAccountInUse,
+    });
+    expect(await connectionOf(second.id)).toBeUndefined();
+    expect((await connectionOf(first.id))?.status).toBe('active');
+    expect(sandbox.health.connections('shared.account@gmail.test').every((g) => !g.revokedAt)).toBe(
+      true,
+    );
+    // The same person in another study is normal.
+    const other = await studyWithParticipants(app);
+    const elsewhere = await other.addParticipant();
+    const res = await call({
+      method: 'GET',
+      url: '/api/fitbit/auth-url',
+      headers: await participantSessionHeaders(app, other.study.studyCode, elsewhere),
+      query: { participantId: elsewhere.id, studyCode: other.study.studyCode },
+    });
+    const consent = await consentAt((res.json() as { authUrl: string }).authUrl, {
+      account: 'shared.account@gmail.test',
+    });
+    const connected = await call({
+      method: 'POST',
+      url: '/api/fitbit/callback',
+      payload: { code: consent.code, state: consent.state },
+    });
+    expect(connected.statusCode, connected.body).toBe(200);
+  });
+
+  it('reconnecting with another Google account revokes the old grant at Google, unless it serves another study', async () => {
+    const participant = await world.addParticipant();
+    expect((await connectDirect(participant, 'old.account@gmail.test')).statusCode).toBe(200);
+    expect((await connectDirect(participant, 'new.account@gmail.test')).statusCode).toBe(200);
+    expect(sandbox.health.connections('old.account@gmail.test').every((g) => g.revokedAt)).toBe(
+      true,
+    );
+    expect(sandbox.health.connections('new.account@gmail.test').some((g) => !g.revokedAt)).toBe(
+      true,
+    );
+    const audit = await app.platform.db
+      .select()
+      .from(auditEvents)
+      .where(eq(auditEvents.targetId, participant.id));
+    expect(audit.map((a) => a.action)).toContain('wearable.previous_grant_revoked');
+
+    // An account that also serves the same person in another study stays granted.
+    const other = await studyWithParticipants(app);
+    const elsewhere = await other.addParticipant();
+    const headers = await participantSessionHeaders(app, other.study.studyCode, elsewhere);
+    const url = await call({
+      method: 'GET',
+      url: '/api/fitbit/auth-url',
+      headers,
+      query: { participantId: elsewhere.id, studyCode: other.study.studyCode },
+    });
+    const consent = await consentAt((url.json() as { authUrl: string }).authUrl, {
+      account: 'kept.account@gmail.test',
+    });
+    await call({
+      method: 'POST',
+      url: '/api/fitbit/callback',
+      payload: { code: consent.code, state: consent.state },
+    });
+    const here = await world.addParticipant();
+    expect((await connectDirect(here, 'kept.account@gmail.test')).statusCode).toBe(200);
+    expect((await connectDirect(here, 'another.account@gmail.test')).statusCode).toBe(200);
+    expect(sandbox.health.connections('kept.account@gmail.test').some((g) => !g.revokedAt)).toBe(
+      true,
+    );
   });
 
   it('a reconnect that unticks sleep leaves sleep out (no scopes added back from the earlier grant)', async () => {
@@ -508,10 +693,15 @@ describe('PKCE path: exchange-fitbit-token then store-tokens', () => {
     expect(body.user_id).toBe(row?.healthUserId);
     expect(row?.grantedScopes).not.toContain(SLEEP_SCOPE);
 
-    const store = (extra: Record<string, unknown> = {}) =>
+    const session = (body.session as { sessionId: string }).sessionId;
+    const store = (
+      extra: Record<string, unknown> = {},
+      headers = { [PARTICIPANT_SESSION_HEADER]: session },
+    ) =>
       call({
         method: 'POST',
         url: '/api/data/store-tokens',
+        headers,
         payload: {
           participantId: participant.id,
           participantCode: world.study.studyCode,
@@ -521,6 +711,8 @@ describe('PKCE path: exchange-fitbit-token then store-tokens', () => {
       });
     const withTokens = await store({ accessToken: 'ya29.from-the-browser' });
     expect(withTokens.statusCode).toBe(400);
+    // Whether a connection exists is the participant's to know.
+    expect((await store({}, { [PARTICIPANT_SESSION_HEADER]: '' })).statusCode).toBe(401);
     const stored = await store();
     expect(stored.statusCode, stored.body).toBe(200);
     expect(stored.json()).toEqual({ success: true, participantId: participant.id });
@@ -534,7 +726,8 @@ describe('status, refresh and revoke', () => {
     const asParticipant = await call({
       method: 'GET',
       url: `/api/fitbit/status/${participant.id}`,
-      query: { email: participant.email, studyCode: world.study.studyCode },
+      query: { studyCode: world.study.studyCode },
+      headers: await participantSessionHeaders(app, world.study.studyCode, participant),
     });
     expect(asParticipant.statusCode).toBe(200);
     const data = (asParticipant.json() as { data: Record<string, unknown> }).data;
@@ -668,11 +861,8 @@ describe('status, refresh and revoke', () => {
     const res = await call({
       method: 'POST',
       url: '/api/fitbit/revoke-access',
-      payload: {
-        participantId: participant.id,
-        studyCode: world.study.studyCode,
-        email: participant.email,
-      },
+      headers: await participantSessionHeaders(app, world.study.studyCode, participant),
+      payload: { participantId: participant.id, studyCode: world.study.studyCode },
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ data: { status: 'revoked', hasTokens: false } });
@@ -1107,7 +1297,7 @@ describe('who may ask for an authorization URL', () => {
     const participant = await world.addParticipant();
     const remoteAddress = someAddress();
     const statuses: number[] = [];
-    for (let i = 0; i < 22; i++) {
+    for (let i = 0; i < PARTICIPANT_ADDRESS_PER_MINUTE + 2; i++) {
       const res = await app.inject({
         method: 'POST',
         url: '/api/participants/verify',
@@ -1116,7 +1306,7 @@ describe('who may ask for an authorization URL', () => {
       });
       statuses.push(res.statusCode);
     }
-    expect(statuses.slice(0, 20).every((s) => s === 404)).toBe(true);
+    expect(statuses.slice(0, PARTICIPANT_ADDRESS_PER_MINUTE).every((s) => s === 404)).toBe(true);
     expect(statuses.at(-1)).toBe(429);
   });
 });

@@ -1,9 +1,10 @@
 import { type OperationInput, verificationApi } from '@research/contracts';
 import { callOperation } from '../../../lib/api-client';
+import { sessionHeaders } from '../session';
 
 type StatusInput = OperationInput<typeof verificationApi.getVerificationStatus>;
 
-/** The verification status record of 001 §3 (which steps are done), for the start step. */
+/** The verification status record (which steps are done), for the start step. */
 export async function verificationStatus({
   participantId,
   ...query
@@ -11,7 +12,8 @@ export async function verificationStatus({
   const result = await callOperation(
     verificationApi.getVerificationStatus,
     { params: { participantId }, query },
-    { token: null },
+    // The real record only to the participant's session; anyone else gets 'none'.
+    { token: null, headers: sessionHeaders(participantId) },
   );
   return result.data;
 }

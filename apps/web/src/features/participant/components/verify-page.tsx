@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import {
   normalizeEmail,
   PARTICIPANT_COMMON_TEXTS,
+  PARTICIPANT_SESSION_HEADER,
   PARTICIPANT_VERIFY_TEXTS,
   type ParticipantVerifyResponse,
   VERIFICATION_MESSAGES,
@@ -17,10 +18,15 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
 import { verifyParticipant } from '../../wearables/api/verify-participant';
 import { sendEmailCode } from '../api/send-email-code';
-import { saveEnrolment } from '../session';
+import { verifySecure } from '../api/verify-secure';
+import { saveEnrolment, sessionHeaders } from '../session';
 import { ParticipantPage } from './participant-page';
 
-type Status = ParticipantVerifyResponse['data'];
+type Found = ParticipantVerifyResponse['data'];
+/** What the page shows: the status itself only when this tab holds the participant's session. */
+type Status = Found & {
+  own?: { status: string; fitbitConnected: boolean };
+};
 
 /**
  * /participant/verify (001 §2.2): participant id and e-mail, then 'Check Status' (POST
@@ -37,13 +43,26 @@ export default function VerifyPage() {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'check' | 'send' | null>(null);
 
-  async function lookup(): Promise<Status> {
+  async function lookup(): Promise<Found> {
     const result = await verifyParticipant({
       participantId: participantId.trim(),
       email: normalizeEmail(email),
     });
     if (!result.success) throw new Error(VERIFICATION_MESSAGES.failed);
     return result.data;
+  }
+
+  /** The id and e-mail prove nothing: status and connection come only with a verified session. */
+  async function lookupStatus(): Promise<Status> {
+    const found = await lookup();
+    if (!sessionHeaders(found.participantId)[PARTICIPANT_SESSION_HEADER]) return found;
+    const own = await verifySecure({
+      participantId: found.participantId,
+      email: found.participantEmail,
+    }).catch(() => null);
+    return own
+      ? { ...found, own: { status: own.status, fitbitConnected: own.fitbitTokens.accessToken } }
+      : found;
   }
 
   async function check(event: FormEvent) {
@@ -55,7 +74,7 @@ export default function VerifyPage() {
     setError(null);
     setStatus(null);
     try {
-      setStatus(await lookup());
+      setStatus(await lookupStatus());
     } catch {
       setError(VERIFICATION_MESSAGES.failed);
     } finally {
@@ -69,7 +88,7 @@ export default function VerifyPage() {
       return setError(VERIFICATION_MESSAGES.idAndEmailRequiredFirst);
     setBusy('send');
     setError(null);
-    let found: Status;
+    let found: Found;
     try {
       found = await lookup();
     } catch {
@@ -182,28 +201,39 @@ export default function VerifyPage() {
           <Box component="dl" sx={{ m: 0, display: 'grid', gap: 1.25 }}>
             <Row label={PARTICIPANT_COMMON_TEXTS.participantIdLabel}>{status.participantId}</Row>
             <Row label={PARTICIPANT_COMMON_TEXTS.studyCodeLabel}>{status.studyCode}</Row>
-            <Row label={PARTICIPANT_VERIFY_TEXTS.status}>
-              <Chip
-                size="small"
-                label={status.status}
-                color={
-                  status.status === 'active' || status.status === 'enrolled' ? 'success' : 'default'
-                }
-              />
-            </Row>
-            <Row label={PARTICIPANT_VERIFY_TEXTS.fitbit}>
-              <Chip
-                size="small"
-                label={
-                  status.fitbitTokens.accessToken
-                    ? PARTICIPANT_VERIFY_TEXTS.fitbitConnected
-                    : PARTICIPANT_VERIFY_TEXTS.fitbitNotConnected
-                }
-                color={status.fitbitTokens.accessToken ? 'success' : 'default'}
-              />
-            </Row>
+            {status.own && (
+              <Row label={PARTICIPANT_VERIFY_TEXTS.status}>
+                <Chip
+                  size="small"
+                  label={status.own.status}
+                  color={
+                    status.own.status === 'active' || status.own.status === 'enrolled'
+                      ? 'success'
+                      : 'default'
+                  }
+                />
+              </Row>
+            )}
+            {status.own && (
+              <Row label={PARTICIPANT_VERIFY_TEXTS.fitbit}>
+                <Chip
+                  size="small"
+                  label={
+                    status.own.fitbitConnected
+                      ? PARTICIPANT_VERIFY_TEXTS.fitbitConnected
+                      : PARTICIPANT_VERIFY_TEXTS.fitbitNotConnected
+                  }
+                  color={status.own.fitbitConnected ? 'success' : 'default'}
+                />
+              </Row>
+            )}
           </Box>
-          {!status.fitbitTokens.accessToken && (
+          {!status.own && (
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
+              {PARTICIPANT_VERIFY_TEXTS.verifyToSeeStatus}
+            </Typography>
+          )}
+          {status.own && !status.own.fitbitConnected && (
             <Button
               component={RouterLink}
               to={`/fitbit/reauthorize?participantId=${encodeURIComponent(status.participantId)}&email=${encodeURIComponent(status.participantEmail)}`}

@@ -91,15 +91,18 @@ async function completeAuthorization(
     throw new CallbackFailure(reasonOf(error, WEARABLE_MESSAGES.exchangeFailed));
   }
   try {
-    await storeTokens({
-      participantId,
-      participantCode: stored.studyCode,
-      participantInfo: {
-        userId: exchanged.user_id,
-        fitbitUserId: exchanged.user_id,
-        scope: exchanged.scope,
+    await storeTokens(
+      {
+        participantId,
+        participantCode: stored.studyCode,
+        participantInfo: {
+          userId: exchanged.user_id,
+          fitbitUserId: exchanged.user_id,
+          scope: exchanged.scope,
+        },
       },
-    });
+      exchanged.session,
+    );
   } catch (error) {
     throw new CallbackFailure(reasonOf(error, WEARABLE_MESSAGES.storeTokensFailed));
   }
