@@ -779,6 +779,12 @@ describe('a worker killed mid-run', () => {
       callsPlanned: 4,
       progress: 50,
     });
+    // The worker is dead: it renews its lease no more, and a minute later the lease has lapsed.
+    doomed.halt();
+    await app.platform.db
+      .update(extractionJobs)
+      .set({ leaseExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(extractionJobs.id, jobId));
     // The queue hands the job to a live worker (here: this app's engine).
     await app.extraction.processJob(jobId, false);
     await finished(started.runId);
