@@ -232,7 +232,7 @@ describe('a worker that dies holding a job', () => {
     const account = 'faults.killed@gmail.test';
     const participant = await connected(account);
     let calls = 0;
-    // A worker with a 2 s lease whose process "dies" on its third request: it never answers
+    // A worker with a 5 s lease whose process "dies" on its third request: it never answers
     // again and renews nothing. Its watch goes to the app's queue like any run's.
     const doomed = createExtractionEngine({
       db: app.platform.db,
@@ -251,7 +251,7 @@ describe('a worker that dies holding a job', () => {
               : queue().send(definition, data, options),
         }) as JobQueue,
       retry: { limit: 1, delaySeconds: 1 },
-      lease: { seconds: 2, renewSeconds: 0.5 },
+      lease: { seconds: 5, renewSeconds: 0.5 },
       fetch: (input, init) => (++calls >= 3 ? new Promise(() => {}) : fetch(input, init)),
     });
     const started = await doomed.start({
@@ -264,7 +264,7 @@ describe('a worker that dies holding a job', () => {
     });
     const jobId = started.jobs[0]?.id ?? '';
     void doomed.processJob(jobId, false);
-    await eventually(async () => calls >= 3);
+    await eventually(async () => calls >= 3, 30_000);
     doomed.halt();
     const diedAt = Date.now();
 
@@ -296,4 +296,66 @@ describe('a worker that dies holding a job', () => {
     expect(rows).toHaveLength(civilDayTotals(account, '2026-11-01').heartRateSamples);
     expect(new Set(rows.map((r) => r.timestamp_utc)).size).toBe(rows.length);
   }, 90_000);
+});
+
+describe('a participant whose task fails for good', () => {
+  it('leaves no raw page outside the manifest, and a run whose every job failed is failed', async () => {
+    const participant = await connected('faults.failed@gmail.test');
+    let calls = 0;
+    const engine = createExtractionEngine({
+      db: app.platform.db,
+      // One task at a time: the third request is the heart rate's second page.
+      config: {
+        ...testApp.config,
+        extraction: { ...testApp.config.extraction, callsPerParticipant: 1 },
+      },
+      objectStore: app.platform.objectStore,
+      wearables: async () => app.services.wearables,
+      jobs: () => ({ send: async () => 'not-queued', isFinalAttempt: () => true }) as never,
+      retry: { limit: 0, delaySeconds: 1 },
+      // Google refuses the third request for good (a 400 is never retried).
+      fetch: (input, init) =>
+        ++calls === 3
+          ? Promise.resolve(
+              Response.json(
+                { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'bad' } },
+                { status: 400 },
+              ),
+            )
+          : fetch(input, init),
+    });
+    const started = await engine.start({
+      studyId: world.study.id,
+      actorId: world.owner.user.id,
+      name: 'Fails for good',
+      dataTypes: ['activity_steps_timeseries', 'heartrate_intraday_1sec'],
+      dateRange: { startDate: '2026-11-01', endDate: '2026-11-01', mode: 'single' },
+      participantIds: [participant.id],
+    });
+    await engine.processJob(started.jobs[0]?.id ?? '', true);
+    const run = await runOf(started.runId);
+    expect(run?.status).toBe('failed');
+    const [job] = await jobsOf(started.runId);
+    expect(job?.status).toBe('failed');
+    const prefix = `extractions/${started.runId}/`;
+    const manifest = JSON.parse((await readObject(`${prefix}manifest.json`)).toString()) as {
+      files: { key: string }[];
+      participants: { tasks: { dataType: string; status: string }[] }[];
+    };
+    expect(manifest.participants[0]?.tasks.map((t) => [t.dataType, t.status])).toEqual([
+      ['activity_steps_timeseries', 'completed'],
+      ['heartrate_intraday_1sec', 'failed'],
+    ]);
+    const inBucket = (await app.platform.objectStore.listObjects(bucket(), { prefix })).objects
+      .map((o) => o.key)
+      .filter((k) => k !== `${prefix}manifest.json`);
+    expect(inBucket.sort()).toEqual(manifest.files.map((f) => f.key).sort());
+    expect(inBucket.some((k) => k.includes('/heartrate_intraday_1sec/'))).toBe(false);
+    // The completed type is delivered.
+    expect(
+      parse((await readObject(`${prefix}activity_steps_timeseries.csv`)).toString(), {
+        columns: true,
+      }),
+    ).toHaveLength(7);
+  }, 60_000);
 });
