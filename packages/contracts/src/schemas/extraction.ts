@@ -51,6 +51,13 @@ export const TIME_SERIES_DATA_TYPES: readonly DataType[] = [
 
 export const EXTRACTION_RUN_STATUSES = ['running', 'completed', 'failed'] as const;
 export const EXTRACTION_JOB_STATUSES = ['pending', 'running', 'completed', 'failed'] as const;
+/**
+ * A job as the API shows it: `stalled` is a running job whose worker stopped renewing its lease
+ * (it died or lost the database); the job is handed to another worker, and `error` says so.
+ */
+export const EXTRACTION_JOB_VIEW_STATUSES = [...EXTRACTION_JOB_STATUSES, 'stalled'] as const;
+export const EXTRACTION_STALLED_REASON =
+  'A worker stopped while working on this run; it is being resumed.';
 export const EXTRACTION_TASK_STATUSES = [
   'pending',
   'running',
@@ -121,7 +128,7 @@ const extractionJobSchema = z.object({
     endDate: z.string(),
     mode: z.enum(['single', 'range']),
   }),
-  status: z.enum(EXTRACTION_JOB_STATUSES),
+  status: z.enum(EXTRACTION_JOB_VIEW_STATUSES),
   /** 0–100, from calls done / planned. */
   progress: z.number().min(0).max(100),
   callsPlanned: z.number().int().nonnegative(),

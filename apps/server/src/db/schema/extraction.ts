@@ -41,6 +41,8 @@ export const extractionRuns = pgTable(
     callsPlanned: integer('calls_planned').notNull().default(0),
     /** Object keys of the finished run's CSVs, manifest and dictionary. */
     files: text('files').array().notNull().default(sql`'{}'::text[]`),
+    /** Set while one worker writes the run's files: a claim, so they are written once. */
+    finalizingUntil: timestamp('finalizing_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
@@ -65,6 +67,13 @@ export const extractionJobs = pgTable(
     callsPlanned: integer('calls_planned').notNull().default(0),
     callsDone: integer('calls_done').notNull().default(0),
     error: text('error'),
+    /**
+     * The lease of the copy working on the job: taking it increments the generation, and every
+     * write of that copy is conditioned on it, so a copy whose lease passed on writes nothing.
+     */
+    leaseGeneration: integer('lease_generation').notNull().default(0),
+    /** Renewed while the holder works; null when no copy holds it. Past: the holder stopped. */
+    leaseExpiresAt: timestamp('lease_expires_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     completedAt: timestamp('completed_at', { withTimezone: true }),
@@ -101,6 +110,8 @@ export const extractionTasks = pgTable(
     requests: jsonb('requests').$type<unknown[]>().notNull().default(sql`'[]'::jsonb`),
     skipReason: text('skip_reason'),
     error: text('error'),
+    /** The tidy rows of the completed task, written by the copy that held the job's lease. */
+    partKey: text('part_key'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [

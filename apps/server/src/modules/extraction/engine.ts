@@ -5,12 +5,13 @@ import {
   type DataType,
   EXTRACTION_RUN_LIST_LIMIT,
   EXTRACTION_SERVER_MESSAGES,
+  EXTRACTION_STALLED_REASON,
   type ExtractionDateRange,
   type ExtractionJob,
   type ExtractionTask,
   scopeLabel,
 } from '@research/contracts';
-import { and, asc, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
@@ -29,7 +30,7 @@ import {
   type GoogleHealthClientOptions,
   GoogleHealthError,
 } from '../../platform/google-health/index.js';
-import { defineJob, type JobQueue } from '../../platform/jobs.js';
+import { defineJob, type JobDefinition, type JobQueue } from '../../platform/jobs.js';
 import { ObjectNotFoundError, type ObjectStore } from '../../platform/object-store/types.js';
 import { recordAudit } from '../audit/audit.service.js';
 import type { WearablesService } from '../wearables/wearables.service.js';
@@ -46,6 +47,13 @@ import { type CallPages, COLUMNS, DICTIONARY_COLUMNS, dictionaryRows, tidyRows }
  * twice writes the same objects (deterministic keys) and the same row. The last job to finish
  * finalises the run (queued for a worker only if that fails): one CSV per type, a data dictionary
  * and `manifest.json`.
+ *
+ * pg-boss hands a job out again when it outlives its expiry, while the first copy may still be
+ * working. So a copy works only while it holds the job's lease: taking it increments the job's
+ * lease generation (one UPDATE, only when no live lease is held), a timer renews it, and every
+ * write of the copy is conditioned on its generation; a copy that finds the lease held by
+ * another does nothing. A holder that stops renewing (its process died) is noticed by the run's
+ * watch job, which hands the job on once the lease has lapsed, long before pg-boss's expiry.
  */
 
 export const API_VERSION = 'v4';
@@ -62,6 +70,31 @@ export interface ExtractionEngineDeps {
   clientOptions?: Omit<GoogleHealthClientOptions, 'fetch'>;
   /** For tests: the fetch the provider calls go through (after the quota). */
   fetch?: typeof fetch;
+  /** How long a job's lease lasts unless renewed, and how often its holder renews it. */
+  lease?: { seconds: number; renewSeconds: number };
+}
+
+/**
+ * A minute: a holder that has not renewed for that long is taken as dead; renewed every 15 s, so
+ * a slow database answer or two does not lose it.
+ */
+const DEFAULT_LEASE = { seconds: 60, renewSeconds: 15 };
+
+/** Raised by a write of a copy whose lease passed to another copy: that copy stops quietly. */
+export class LeaseLost extends Error {
+  constructor() {
+    super('The job is held by another worker');
+    this.name = 'LeaseLost';
+  }
+}
+
+/** A copy's hold on a job: its generation, and until when it may still write (its own clock). */
+interface Lease {
+  jobId: string;
+  generation: number;
+  validUntil: number;
+  lost: boolean;
+  timer?: NodeJS.Timeout;
 }
 
 export interface StartInput {
@@ -111,8 +144,14 @@ export function filterOf(call: PlannedCall): string | undefined {
   return member ? `${member} >= "${from}" AND ${member} < "${to}"` : undefined;
 }
 
-/** A task's tidy rows (CSV, no header) until finalisation joins them into its type's file. */
-const partKey = (runId: string, taskId: string) => `extractions/${runId}/parts/${taskId}.csv`;
+/**
+ * A task's tidy rows (CSV, no header) until finalisation joins them into its type's file. The
+ * lease generation is part of the key: a copy that lost its lease can never overwrite the part
+ * the task row names.
+ */
+const partKey = (runId: string, taskId: string, generation: number) =>
+  `extractions/${runId}/parts/${taskId}.g${generation}.csv`;
+const partsPrefix = (runId: string) => `extractions/${runId}/parts/`;
 
 const rawKey = (
   runId: string,
@@ -138,6 +177,100 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
   const baseFetch = deps.fetch ?? fetch;
   const bucketOf = (studyId: string) =>
     `${config.storage.driver === 's3' ? config.storage.bucketPrefix : ''}${bucketNameForStudy(studyId)}`;
+  const leaseTiming = deps.lease ?? DEFAULT_LEASE;
+  /** Holders of this engine, so a test can stop them as a killed process would. */
+  const held = new Set<Lease>();
+
+  // ---- the job's lease ----------------------------------------------------------------------
+
+  const rowsOf = (result: unknown) => (result as { rows: unknown[] }).rows;
+  /** A copy's own view of its lease ends a little before the database's (clocks, slow answers). */
+  const localValidity = (sentAt: number) =>
+    sentAt + leaseTiming.seconds * 1000 - Math.min(5_000, (leaseTiming.seconds * 1000) / 4);
+  const leaseInterval = sql`${leaseTiming.seconds} * interval '1 second'`;
+
+  /**
+   * Takes the job's lease when no live one is held: the generation goes up by one, in the same
+   * statement that finds the lease free, so two copies can never both take it.
+   */
+  async function takeLease(jobId: string): Promise<{ lease: Lease; job: JobRow } | null> {
+    const sentAt = Date.now();
+    const j = extractionJobs;
+    const [job] = await db
+      .update(j)
+      .set({
+        leaseGeneration: sql`${j.leaseGeneration} + 1`,
+        leaseExpiresAt: sql`now() + ${leaseInterval}`,
+        status: 'running',
+        startedAt: sql`coalesce(${j.startedAt}, now())`,
+      })
+      .where(
+        and(
+          eq(j.id, jobId),
+          inArray(j.status, ['pending', 'running']),
+          sql`(${j.leaseExpiresAt} is null or ${j.leaseExpiresAt} < now())`,
+        ),
+      )
+      .returning();
+    if (!job) return null;
+    const lease: Lease = {
+      jobId,
+      generation: job.leaseGeneration,
+      validUntil: localValidity(sentAt),
+      lost: false,
+    };
+    lease.timer = setInterval(() => void renewLease(lease), leaseTiming.renewSeconds * 1000);
+    lease.timer.unref();
+    held.add(lease);
+    return { lease, job };
+  }
+
+  async function renewLease(lease: Lease) {
+    if (lease.lost) return;
+    const sentAt = Date.now();
+    try {
+      const renewed = await db
+        .update(extractionJobs)
+        .set({ leaseExpiresAt: sql`now() + ${leaseInterval}` })
+        .where(
+          and(
+            eq(extractionJobs.id, lease.jobId),
+            eq(extractionJobs.leaseGeneration, lease.generation),
+            eq(extractionJobs.status, 'running'),
+          ),
+        )
+        .returning({ id: extractionJobs.id });
+      if (renewed.length === 0) lease.lost = true;
+      else lease.validUntil = localValidity(sentAt);
+    } catch {
+      // A failed renewal is retried at the next tick; meanwhile the lease runs out by itself.
+    }
+  }
+
+  function dropLease(lease: Lease) {
+    clearInterval(lease.timer);
+    held.delete(lease);
+  }
+
+  /** Throws LeaseLost unless this copy may still write (before an object write, which the database cannot condition). */
+  function fence(lease: Lease) {
+    if (lease.lost || Date.now() > lease.validUntil) {
+      lease.lost = true;
+      throw new LeaseLost();
+    }
+  }
+
+  /** A task write's condition: the job's lease is still this copy's. */
+  const holds = (lease: Lease): SQL =>
+    sql`exists (select 1 from ${extractionJobs} where ${extractionJobs.id} = ${lease.jobId} and ${extractionJobs.leaseGeneration} = ${lease.generation})`;
+
+  /** Checks a conditioned write's returned rows: none means the lease has passed on. */
+  function wrote(lease: Lease, rows: unknown[]) {
+    if (rows.length === 0) {
+      lease.lost = true;
+      throw new LeaseLost();
+    }
+  }
 
   // ---- progress bookkeeping -----------------------------------------------------------------
 
@@ -146,47 +279,62 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
    * tasks' counts (`moveJobTotals`, one statement with the task's own update); at its end they are
    * summed again, so nothing a re-run or a dead worker left behind can stay counted twice.
    */
-  async function syncJobTotals(jobId: string) {
-    await db
+  async function syncJobTotals(lease: Lease) {
+    const { jobId } = lease;
+    const rows = await db
       .update(extractionJobs)
       .set({
         callsDone: sql`(select coalesce(sum(${extractionTasks.callsDone}), 0) from ${extractionTasks} where ${extractionTasks.jobId} = ${jobId})`,
         callsPlanned: sql`(select coalesce(sum(${extractionTasks.callsPlanned}), 0) from ${extractionTasks} where ${extractionTasks.jobId} = ${jobId})`,
       })
-      .where(eq(extractionJobs.id, jobId));
+      .where(
+        and(eq(extractionJobs.id, jobId), eq(extractionJobs.leaseGeneration, lease.generation)),
+      )
+      .returning({ id: extractionJobs.id });
+    wrote(lease, rows);
   }
 
   /** A page's progress: the task's counts and its job's totals (by the difference) at once. */
   async function recordPage(
+    lease: Lease,
     taskId: string,
-    jobId: string,
     counts: { done: number; planned: number },
     delta: { done: number; planned: number },
   ) {
     const t = extractionTasks;
     const j = extractionJobs;
-    await db.execute(sql`
+    const result = await db.execute(sql`
       with task as (
         update ${t} set calls_done = ${counts.done}, calls_planned = ${counts.planned},
           updated_at = now()
-        where ${t.id} = ${taskId}
+        where ${t.id} = ${taskId} and ${holds(lease)}
         returning 1
       )
       update ${j} set calls_done = ${j.callsDone} + ${delta.done},
         calls_planned = ${j.callsPlanned} + ${delta.planned}
-      where ${j.id} = ${jobId} and exists (select 1 from task)`);
+      where ${j.id} = ${lease.jobId} and ${j.leaseGeneration} = ${lease.generation}
+        and exists (select 1 from task)
+      returning 1`);
+    wrote(lease, rowsOf(result));
   }
 
   /** Moves a job's totals by a task's change in counts (when a task restarts or completes). */
-  async function moveJobTotals(jobId: string, delta: { done: number; planned: number }) {
+  async function moveJobTotals(lease: Lease, delta: { done: number; planned: number }) {
     if (delta.done === 0 && delta.planned === 0) return;
-    await db
+    const rows = await db
       .update(extractionJobs)
       .set({
         callsDone: sql`${extractionJobs.callsDone} + ${delta.done}`,
         callsPlanned: sql`${extractionJobs.callsPlanned} + ${delta.planned}`,
       })
-      .where(eq(extractionJobs.id, jobId));
+      .where(
+        and(
+          eq(extractionJobs.id, lease.jobId),
+          eq(extractionJobs.leaseGeneration, lease.generation),
+        ),
+      )
+      .returning({ id: extractionJobs.id });
+    wrote(lease, rows);
   }
 
   // ---- one task ------------------------------------------------------------------------------
@@ -195,6 +343,7 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
   type JobRow = typeof extractionJobs.$inferSelect;
 
   async function runTask(
+    lease: Lease,
     job: JobRow,
     task: TaskRow,
     connection: { healthUserId: string; grantedScopes: string[] },
@@ -219,18 +368,22 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
     });
     const dataType = task.dataType as DataType;
     const calls = callsFor(dataType, task.windowStart, task.windowEnd, connection.grantedScopes);
-    await db
-      .update(extractionTasks)
-      .set({
-        status: 'running',
-        attempts: sql`${extractionTasks.attempts} + 1`,
-        callsDone: 0,
-        error: null,
-        updatedAt: new Date(),
-      })
-      .where(eq(extractionTasks.id, task.id));
+    wrote(
+      lease,
+      await db
+        .update(extractionTasks)
+        .set({
+          status: 'running',
+          attempts: sql`${extractionTasks.attempts} + 1`,
+          callsDone: 0,
+          error: null,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(extractionTasks.id, task.id), holds(lease)))
+        .returning({ id: extractionTasks.id }),
+    );
     // A task run again (after a crash or a retry) starts its count afresh.
-    await moveJobTotals(job.id, { done: -task.callsDone, planned: 0 });
+    await moveJobTotals(lease, { done: -task.callsDone, planned: 0 });
 
     const requests: RequestRecord[] = [];
     const window = { start: task.windowStart, end: task.windowEnd };
@@ -264,6 +417,7 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
         part.add(call.spec.key, parsed);
         pageToken = parsed.nextPageToken || null;
         const key = rawKey(task.runId, job.participantId, dataType, call, page);
+        fence(lease);
         await objectStore.putObject(bucket, key, raw, { contentType: 'application/json' });
         requests.push({
           callKey: call.spec.key,
@@ -279,20 +433,15 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
         page += 1;
         const before = planned;
         planned = Math.max(planned, done + (pageToken ? 1 : 0));
-        await recordPage(
-          task.id,
-          job.id,
-          { done, planned },
-          { done: 1, planned: planned - before },
-        );
+        await recordPage(lease, task.id, { done, planned }, { done: 1, planned: planned - before });
       } while (pageToken);
     }
     // Tidied now, while the pages are at hand: finalisation only joins the parts.
     const { csv, rows } = await part.finish(() => storedPages(bucket, requests));
-    await objectStore.putObject(bucket, partKey(task.runId, task.id), csv, {
-      contentType: 'text/csv; charset=utf-8',
-    });
-    await db
+    const key = partKey(task.runId, task.id, lease.generation);
+    fence(lease);
+    await objectStore.putObject(bucket, key, csv, { contentType: 'text/csv; charset=utf-8' });
+    const completed = await db
       .update(extractionTasks)
       .set({
         status: 'completed',
@@ -302,10 +451,17 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
         rows,
         outputKeys: requests.map((r) => r.object),
         requests,
+        partKey: key,
         updatedAt: new Date(),
       })
-      .where(eq(extractionTasks.id, task.id));
-    await moveJobTotals(job.id, { done: 0, planned: done - planned });
+      .where(and(eq(extractionTasks.id, task.id), holds(lease)))
+      .returning({ id: extractionTasks.id });
+    if (completed.length === 0) {
+      // Not this copy's task any more: its part is nobody's.
+      await objectStore.deleteObject(bucket, key).catch(() => {});
+      wrote(lease, completed);
+    }
+    await moveJobTotals(lease, { done: 0, planned: done - planned });
   }
 
   function requestOf(call: PlannedCall, pageToken: string | null) {
@@ -396,34 +552,79 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
 
   // ---- one participant's job -------------------------------------------------------------------
 
-  async function failJob(jobId: string, message: string) {
+  /** Ends the job as failed with its open tasks, if this copy still holds it. */
+  async function failJob(lease: Lease, message: string) {
     await db
       .update(extractionTasks)
       .set({ status: 'failed', error: message, updatedAt: new Date() })
       .where(
         and(
-          eq(extractionTasks.jobId, jobId),
+          eq(extractionTasks.jobId, lease.jobId),
           inArray(extractionTasks.status, ['pending', 'running']),
+          holds(lease),
         ),
       );
-    await db
-      .update(extractionJobs)
-      .set({ status: 'failed', error: message, completedAt: new Date() })
-      .where(eq(extractionJobs.id, jobId));
+    wrote(
+      lease,
+      await db
+        .update(extractionJobs)
+        .set({ status: 'failed', error: message, completedAt: new Date(), leaseExpiresAt: null })
+        .where(
+          and(
+            eq(extractionJobs.id, lease.jobId),
+            eq(extractionJobs.leaseGeneration, lease.generation),
+          ),
+        )
+        .returning({ id: extractionJobs.id }),
+    );
   }
 
+  /**
+   * One copy of a participant's job: it works only if it takes the job's lease. A copy that finds
+   * the lease held (pg-boss handed the job out again while the first copy works) leaves at once:
+   * the holder ends the job, or the run's watch job hands it on if the holder dies.
+   */
   async function processJob(jobId: string, finalAttempt: boolean) {
-    const [job] = await db.select().from(extractionJobs).where(eq(extractionJobs.id, jobId));
-    if (!job) return;
-    if (job.status === 'completed' || job.status === 'failed') {
+    const taken = await takeLease(jobId);
+    if (!taken) {
+      const [row] = await db
+        .select({ runId: extractionJobs.runId, status: extractionJobs.status })
+        .from(extractionJobs)
+        .where(eq(extractionJobs.id, jobId));
       // Done before, but the worker may have died while writing the run's files.
-      await maybeFinalize(job.runId);
+      if (row?.status === 'completed' || row?.status === 'failed') await maybeFinalize(row.runId);
       return;
     }
-    await db
-      .update(extractionJobs)
-      .set({ status: 'running', startedAt: job.startedAt ?? new Date() })
-      .where(eq(extractionJobs.id, jobId));
+    const { lease, job } = taken;
+    try {
+      await workJob(lease, job, finalAttempt);
+    } catch (error) {
+      if (error instanceof LeaseLost || lease.lost) return;
+      if (!finalAttempt) {
+        // Free for pg-boss's retry at once, rather than when the lease would have run out.
+        await db
+          .update(extractionJobs)
+          .set({ leaseExpiresAt: null })
+          .where(
+            and(eq(extractionJobs.id, jobId), eq(extractionJobs.leaseGeneration, lease.generation)),
+          );
+        throw error;
+      }
+      // Out of retries on an unexpected failure: report it, so the run can still finish.
+      try {
+        await failJob(lease, errorText(error));
+      } catch (failure) {
+        if (failure instanceof LeaseLost) return;
+        throw failure;
+      }
+    } finally {
+      dropLease(lease);
+    }
+    await maybeFinalize(job.runId);
+  }
+
+  async function workJob(lease: Lease, job: JobRow, finalAttempt: boolean) {
+    const jobId = job.id;
     const [connection] = await db
       .select({
         status: wearableConnections.status,
@@ -444,15 +645,25 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
         .from(extractionTasks)
         .where(eq(extractionTasks.jobId, jobId))
         .orderBy(asc(extractionTasks.seq));
+      const setTask = async (task: TaskRow, status: 'pending' | 'failed', message: string) =>
+        wrote(
+          lease,
+          await db
+            .update(extractionTasks)
+            .set({ status, error: message, updatedAt: new Date() })
+            .where(and(eq(extractionTasks.id, task.id), holds(lease)))
+            .returning({ id: extractionTasks.id }),
+        );
       const oneTask = async (task: TaskRow) => {
         const missing = missingScopes(task.dataType as DataType, connection.grantedScopes);
         if (missing.length > 0) {
-          await skipTask(task, `Scope not granted: ${missing.map(scopeLabel).join(', ')}`);
+          await skipTask(lease, task, `Scope not granted: ${missing.map(scopeLabel).join(', ')}`);
           return;
         }
         try {
-          await runTask(job, task, connection, bucket);
+          await runTask(lease, job, task, connection, bucket);
         } catch (error) {
+          if (error instanceof LeaseLost) throw error;
           if (error instanceof AppError && error.code === 'NEEDS_REAUTHORIZATION') {
             throw new JobFatal(EXTRACTION_SERVER_MESSAGES.needsReauthorization);
           }
@@ -460,21 +671,15 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
             throw new JobFatal(EXTRACTION_SERVER_MESSAGES.notConnected);
           }
           if (error instanceof GoogleHealthError && error.kind === 'permission_denied') {
-            await skipTask(task, 'Scope not granted (refused by Google)');
+            await skipTask(lease, task, 'Scope not granted (refused by Google)');
             return;
           }
           const message = errorText(error);
           if (!finalAttempt) {
-            await db
-              .update(extractionTasks)
-              .set({ status: 'pending', error: message, updatedAt: new Date() })
-              .where(eq(extractionTasks.id, task.id));
+            await setTask(task, 'pending', message);
             throw error;
           }
-          await db
-            .update(extractionTasks)
-            .set({ status: 'failed', error: message, updatedAt: new Date() })
-            .where(eq(extractionTasks.id, task.id));
+          await setTask(task, 'failed', message);
         }
       };
       // Completed and skipped tasks are done; failed ones failed for good on an earlier final
@@ -490,7 +695,9 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
           try {
             await oneTask(task);
           } catch (error) {
-            failure ??= { error };
+            // A fatal error or a lost lease wins over whatever another lane met.
+            if (!failure || error instanceof JobFatal || error instanceof LeaseLost)
+              failure = { error };
           }
         }
       };
@@ -501,41 +708,50 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
         .select({ dataType: extractionTasks.dataType, error: extractionTasks.error })
         .from(extractionTasks)
         .where(and(eq(extractionTasks.jobId, jobId), eq(extractionTasks.status, 'failed')));
-      await syncJobTotals(jobId);
-      await db
-        .update(extractionJobs)
-        .set({
-          status: failed.length > 0 ? 'failed' : 'completed',
-          error:
-            failed.length > 0
-              ? `${failed.length} part(s) failed: ${[...new Set(failed.map((f) => `${f.dataType}: ${f.error}`))].join('; ')}`
-              : null,
-          completedAt: new Date(),
-        })
-        .where(eq(extractionJobs.id, jobId));
+      await syncJobTotals(lease);
+      wrote(
+        lease,
+        await db
+          .update(extractionJobs)
+          .set({
+            status: failed.length > 0 ? 'failed' : 'completed',
+            error:
+              failed.length > 0
+                ? `${failed.length} part(s) failed: ${[...new Set(failed.map((f) => `${f.dataType}: ${f.error}`))].join('; ')}`
+                : null,
+            completedAt: new Date(),
+            leaseExpiresAt: null,
+          })
+          .where(
+            and(eq(extractionJobs.id, jobId), eq(extractionJobs.leaseGeneration, lease.generation)),
+          )
+          .returning({ id: extractionJobs.id }),
+      );
     } catch (error) {
       if (!(error instanceof JobFatal)) throw error;
-      await failJob(jobId, error.message);
+      await failJob(lease, error.message);
     }
-    await maybeFinalize(job.runId);
   }
 
   /** Skips a task; its job's totals lose whatever the task had counted, in the same statement. */
-  async function skipTask(task: TaskRow, reason: string) {
+  async function skipTask(lease: Lease, task: TaskRow, reason: string) {
     const t = extractionTasks;
     const j = extractionJobs;
-    await db.execute(sql`
+    const result = await db.execute(sql`
       with before as (
         select ${t.callsDone} as done, ${t.callsPlanned} as planned from ${t} where ${t.id} = ${task.id}
       ), skipped as (
         update ${t} set status = 'skipped', skip_reason = ${reason}, calls_planned = 0,
           calls_done = 0
-        where ${t.id} = ${task.id}
+        where ${t.id} = ${task.id} and ${holds(lease)}
         returning 1
       )
       update ${j} set calls_done = ${j.callsDone} - (select done from before),
         calls_planned = ${j.callsPlanned} - (select planned from before)
-      where ${j.id} = ${task.jobId} and exists (select 1 from skipped)`);
+      where ${j.id} = ${task.jobId} and ${j.leaseGeneration} = ${lease.generation}
+        and exists (select 1 from skipped)
+      returning 1`);
+    wrote(lease, rowsOf(result));
   }
 
   /** Finalisations under way in this process, so two jobs ending together write the files once. */
@@ -551,8 +767,8 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
     return work;
   }
 
-  async function maybeFinalize(runId: string) {
-    const open = await db
+  const openJobs = (runId: string) =>
+    db
       .select({ id: extractionJobs.id })
       .from(extractionJobs)
       .where(
@@ -562,7 +778,9 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
         ),
       )
       .limit(1);
-    if (open.length > 0) return;
+
+  async function maybeFinalize(runId: string) {
+    if ((await openJobs(runId)).length > 0) return;
     // The last job writes the run's files itself, at once, rather than queue them for a worker's
     // next poll.
     try {
@@ -572,6 +790,62 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
       await deps
         .jobs()
         .send(finalizeJob, { runId }, { singletonKey: `extraction-finalize:${runId}` });
+    }
+  }
+
+  /**
+   * The run's watch: hands on every job whose lease lapsed (its worker stopped renewing it),
+   * writes the run's files if every job ended but nobody wrote them, and looks again just after
+   * the next lease would lapse, until the run has ended.
+   */
+  async function watchRun(runId: string) {
+    const [run] = await db
+      .select({ status: extractionRuns.status })
+      .from(extractionRuns)
+      .where(eq(extractionRuns.id, runId));
+    if (run?.status !== 'running') return;
+    const j = extractionJobs;
+    const jobs = await db
+      .select({
+        id: j.id,
+        status: j.status,
+        lapsed: sql<boolean>`${j.leaseExpiresAt} < now()`,
+        secondsLeft: sql<number | null>`extract(epoch from ${j.leaseExpiresAt} - now())::float8`,
+      })
+      .from(j)
+      .where(eq(j.runId, runId));
+    for (const job of jobs) {
+      if (job.status === 'running' && job.lapsed) await handOn(job.id);
+    }
+    if (jobs.every((job) => job.status === 'completed' || job.status === 'failed')) {
+      await maybeFinalize(runId);
+    }
+    const live = jobs
+      .map((job) => (job.secondsLeft === null ? null : Number(job.secondsLeft)))
+      .filter((left): left is number => left !== null && left > 0);
+    const next = Math.ceil(Math.min(leaseTiming.seconds, ...live)) + 1;
+    await sendQuietly(watchJob, { runId }, { startAfter: next });
+  }
+
+  /** The job again, for any worker: its lease lapsed, so the first copy to take it goes on. */
+  async function handOn(jobId: string) {
+    await sendQuietly(
+      participantJob,
+      { jobId },
+      { singletonKey: `extraction-hand-on:${jobId}`, singletonSeconds: leaseTiming.seconds },
+    );
+  }
+
+  /** A send that pg-boss may refuse as a duplicate of one already queued (singleton). */
+  async function sendQuietly<T extends object>(
+    definition: JobDefinition<T>,
+    data: T,
+    options: PgBoss.SendOptions,
+  ) {
+    try {
+      await deps.jobs().send(definition, data, options);
+    } catch (error) {
+      if (!(error instanceof Error && error.message.includes('was not queued'))) throw error;
     }
   }
 
@@ -604,12 +878,14 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
    * completed before parts existed, tidied again from its raw pages.
    */
   async function* taskCsv(bucket: string, participantId: string, task: TaskRow) {
-    try {
-      const { body } = await objectStore.getObject(bucket, partKey(task.runId, task.id));
-      yield* body as AsyncIterable<Buffer>;
-      return;
-    } catch (error) {
-      if (!(error instanceof ObjectNotFoundError)) throw error;
+    if (task.partKey) {
+      try {
+        const { body } = await objectStore.getObject(bucket, task.partKey);
+        yield* body as AsyncIterable<Buffer>;
+        return;
+      } catch (error) {
+        if (!(error instanceof ObjectNotFoundError)) throw error;
+      }
     }
     const calls = await storedPages(bucket, task.requests as RequestRecord[]);
     const window = { start: task.windowStart, end: task.windowEnd };
@@ -629,9 +905,36 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
     return [...byCall.entries()].map(([key, pages]) => ({ key, pages }));
   }
 
+  /**
+   * Writes the run's files once: only when every job has ended (no copy holds a lease any more,
+   * so no task can still write), and only by the worker that claims the run.
+   */
   async function finalize(runId: string) {
-    const [run] = await db.select().from(extractionRuns).where(eq(extractionRuns.id, runId));
-    if (run?.status !== 'running') return;
+    if ((await openJobs(runId)).length > 0) return;
+    const r = extractionRuns;
+    const [run] = await db
+      .update(r)
+      .set({ finalizingUntil: sql`now() + interval '10 minutes'` })
+      .where(
+        and(
+          eq(r.id, runId),
+          eq(r.status, 'running'),
+          sql`(${r.finalizingUntil} is null or ${r.finalizingUntil} < now())`,
+        ),
+      )
+      .returning();
+    if (!run) return;
+    try {
+      await writeRunFiles(run);
+    } catch (error) {
+      // Claimed no longer: the queued finalisation (or the watch) tries again.
+      await db.update(r).set({ finalizingUntil: null }).where(eq(r.id, runId));
+      throw error;
+    }
+  }
+
+  async function writeRunFiles(run: typeof extractionRuns.$inferSelect) {
+    const runId = run.id;
     const bucket = bucketOf(run.studyId);
     await objectStore.ensureBucket(bucket);
     const prefix = `extractions/${runId}`;
@@ -727,9 +1030,19 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
       ],
     };
     const manifestKey = `${prefix}/manifest.json`;
+    // The bucket holds exactly what the manifest lists: the pages of a task that failed for good
+    // (its rows are in no CSV, and nothing vouches for a part-fetched window) and the pages of an
+    // earlier attempt that fetched more of them go; the parts go once the manifest is written.
+    const listed = new Set([...manifest.files.map((f) => f.key), manifestKey]);
+    await removeUnlisted(
+      bucket,
+      `${prefix}/`,
+      (key) => !listed.has(key) && !key.startsWith(partsPrefix(runId)),
+    );
     await objectStore.putObject(bucket, manifestKey, `${JSON.stringify(manifest, null, 2)}\n`, {
       contentType: 'application/json',
     });
+    await removeUnlisted(bucket, partsPrefix(runId), () => true);
     const allFailed = jobs.length > 0 && jobs.every((j) => j.status === 'failed');
     await db
       .update(extractionRuns)
@@ -737,11 +1050,22 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
         status: allFailed ? 'failed' : 'completed',
         files: [...files.map((f) => f.key), manifestKey],
         completedAt: new Date(),
+        finalizingUntil: null,
       })
       .where(eq(extractionRuns.id, runId));
-    // The parts are joined into the files above; the bucket keeps only what the manifest lists.
-    for (const task of tasks) await objectStore.deleteObject(bucket, partKey(runId, task.id));
     await quota.prune();
+  }
+
+  /** Deletes the objects under `prefix` that `remove` picks. */
+  async function removeUnlisted(bucket: string, prefix: string, remove: (key: string) => boolean) {
+    const doomed: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await objectStore.listObjects(bucket, { prefix, cursor });
+      for (const object of page.objects) if (remove(object.key)) doomed.push(object.key);
+      cursor = page.nextCursor;
+    } while (cursor);
+    for (const key of doomed) await objectStore.deleteObject(bucket, key);
   }
 
   // ---- pg-boss jobs ------------------------------------------------------------------------------
@@ -750,24 +1074,21 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
     name: 'extraction-participant',
     retryLimit: deps.retry.limit,
     retryDelaySeconds: deps.retry.delaySeconds,
-    // No heartbeat in pg-boss: a killed worker's job is picked up again after this long.
+    // pg-boss hands a job out again after this long even while its first copy works; the lease
+    // makes such a copy leave at once, and the run's watch hands on a dead worker's job sooner.
     expireInSeconds: config.extraction.jobExpireSeconds,
     concurrency: config.extraction.concurrency,
-    handler: async (job) => {
-      const final = deps.jobs().isFinalAttempt(job as PgBoss.JobWithMetadata<object>);
-      try {
-        await processJob(job.data.jobId, final);
-      } catch (error) {
-        if (!final) throw error;
-        // Out of retries on an unexpected failure: report it, so the run can still finish.
-        await failJob(job.data.jobId, errorText(error));
-        const [row] = await db
-          .select({ runId: extractionJobs.runId })
-          .from(extractionJobs)
-          .where(eq(extractionJobs.id, job.data.jobId));
-        if (row) await maybeFinalize(row.runId);
-      }
-    },
+    handler: async (job) =>
+      processJob(job.data.jobId, deps.jobs().isFinalAttempt(job as PgBoss.JobWithMetadata<object>)),
+  });
+
+  const watchJob = defineJob<{ runId: string }>({
+    name: 'extraction-watch',
+    retryLimit: deps.retry.limit,
+    retryDelaySeconds: deps.retry.delaySeconds,
+    expireInSeconds: 5 * 60,
+    concurrency: 1,
+    handler: async (job) => watchRun(job.data.runId),
   });
 
   const finalizeJob = defineJob<{ runId: string }>({
@@ -878,6 +1199,9 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
     for (const job of created.jobs) {
       await deps.jobs().send(participantJob, { jobId: job.id });
     }
+    await deps
+      .jobs()
+      .send(watchJob, { runId: created.run.id }, { startAfter: leaseTiming.seconds });
     return {
       runId: created.run.id,
       bucket: bucketOf(input.studyId),
@@ -932,6 +1256,9 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
     lastName: string | null,
   ): ExtractionJob {
     const finished = job.status === 'completed' || job.status === 'failed';
+    // Its worker stopped renewing the lease: the watch hands the job to another worker.
+    const stalled =
+      job.status === 'running' && job.leaseExpiresAt !== null && job.leaseExpiresAt < new Date();
     const progress =
       job.status === 'completed'
         ? 100
@@ -948,13 +1275,13 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
       extractionName: run?.name ?? '',
       dataTypes: (run?.params.dataTypes ?? []) as DataType[],
       dateRange: run?.params.dateRange ?? { startDate: '', endDate: '', mode: 'single' },
-      status: job.status,
+      status: stalled ? 'stalled' : job.status,
       progress,
       callsPlanned: job.callsPlanned,
       callsDone: job.callsDone,
       createdAt: job.createdAt.toISOString(),
       completedAt: job.completedAt?.toISOString() ?? null,
-      error: job.error,
+      error: stalled ? EXTRACTION_STALLED_REASON : job.error,
     };
   }
 
@@ -998,9 +1325,10 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
   }
 
   return {
-    jobs: [participantJob, finalizeJob],
+    jobs: [participantJob, finalizeJob, watchJob],
     participantJob,
     finalizeJob,
+    watchJob,
     bucketOf,
     start,
     listJobs,
@@ -1008,6 +1336,10 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
     /** For tests and the benchmark: run a job's work in this process, as a worker would. */
     processJob,
     finalize,
+    /** For tests: what a killed process stops doing (renewing its leases). */
+    halt() {
+      for (const lease of held) dropLease(lease);
+    },
   };
 }
 

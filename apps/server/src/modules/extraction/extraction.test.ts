@@ -598,6 +598,29 @@ describe('per-participant outcomes', () => {
     expect(new Set(rows.map((r) => r.participant_id))).toEqual(new Set([alive.id]));
   }, 60_000);
 
+  it('a grant revoked at Google while its access token still looks valid fails the job at once', async () => {
+    const revoked = await connected('extract.revoked@gmail.test');
+    sandbox.health.revoke('extract.revoked@gmail.test');
+    const began = Date.now();
+    const res = await start(world.owner.token, {
+      participantIds: [revoked.id],
+      extractionName: 'Revoked at Google',
+      dataTypes: ['activity_steps_timeseries', 'heartrate_timeseries', 'sleep_log'],
+      dateRange: { startDate: '2026-11-05', endDate: '2026-11-06', mode: 'range' },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { runId } = res.json() as { runId: string };
+    const run = await finished(runId);
+    expect(run.status).toBe('failed');
+    const [job] = (await jobsOf()).filter((j) => j.runId === runId);
+    expect(job).toMatchObject({
+      status: 'failed',
+      error: EXTRACTION_SERVER_MESSAGES.needsReauthorization,
+    });
+    // The 401 leads to one refresh, which Google answers with invalid_grant: no retry helps.
+    expect(Date.now() - began).toBeLessThan(10_000);
+  }, 60_000);
+
   it('rides out 503s from the provider (retry with back-off) and still writes every row', async () => {
     const participant = await connected('extract.flaky@gmail.test');
     sandbox.health.setControls({ error503Rate: 0.5 });
@@ -779,6 +802,12 @@ describe('a worker killed mid-run', () => {
       callsPlanned: 4,
       progress: 50,
     });
+    // The worker is dead: it renews its lease no more, and a minute later the lease has lapsed.
+    doomed.halt();
+    await app.platform.db
+      .update(extractionJobs)
+      .set({ leaseExpiresAt: new Date(Date.now() - 1000) })
+      .where(eq(extractionJobs.id, jobId));
     // The queue hands the job to a live worker (here: this app's engine).
     await app.extraction.processJob(jobId, false);
     await finished(started.runId);

@@ -1,4 +1,6 @@
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extractionQuotaWindows } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { createDbQuota } from './quota.js';
 
@@ -68,4 +70,38 @@ describe('the quota shared through the database', () => {
     expect(Math.max(...perWindow.values())).toBeLessThanOrEqual(6);
     expect(grants).toHaveLength(3 * 2 * 3 * 3);
   }, 30_000);
+
+  it('gives a user’s slot back when the project’s window is full, so it is not lost', async () => {
+    const db = testApp.app.platform.db;
+    const window = 7 * 60_000;
+    let now = window + 1_000;
+    const counts: number[] = [];
+    const userB = `give-back-${Date.now()}`;
+    const quota = createDbQuota(
+      db,
+      { perUserPerMinute: 5, perProjectPerMinute: 1 },
+      {
+        now: () => now,
+        random: () => 0,
+        // While B waits for the next window, its count in this one is what it has really used.
+        sleep: async (ms) => {
+          const [row] = await db
+            .select({ count: extractionQuotaWindows.count })
+            .from(extractionQuotaWindows)
+            .where(
+              and(
+                eq(extractionQuotaWindows.key, `user:${userB}`),
+                eq(extractionQuotaWindows.windowStart, window),
+              ),
+            );
+          counts.push(row?.count ?? 0);
+          now += ms;
+        },
+      },
+    );
+    expect(await quota.acquire(`give-back-a-${Date.now()}`)).toBe(window);
+    // The project's one call of this window is used: B waits for the next one.
+    expect(await quota.acquire(userB)).toBe(window + 60_000);
+    expect(counts).toEqual([0]);
+  });
 });

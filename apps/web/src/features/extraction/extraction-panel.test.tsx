@@ -1,5 +1,6 @@
 import {
   EXTRACTION_MESSAGES,
+  EXTRACTION_STALLED_REASON,
   type ExtractionJob,
   GOOGLE_HEALTH_READ_SCOPES,
   type WearableAuthorizationRow,
@@ -190,6 +191,17 @@ describe('data extraction panel (001 §2.1, §5, §9)', () => {
       ),
     ).toBeInTheDocument();
     // A job is running: no second start meanwhile.
+    expect(screen.getByRole('button', { name: 'Start Extraction' })).toBeDisabled();
+  });
+
+  it('shows a stalled job as stalled, with the reason, while another worker takes it over', async () => {
+    renderPanel({
+      jobs: [job({ status: 'stalled', error: EXTRACTION_STALLED_REASON })],
+    });
+    const [item] = await screen.findAllByTestId('extraction-job');
+    expect(within(item as HTMLElement).getByText('stalled')).toBeInTheDocument();
+    expect(within(item as HTMLElement).getByText(EXTRACTION_STALLED_REASON)).toBeInTheDocument();
+    // Still under way: no second start meanwhile.
     expect(screen.getByRole('button', { name: 'Start Extraction' })).toBeDisabled();
   });
 

@@ -95,7 +95,9 @@ export function ExtractionPanel({ studyId, signedIn, notify }: ExtractionPanelPr
   const selectable = useMemo(() => rows.filter((r) => r.authorizationStatus), [rows]);
   const running =
     start.isPending ||
-    (jobs.data ?? []).some((j) => j.status === 'pending' || j.status === 'running');
+    (jobs.data ?? []).some(
+      (j) => j.status === 'pending' || j.status === 'running' || j.status === 'stalled',
+    );
   const estimate = estimateExtraction({
     participants: selected.length,
     dataTypes: dataTypes.length,
@@ -406,7 +408,9 @@ const statusColor = (status: ExtractionJob['status']) =>
       ? 'error'
       : status === 'running'
         ? 'info'
-        : 'default';
+        : status === 'stalled'
+          ? 'warning'
+          : 'default';
 
 function JobList({
   jobs,
@@ -439,7 +443,14 @@ function JobList({
                 <Typography variant="body2" color="text.secondary" sx={{ flex: 1, minWidth: 0 }}>
                   {job.participantName || job.participantId}
                 </Typography>
-                <Chip size="small" color={statusColor(job.status)} label={job.status} />
+                {job.status === 'stalled' ? (
+                  // Its worker stopped; the server hands the job to another one: say why.
+                  <Tooltip title={job.error ?? ''}>
+                    <Chip size="small" color="warning" label={job.status} />
+                  </Tooltip>
+                ) : (
+                  <Chip size="small" color={statusColor(job.status)} label={job.status} />
+                )}
                 <Button size="small" onClick={() => onDetail(job.id)}>
                   {T.detail}
                 </Button>
@@ -459,6 +470,11 @@ function JobList({
                 <Alert severity="error" sx={{ mt: 1 }}>
                   {job.error ?? EXTRACTION_MESSAGES.jobRequestFailed}
                 </Alert>
+              )}
+              {job.status === 'stalled' && job.error && (
+                <Typography variant="caption" color="warning.main">
+                  {job.error}
+                </Typography>
               )}
             </Box>
           ))}

@@ -1,0 +1,361 @@
+import { createHash } from 'node:crypto';
+import { EXTRACTION_STALLED_REASON } from '@research/contracts';
+import { civilDayTotals, type Sandbox } from '@research/sandbox';
+import { parse } from 'csv-parse/sync';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { extractionJobs, extractionRuns, extractionTasks } from '../../db/schema/index.js';
+import type { JobQueue } from '../../platform/jobs.js';
+import { bearer, someAddress } from '../../test/auth-helpers.js';
+import { createTestApp, eventually, type TestApp } from '../../test/test-app.js';
+import {
+  consentAt,
+  participantSessionHeaders,
+  studyWithParticipants,
+} from '../../test/wearables-kit.js';
+import { createExtractionEngine } from './engine.js';
+
+/**
+ * Faults of the job queue: pg-boss hands a participant's job out again when it outlives its
+ * expiry (while the first copy still works), and a worker dies while it holds a job.
+ */
+
+let testApp: TestApp;
+let app: FastifyInstance;
+let sandbox: Sandbox;
+let world: Awaited<ReturnType<typeof studyWithParticipants>>;
+
+beforeAll(async () => {
+  testApp = await createTestApp();
+  app = testApp.app;
+  sandbox = testApp.sandbox as Sandbox;
+  world = await studyWithParticipants(app);
+}, 60_000);
+
+afterAll(async () => {
+  sandbox?.health.setControls({ latencyMs: 0 });
+  await testApp?.close();
+});
+
+const call = (options: InjectOptions) => app.inject({ remoteAddress: someAddress(), ...options });
+const queue = () => app.platform.jobs;
+const bucket = () => app.extraction.bucketOf(world.study.id);
+
+async function connected(account: string) {
+  const participant = await world.addParticipant({ firstName: 'Fay', lastName: 'Ult' });
+  const res = await call({
+    method: 'GET',
+    url: '/api/fitbit/auth-url',
+    headers: await participantSessionHeaders(app, world.study.studyCode, participant),
+    query: { participantId: participant.id, studyCode: world.study.studyCode },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  const consent = await consentAt((res.json() as { authUrl: string }).authUrl, { account });
+  const callback = await call({
+    method: 'POST',
+    url: '/api/fitbit/callback',
+    payload: { code: consent.code, state: consent.state, participantId: participant.id },
+  });
+  expect(callback.statusCode, callback.body).toBe(200);
+  return participant;
+}
+
+interface JobView {
+  id: string;
+  runId: string;
+  status: string;
+  callsDone: number;
+  callsPlanned: number;
+  progress: number;
+  error: string | null;
+}
+
+async function jobsOf(runId: string) {
+  const res = await call({
+    method: 'GET',
+    url: `/api/studies/${world.study.id}/extraction-jobs`,
+    headers: bearer(world.owner.token),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { jobs: JobView[] }).jobs.filter((j) => j.runId === runId);
+}
+
+async function startRun(participantId: string, name: string, dataTypes: string[]) {
+  const res = await call({
+    method: 'POST',
+    url: '/api/data-extraction/extract-participant-data',
+    headers: bearer(world.owner.token),
+    payload: {
+      participantIds: [participantId],
+      extractionName: name,
+      dataTypes,
+      dateRange: { startDate: '2026-11-01', endDate: '2026-11-07', mode: 'range' },
+    },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { runId: string }).runId;
+}
+
+const runOf = async (runId: string) =>
+  (await app.platform.db.select().from(extractionRuns).where(eq(extractionRuns.id, runId)))[0];
+
+const finished = (runId: string, timeoutMs = 90_000) =>
+  eventually(async () => {
+    const run = await runOf(runId);
+    return run && run.status !== 'running' ? run : undefined;
+  }, timeoutMs);
+
+/** Participant jobs pg-boss still has to give out or is running (copies included). */
+async function queuedCopies(): Promise<number> {
+  const result = await app.platform.db.execute(
+    sql`select count(*)::int as n from pgboss.job where name = 'extraction-participant' and state in ('created', 'retry', 'active')`,
+  );
+  return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n);
+}
+
+async function readObject(key: string): Promise<Buffer> {
+  const { body } = await app.platform.objectStore.getObject(bucket(), key);
+  const chunks: Buffer[] = [];
+  for await (const chunk of body) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+/** Every object of the run: key below the run's folder → SHA-256 and write time. */
+async function objectsOf(runId: string) {
+  const prefix = `extractions/${runId}/`;
+  const page = await app.platform.objectStore.listObjects(bucket(), { prefix });
+  const out = new Map<string, { sha256: string; at: number }>();
+  for (const object of page.objects) {
+    out.set(object.key.slice(prefix.length), {
+      sha256: sha256(await readObject(object.key)),
+      at: object.lastModified.getTime(),
+    });
+  }
+  return out;
+}
+
+const TYPES = ['activity_steps_intraday', 'heartrate_timeseries', 'sleep_log', 'profile'];
+
+describe('a job that outlives its expiry', () => {
+  it('is handed out again, but the second copy writes nothing: the files equal a clean run’s', async () => {
+    const account = 'faults.expiry@gmail.test';
+    const participant = await connected(account);
+    const clean = await startRun(participant.id, 'Clean', TYPES);
+    await finished(clean);
+    const expected = await objectsOf(clean);
+
+    // Every copy pg-boss hands out from now on expires after 2 s; the provider takes 1.5 s a call.
+    await queue().boss.updateQueue('extraction-participant', {
+      name: 'extraction-participant',
+      expireInSeconds: 2,
+    });
+    sandbox.health.setControls({ latencyMs: 1500 });
+    let runId = '';
+    try {
+      runId = await startRun(participant.id, 'Outlived its expiry', TYPES);
+      const [job] = await jobsOf(runId);
+      const seen: JobView[] = [];
+      // pg-boss's maintenance, every half second instead of every two minutes: a job active for
+      // longer than its expiry is failed and handed out again (a retry after 1 s).
+      for (let i = 0; i < 60 && (await runOf(runId))?.status === 'running'; i++) {
+        await queue().boss.expire();
+        seen.push(...(await jobsOf(runId)));
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      await finished(runId);
+      // Every copy has ended.
+      await eventually(async () => (await queuedCopies()) === 0, 60_000);
+      // The job was handed out again at least once while its first copy worked.
+      const copies = await app.platform.db.execute(
+        sql`select max(retry_count)::int as n from pgboss.job where name = 'extraction-participant' and data->>'jobId' = ${job?.id ?? ''}`,
+      );
+      expect(
+        Number((copies as unknown as { rows: { n: number }[] }).rows[0]?.n),
+      ).toBeGreaterThanOrEqual(1);
+
+      // Progress never went past the total.
+      for (const view of [...seen, ...(await jobsOf(runId))]) {
+        expect(view.callsDone, JSON.stringify(view)).toBeLessThanOrEqual(view.callsPlanned);
+      }
+      // No task was run twice: the second copy never started one.
+      const tasks = await app.platform.db
+        .select()
+        .from(extractionTasks)
+        .where(eq(extractionTasks.runId, runId));
+      expect(tasks.map((t) => t.attempts)).toEqual(tasks.map(() => 1));
+      const [done] = await jobsOf(runId);
+      const [cleanJob] = await jobsOf(clean);
+      expect(done).toMatchObject({ status: 'completed', callsDone: cleanJob?.callsDone });
+    } finally {
+      sandbox.health.setControls({ latencyMs: 0 });
+      await queue().boss.updateQueue('extraction-participant', {
+        name: 'extraction-participant',
+        expireInSeconds: testApp.config.extraction.jobExpireSeconds,
+      });
+    }
+
+    // The same files, byte for byte, as the clean run (the manifest differs only in its run).
+    const actual = await objectsOf(runId);
+    expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
+    for (const [key, object] of actual) {
+      if (key !== 'manifest.json') expect(object.sha256, key).toBe(expected.get(key)?.sha256);
+    }
+    const sleep = parse((await readObject(`extractions/${runId}/sleep_log.csv`)).toString(), {
+      columns: true,
+    }) as unknown[];
+    expect(sleep.length).toBeGreaterThan(0);
+    // The manifest lists exactly the files in the bucket, with their hashes, and nothing was
+    // written after it.
+    const manifest = JSON.parse(
+      (await readObject(`extractions/${runId}/manifest.json`)).toString(),
+    );
+    const listed = new Map(
+      (manifest.files as { key: string; sha256: string }[]).map((f) => [f.key, f.sha256]),
+    );
+    const inBucket = [...actual.keys()].filter((k) => k !== 'manifest.json');
+    expect(inBucket.map((k) => `extractions/${runId}/${k}`).sort()).toEqual(
+      [...listed.keys()].sort(),
+    );
+    for (const key of inBucket) {
+      expect(listed.get(`extractions/${runId}/${key}`), key).toBe(actual.get(key)?.sha256);
+    }
+    const manifestAt = actual.get('manifest.json')?.at ?? 0;
+    for (const [key, object] of actual) expect(object.at, key).toBeLessThanOrEqual(manifestAt);
+  }, 180_000);
+});
+
+describe('a worker that dies holding a job', () => {
+  it('shows the job stalled with the reason, and another worker completes it long before the expiry', async () => {
+    const account = 'faults.killed@gmail.test';
+    const participant = await connected(account);
+    let calls = 0;
+    // A worker with a 5 s lease whose process "dies" on its third request: it never answers
+    // again and renews nothing. Its watch goes to the app's queue like any run's.
+    const doomed = createExtractionEngine({
+      db: app.platform.db,
+      config: {
+        ...testApp.config,
+        extraction: { ...testApp.config.extraction, callsPerParticipant: 1 },
+      },
+      objectStore: app.platform.objectStore,
+      wearables: async () => app.services.wearables,
+      jobs: () =>
+        ({
+          ...queue(),
+          send: async (definition, data, options) =>
+            definition.name === 'extraction-participant'
+              ? 'run-here'
+              : queue().send(definition, data, options),
+        }) as JobQueue,
+      retry: { limit: 1, delaySeconds: 1 },
+      lease: { seconds: 5, renewSeconds: 0.5 },
+      fetch: (input, init) => (++calls >= 3 ? new Promise(() => {}) : fetch(input, init)),
+    });
+    const started = await doomed.start({
+      studyId: world.study.id,
+      actorId: world.owner.user.id,
+      name: 'Killed holder',
+      dataTypes: ['activity_steps_timeseries', 'heartrate_intraday_1sec'],
+      dateRange: { startDate: '2026-11-01', endDate: '2026-11-01', mode: 'single' },
+      participantIds: [participant.id],
+    });
+    const jobId = started.jobs[0]?.id ?? '';
+    void doomed.processJob(jobId, false);
+    await eventually(async () => calls >= 3, 30_000);
+    doomed.halt();
+    const diedAt = Date.now();
+
+    const stalled = await eventually(async () => {
+      const [job] = await jobsOf(started.runId);
+      return job?.status === 'stalled' ? job : undefined;
+    }, 20_000);
+    expect(stalled).toMatchObject({ error: EXTRACTION_STALLED_REASON });
+    expect(stalled.progress).toBeLessThan(100);
+
+    const run = await finished(started.runId, 60_000);
+    const tookMs = Date.now() - diedAt;
+    expect(run.status).toBe('completed');
+    // pg-boss alone would hand the job on only after its expiry (30 minutes here).
+    expect(tookMs).toBeLessThan(30_000);
+    expect(tookMs).toBeLessThan(testApp.config.extraction.jobExpireSeconds * 1000);
+    const [job] = await jobsOf(started.runId);
+    expect(job).toMatchObject({ status: 'completed', progress: 100, error: null });
+    const [row] = await app.platform.db
+      .select()
+      .from(extractionJobs)
+      .where(eq(extractionJobs.id, jobId));
+    // The dead worker's generation, then the one that finished the job.
+    expect(row?.leaseGeneration).toBe(2);
+    const rows = parse(
+      (await readObject(`extractions/${started.runId}/heartrate_intraday_1sec.csv`)).toString(),
+      { columns: true },
+    ) as { timestamp_utc: string }[];
+    expect(rows).toHaveLength(civilDayTotals(account, '2026-11-01').heartRateSamples);
+    expect(new Set(rows.map((r) => r.timestamp_utc)).size).toBe(rows.length);
+  }, 90_000);
+});
+
+describe('a participant whose task fails for good', () => {
+  it('leaves no raw page outside the manifest, and a run whose every job failed is failed', async () => {
+    const participant = await connected('faults.failed@gmail.test');
+    let calls = 0;
+    const engine = createExtractionEngine({
+      db: app.platform.db,
+      // One task at a time: the third request is the heart rate's second page.
+      config: {
+        ...testApp.config,
+        extraction: { ...testApp.config.extraction, callsPerParticipant: 1 },
+      },
+      objectStore: app.platform.objectStore,
+      wearables: async () => app.services.wearables,
+      jobs: () => ({ send: async () => 'not-queued', isFinalAttempt: () => true }) as never,
+      retry: { limit: 0, delaySeconds: 1 },
+      // Google refuses the third request for good (a 400 is never retried).
+      fetch: (input, init) =>
+        ++calls === 3
+          ? Promise.resolve(
+              Response.json(
+                { error: { code: 400, status: 'INVALID_ARGUMENT', message: 'bad' } },
+                { status: 400 },
+              ),
+            )
+          : fetch(input, init),
+    });
+    const started = await engine.start({
+      studyId: world.study.id,
+      actorId: world.owner.user.id,
+      name: 'Fails for good',
+      dataTypes: ['activity_steps_timeseries', 'heartrate_intraday_1sec'],
+      dateRange: { startDate: '2026-11-01', endDate: '2026-11-01', mode: 'single' },
+      participantIds: [participant.id],
+    });
+    await engine.processJob(started.jobs[0]?.id ?? '', true);
+    const run = await runOf(started.runId);
+    expect(run?.status).toBe('failed');
+    const [job] = await jobsOf(started.runId);
+    expect(job?.status).toBe('failed');
+    const prefix = `extractions/${started.runId}/`;
+    const manifest = JSON.parse((await readObject(`${prefix}manifest.json`)).toString()) as {
+      files: { key: string }[];
+      participants: { tasks: { dataType: string; status: string }[] }[];
+    };
+    expect(manifest.participants[0]?.tasks.map((t) => [t.dataType, t.status])).toEqual([
+      ['activity_steps_timeseries', 'completed'],
+      ['heartrate_intraday_1sec', 'failed'],
+    ]);
+    const inBucket = (await app.platform.objectStore.listObjects(bucket(), { prefix })).objects
+      .map((o) => o.key)
+      .filter((k) => k !== `${prefix}manifest.json`);
+    expect(inBucket.sort()).toEqual(manifest.files.map((f) => f.key).sort());
+    expect(inBucket.some((k) => k.includes('/heartrate_intraday_1sec/'))).toBe(false);
+    // The completed type is delivered.
+    expect(
+      parse((await readObject(`${prefix}activity_steps_timeseries.csv`)).toString(), {
+        columns: true,
+      }),
+    ).toHaveLength(7);
+  }, 60_000);
+});
