@@ -90,7 +90,7 @@ describe('participant-side calls: who may act on a participant', () => {
   /** The calls, each as the caller with `headers` would send it. Revoke comes last. */
   const calls: Record<
     string,
-    (headers: Record<string, string>) => ReturnType<FastifyInstance['inject']>
+    (headers: Record<string, string>) => Promise<{ statusCode: number; body: string }>
   > = {
     'GET /api/fitbit/status/:id': (headers) =>
       app.inject({
