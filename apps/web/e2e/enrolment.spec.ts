@@ -451,10 +451,11 @@ test.describe
       await expect(page.getByRole('heading', { name: 'Complete Enrollment' })).toBeVisible();
       await page.getByRole('button', { name: 'Continue Enrollment' }).click();
 
+      // The code entered in this tab is the proof: the flow goes on where the participant stopped.
       await expect(page).toHaveURL(/\/participant\/flow$/);
-      await expect(page.getByRole('heading', { name: 'Choose Verification Method' })).toBeVisible();
-      await expect(page.getByRole('radio', { name: /^Text message/ })).toBeDisabled();
-      await expect(page.getByRole('button', { name: 'Send Code' })).toBeEnabled();
+      await expect(page.getByRole('heading', { name: 'Fitbit Authorization' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Connect Fitbit' })).toBeEnabled();
+      await shot(page, testInfo, 'resumed-at-fitbit-390');
     });
 
     test('verify and verify-email pages at 1280 and 390 px', async ({ page }, testInfo) => {

@@ -249,6 +249,8 @@ test.describe
     test('a participant reconnects at /fitbit/reauthorize without sleep; the listing shows the scopes', async ({
       page,
     }, testInfo) => {
+      // Three trips through Google's consent and a researcher's sign-in.
+      test.setTimeout(90_000);
       await page.goto('/fitbit/reauthorize');
       await expect(
         page.getByRole('heading', { name: 'Why is reauthorization needed?' }),
