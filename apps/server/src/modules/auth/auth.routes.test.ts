@@ -1,7 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, sessions, users } from '../../db/schema/index.js';
-import { bearer, createMaster, registerUser, uniqueEmail } from '../../test/auth-helpers.js';
+import {
+  bearer,
+  createMaster,
+  registerUser,
+  someAddress,
+  uniqueEmail,
+} from '../../test/auth-helpers.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 describe('sign-up, sign-in and sessions', () => {
@@ -55,6 +61,35 @@ describe('sign-up, sign-in and sessions', () => {
       code: 'EMAIL_IN_USE',
       message: 'An account with this email already exists',
     });
+  });
+
+  it('five sign-ups with one address at the same moment: one 201, four 409 with the spec text, one account', async () => {
+    const email = uniqueEmail('race');
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/register',
+          // Case differs too: the address is one account whatever its spelling.
+          payload: {
+            email: i % 2 ? email.toUpperCase() : email,
+            password: 'secret-1',
+            displayName: 'Racer',
+          },
+          remoteAddress: someAddress(),
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409]);
+    for (const answer of answers.filter((a) => a.statusCode === 409))
+      expect(answer.json()).toMatchObject({
+        success: false,
+        code: 'EMAIL_IN_USE',
+        message: 'An account with this email already exists',
+      });
+    const stored = await t.app.platform.db.select().from(users).where(eq(users.email, email));
+    expect(stored).toHaveLength(1);
   });
 
   it.each([

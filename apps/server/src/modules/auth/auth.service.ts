@@ -7,6 +7,7 @@ import {
 } from '@research/contracts';
 import type { AppConfig } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import { AppError, conflict, tooManyRequests } from '../../errors.js';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
 import { renderEmail } from '../../platform/mail-templates.js';
@@ -243,10 +244,7 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
         return { token: created.token, user: created.user };
       } catch (error) {
         // Two sign-ups with one address at the same moment: the unique index decides.
-        if (
-          (error as { code?: string }).code === '23505' ||
-          String(error).includes('users_email_key')
-        ) {
+        if (isUniqueViolation(error, 'users_email_key')) {
           throw conflict(AUTH_SERVER_MESSAGES.emailInUse, 'EMAIL_IN_USE');
         }
         throw error;
