@@ -21,7 +21,16 @@ const LABEL = {
   delete: 'Delete',
 } as const;
 
+import { INVITATION_REPEAT_LIMITS } from '../constants.js';
+
 const plural = (count: number, one: string, many = `${one}s`) => (count === 1 ? one : many);
+
+/**
+ * Invitations not sent again: the same one went to these recipients within the window, or they
+ * had as many as the limit allows already.
+ */
+const invitationsSkipped = (count: number) =>
+  `${count === 1 ? '1 invitation was' : `${count} invitations were`} already sent in the last ${INVITATION_REPEAT_LIMITS.windowHours} hours and ${count === 1 ? 'was' : 'were'} skipped.`;
 
 /** The page frame, header, tabs and empty states (001 §2.1), and what every tab shares. */
 export const STUDY_DETAIL_TEXTS = {
@@ -241,6 +250,14 @@ export const INVITE_DIALOG_TEXTS = {
   sendEmails: 'Send Emails',
   invitationsSent: (count: number) =>
     `Invitations were sent to ${count} ${plural(count, 'participant')}.`,
+  invitationsSkipped,
+  /** Invitations sent and repeats skipped; only the skipped sentence when none was sent. */
+  invitationOutcome: (sent: number, skipped: number): string => {
+    const sentText = `Invitations were sent to ${sent} ${plural(sent, 'participant')}.`;
+    if (skipped === 0) return sentText;
+    if (sent === 0) return invitationsSkipped(skipped);
+    return `${sentText} ${invitationsSkipped(skipped)}`;
+  },
   emailsSent: (count: number) => `Your e-mail was sent to ${count} ${plural(count, 'recipient')}.`,
   contactTitle: 'Email Title',
   contactContent: 'Email Content',
@@ -279,10 +296,13 @@ export const COLLABORATOR_DIALOG_TEXTS = {
   invitationsSent: collaboratorInvitationsSent,
   alreadyMembers: collaboratorsAlreadyMembers,
   /** Invitations sent and members told apart; only the members' sentence when none was invited. */
-  invitationOutcome: (sent: number, alreadyMembers: number): string => {
-    if (alreadyMembers === 0) return collaboratorInvitationsSent(sent);
-    if (sent === 0) return collaboratorsAlreadyMembers(alreadyMembers);
-    return `${collaboratorInvitationsSent(sent)} ${collaboratorsAlreadyMembers(alreadyMembers)}`;
+  invitationOutcome: (sent: number, alreadyMembers: number, skipped = 0): string => {
+    const parts = [
+      sent > 0 || (alreadyMembers === 0 && skipped === 0) ? collaboratorInvitationsSent(sent) : '',
+      alreadyMembers > 0 ? collaboratorsAlreadyMembers(alreadyMembers) : '',
+      skipped > 0 ? invitationsSkipped(skipped) : '',
+    ];
+    return parts.filter(Boolean).join(' ');
   },
 } as const;
 
@@ -319,6 +339,9 @@ export const STUDY_DETAIL_MESSAGES = {
     `${email} is already listed as participant ${firstRow}`,
   tooManyRecipients: (max: number) => `At most ${max} recipients can be sent at once`,
   recipientNotInStudy: (email: string) => `${email} is not a member of this study`,
+  /** Contact mail goes only to people the study already knows (never to any typed address). */
+  recipientNotKnownToStudy: (email: string) =>
+    `${email} is not a participant, pending participant or member of this study`,
   csvMissingEmailColumn: 'The CSV file needs an email column',
   csvTooManyRows: (max: number) => `The CSV file has more than ${max} participants`,
   /** The roster form (multipart) holds more files or fields than it takes. */
@@ -331,7 +354,11 @@ export const STUDY_DETAIL_MESSAGES = {
   participantUpdated: 'Participant updated',
   pendingParticipantRemoved: 'Pending participant removed',
   memberRemoved: 'Study member removed',
-  invitationsSent: (n: number) => `Invitations sent to ${n} participant(s)`,
+  /** The answer's message when repeats were skipped (sent and skipped, both counted). */
+  invitationOutcome: (sent: number, skipped: number) =>
+    skipped === 0
+      ? `Invitations sent to ${sent} participant(s)`
+      : `Invitations sent to ${sent} participant(s); ${skipped} already sent in the last ${INVITATION_REPEAT_LIMITS.windowHours} hours were skipped`,
   emailsSent: (n: number) => `Emails sent to ${n} recipient(s)`,
   collaboratorInvitationsSent: (n: number) => `Invitations sent to ${n} collaborator(s)`,
 } as const;
