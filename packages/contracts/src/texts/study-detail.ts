@@ -25,6 +25,9 @@ import { INVITATION_REPEAT_LIMITS } from '../constants.js';
 
 const plural = (count: number, one: string, many = `${one}s`) => (count === 1 ? one : many);
 
+const participantInvitationsSent = (count: number) =>
+  `Invitations were sent to ${count} ${plural(count, 'participant')}.`;
+
 /**
  * Invitations not sent again: the same one went to these recipients within the window, or they
  * had as many as the limit allows already.
@@ -248,15 +251,13 @@ export const INVITE_DIALOG_TEXTS = {
     `This e-mail goes to ${count} ${plural(count, 'recipient')}.`,
   sendInvitations: STUDY_DETAIL_TEXTS.sendInvitations,
   sendEmails: 'Send Emails',
-  invitationsSent: (count: number) =>
-    `Invitations were sent to ${count} ${plural(count, 'participant')}.`,
+  invitationsSent: participantInvitationsSent,
   invitationsSkipped,
   /** Invitations sent and repeats skipped; only the skipped sentence when none was sent. */
   invitationOutcome: (sent: number, skipped: number): string => {
-    const sentText = `Invitations were sent to ${sent} ${plural(sent, 'participant')}.`;
-    if (skipped === 0) return sentText;
+    if (skipped === 0) return participantInvitationsSent(sent);
     if (sent === 0) return invitationsSkipped(skipped);
-    return `${sentText} ${invitationsSkipped(skipped)}`;
+    return `${participantInvitationsSent(sent)} ${invitationsSkipped(skipped)}`;
   },
   emailsSent: (count: number) => `Your e-mail was sent to ${count} ${plural(count, 'recipient')}.`,
   contactTitle: 'Email Title',
@@ -266,7 +267,8 @@ export const INVITE_DIALOG_TEXTS = {
   clear: 'Clear',
   noParticipants: 'This study has no participants yet.',
   extraRecipients: 'Additional recipients',
-  extraRecipientsHelper: 'Optional. E-mail addresses separated by commas.',
+  extraRecipientsHelper:
+    'Optional. E-mail addresses of this study’s participants, pending participants or members, separated by commas.',
   selectedCount: (count: number) => `${count} selected`,
   recipientSearch: 'Search participants',
   noRecipientMatches: 'No participants match your search.',
