@@ -383,6 +383,24 @@ describe('sign-in throttling', () => {
     expect((await login(account.email, 'wrong-password', '10.11.20.1')).statusCode).toBe(401);
   });
 
+  it('past the ceiling, the wait named is never longer than what is left of the address’s window', async () => {
+    const account = await registerUser(t.app);
+    for (let i = 0; i < 4; i++)
+      expect((await login(account.email, 'wrong-password', '10.12.99.1')).statusCode).toBe(401);
+    // 47 more from elsewhere (5 each from nine addresses, then two new ones): 51 in all.
+    for (let i = 0; i < 47; i++)
+      expect(
+        (await login(account.email, 'wrong-password', `10.12.${i < 45 ? Math.floor(i / 5) : i}.1`))
+          .statusCode,
+      ).toBe(401);
+    // A fifth try would be due four cooldowns (20 minutes) in, but the window ends at 15.
+    const slowed = await login(account.email, 'wrong-password', '10.12.99.1');
+    expect(slowed.statusCode).toBe(429);
+    expect(slowed.json().message).toMatch(
+      /^Too many failed sign-in attempts\. Please try again in 1[45] minutes\.$/,
+    );
+  });
+
   it('counts parallel attempts before checking the password: 25 at once get 5 answers of 401', async () => {
     const account = await registerUser(t.app);
     // 25 stays under the route's 30-a-minute rate limit, so every refusal here is the throttle's.

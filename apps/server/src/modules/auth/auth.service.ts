@@ -179,8 +179,13 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
       throw refuseFor(windowEnd(address.windowStartedAt));
     const account = await count('account');
     if (account.attempts <= SIGN_IN_ACCOUNT_CEILING) return;
-    // The n-th attempt of this pair in its window may come (n - 1) cooldowns after it started.
-    const dueAt = pair.windowStartedAt.getTime() + (pair.attempts - 1) * SIGN_IN_SLOW_COOLDOWN_MS;
+    // The n-th attempt of this pair in its window may come (n - 1) cooldowns after it started,
+    // and at the latest when a new window starts the count afresh.
+    const started = pair.windowStartedAt.getTime();
+    const dueAt = Math.min(
+      started + (pair.attempts - 1) * SIGN_IN_SLOW_COOLDOWN_MS,
+      started + THROTTLE_WINDOW_MS,
+    );
     if (dueAt > now.getTime()) {
       // Not tried, so not counted: waiting the time we name is enough to get the next try.
       await repo.uncountSignInAttempt(db, keys);
