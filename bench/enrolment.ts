@@ -4,6 +4,8 @@
  *
  *   npm run bench:enrolment     (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
  *   ENROLMENT_BENCH_COUNT=20 npm run bench:enrolment     (a quick run; BENCH_ENROLMENTS is the old name)
+ *   ENROLMENT_BENCH_ONE_ADDRESS=1 ENROLMENT_BENCH_COUNT=100 npm run bench:enrolment
+ *     (a group enrolling together from one network: every call comes from one client address)
  *
  * The study keeps the default settings (allowSelfEnrollment false: only rostered addresses may
  * enrol; requireVerification true), so each participant walks the default path: enroll-direct
@@ -13,7 +15,8 @@
  * address). The codes are read from the outbound mail queue (RUN_WORKERS off, so nothing is
  * delivered), decrypted with the same key the server uses. Each participant's calls carry their
  * own X-Forwarded-For (TRUST_PROXY on), as 500 participants' phones would, so the per-address
- * limits hold.
+ * limits hold. With ENROLMENT_BENCH_ONE_ADDRESS=1 they all carry the same one, as a class or a
+ * clinic behind one Wi-Fi would: the per-address limits must let such a group through.
  *
  * The server runs in a child process (apps/server/src/main.ts, as `npm start` runs it), so the
  * load generator does not share its event loop. Seeding goes through the services in this
@@ -47,6 +50,9 @@ const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0
 const COUNT = Number(process.env.ENROLMENT_BENCH_COUNT ?? process.env.BENCH_ENROLMENTS ?? 500);
 if (!Number.isInteger(COUNT) || COUNT < 1)
   throw new Error('ENROLMENT_BENCH_COUNT must be a positive whole number');
+const ONE_ADDRESS = process.env.ENROLMENT_BENCH_ONE_ADDRESS === '1';
+/** The shared address of the one-address variant (documentation range, as on a clinic's NAT). */
+const SHARED_ADDRESS = '203.0.113.10';
 
 async function admin(statement: string) {
   const client = new pg.Client({ connectionString: ADMIN_URL });
@@ -105,9 +111,11 @@ const STEP_LABELS: Record<Step, string> = {
   resume: 'enroll-direct + session:',
 };
 const stepLatencies: Record<Step, number[]> = { enroll: [], verify: [], resume: [] };
+/** Answers of 429 per step: what a limit sized too small for the load shows as. */
+const throttled: Record<Step, number> = { enroll: 0, verify: 0, resume: 0 };
 
 const describeLatencies = (sorted: number[]) =>
-  `p50 ${percentile(sorted, 50).toFixed(1)}, p90 ${percentile(sorted, 90).toFixed(1)}, p99 ${percentile(sorted, 99).toFixed(1)}, max ${sorted.at(-1)?.toFixed(1)}`;
+  `p50 ${percentile(sorted, 50).toFixed(1)}, p90 ${percentile(sorted, 90).toFixed(1)}, p95 ${percentile(sorted, 95).toFixed(1)}, p99 ${percentile(sorted, 99).toFixed(1)}, max ${sorted.at(-1)?.toFixed(1)}`;
 
 const failed = (step: Step | 'network', status: number, t0: number) => ({
   ok: false,
@@ -233,7 +241,7 @@ try {
   const base = `http://127.0.0.1:${port}`;
   const mailbox = codeMailbox(db);
   console.log(
-    `${COUNT} concurrent journeys: enroll-direct → verify-email-code → enroll-direct with the session …`,
+    `${COUNT} concurrent journeys: enroll-direct → verify-email-code → enroll-direct with the session, ${ONE_ADDRESS ? `all from one address (${SHARED_ADDRESS})` : 'each from its own address'} …`,
   );
   const cpuBefore = await cpuMs(server.pid);
   const started = performance.now();
@@ -241,7 +249,9 @@ try {
     emails.map(async (email, i) => {
       const headers = {
         'content-type': 'application/json',
-        'x-forwarded-for': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+        'x-forwarded-for': ONE_ADDRESS
+          ? SHARED_ADDRESS
+          : `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
       };
       const call = async (
         step: Step,
@@ -257,6 +267,7 @@ try {
         });
         const json = (await res.json()) as Record<string, unknown>;
         stepLatencies[step].push(performance.now() - t0);
+        if (res.status === 429) throttled[step]++;
         return { status: res.status, json };
       };
       const t0 = performance.now();
@@ -333,6 +344,12 @@ try {
   );
   console.log(`distinct ids answered:   ${ids.size}`);
   console.log(`roster entries left:     ${stillPending?.count}`);
+  console.log(
+    `enrolled:                ${results.filter((r) => r.ok).length}/${COUNT}${ONE_ADDRESS ? ` from one address` : ''}`,
+  );
+  console.log(
+    `answers of 429:          ${STEPS.reduce((n, step) => n + throttled[step], 0)} (${STEPS.map((step) => `${step} ${throttled[step]}`).join(', ')})`,
+  );
   console.log(
     `errors:                  ${errors.length}${errors.length ? ` (${[...failedAt].map(([at, n]) => `${n}× ${at}`).join(', ')})` : ''}`,
   );

@@ -42,6 +42,19 @@ export const VERIFICATION_CODE_TTL_MS = 10 * 60 * 1000;
 /** Codes sent to one address or number, across studies, per hour (abuse ceiling). */
 export const MAX_CODES_PER_DESTINATION_PER_HOUR = 6;
 
+/**
+ * Messages a participant (no account, so no other proof) can have mailed to a study's owner in an
+ * hour: per sender address, and per study whoever sends them (the ceiling that holds when the
+ * sender gives a new address and network each time).
+ */
+export const NOTIFY_RESEARCHER_LIMITS = { perSenderPerHour: 3, perStudyPerHour: 10 } as const;
+
+/**
+ * Invitations to one recipient of a study within this many hours: an identical one (same subject
+ * and text) is not sent again, and past `perRecipient` no further one is sent.
+ */
+export const INVITATION_REPEAT_LIMITS = { windowHours: 24, perRecipient: 3 } as const;
+
 /** Lifetime of a participant session: long enough for the wearable step and the profile form. */
 export const PARTICIPANT_SESSION_TTL_MS = 60 * 60 * 1000;
 /** The header that carries a participant session (participants have no bearer token). */

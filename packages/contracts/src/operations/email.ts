@@ -4,6 +4,7 @@
  * the caller's membership (404 unknown code, 403 not a member).
  */
 
+import { INVITATION_REPEAT_LIMITS } from '../constants.js';
 import { studyIdAltParamsSchema } from '../schemas/studies.js';
 import {
   collaboratorInvitationResponseSchema,
@@ -13,6 +14,7 @@ import {
   emailHistoryQuerySchema,
   emailHistoryResponseSchema,
   emailSendResponseSchema,
+  invitationResponseSchema,
   sendCollaboratorInvitationsSchema,
   sendContactEmailSchema,
   sendInvitationsSchema,
@@ -25,12 +27,11 @@ const tags = ['email'] as const;
 export const sendInvitations = defineOperation({
   method: 'POST',
   path: '/api/email/invitations',
-  summary:
-    'Invite participants by e-mail (members). Every address becomes or stays a pending participant with status invited. The enrol link and code are appended when the body lacks them.',
+  summary: `Invite participants by e-mail (members). Every address becomes or stays a pending participant with status invited. The enrol link and code are appended when the body lacks them. An identical invitation (same subject and text) to a recipient within ${INVITATION_REPEAT_LIMITS.windowHours} hours, or one past ${INVITATION_REPEAT_LIMITS.perRecipient} to them in that time, is not sent again: skippedCount counts these, sentCount the mails queued; when all are skipped no mailing is stored (emailId null).`,
   tags,
   auth: 'bearer',
   body: sendInvitationsSchema,
-  response: emailSendResponseSchema,
+  response: invitationResponseSchema,
   errors: MEMBER_ERRORS,
 });
 
@@ -38,7 +39,7 @@ export const sendCollaboratorInvitations = defineOperation({
   method: 'POST',
   path: '/api/email/collaborator-invitations',
   summary:
-    'Invite collaborators by e-mail (members). The server adds the study code, password and the dashboard join link. Members already in the study are told they have access, counted in alreadyMembers and kept out of the mailing: sentCount is the mailing’s size, and when everyone is a member no mailing is stored (emailId null).',
+    'Invite collaborators by e-mail (members). The server adds the study code, password and the dashboard join link. Members already in the study are told they have access, counted in alreadyMembers and kept out of the mailing: sentCount is the mailing’s size, and when everyone is a member no mailing is stored (emailId null). Repeats are skipped as for participant invitations (skippedCount).',
   tags,
   auth: 'bearer',
   body: sendCollaboratorInvitationsSchema,
@@ -50,13 +51,13 @@ export const sendContactEmail = defineOperation({
   method: 'POST',
   path: '/api/email/contact',
   summary:
-    'E-mail chosen participants (audience participants) or study members (audience collaborators)',
+    'E-mail chosen participants (audience participants) or study members (audience collaborators). Every address must belong to the study: audience participants takes its participants, pending participants and members, audience collaborators its members only; any other address answers 400 and nothing is sent.',
   tags,
   auth: 'bearer',
   body: sendContactEmailSchema,
   response: emailSendResponseSchema,
   // BAD_REQUEST (a transport code): no recipient left once repeats are dropped.
-  errors: [MEMBER_ERRORS, { 400: ['NOT_A_MEMBER_RECIPIENT'] }],
+  errors: [MEMBER_ERRORS, { 400: ['NOT_A_MEMBER_RECIPIENT', 'NOT_A_STUDY_RECIPIENT'] }],
 });
 
 export const getEmailHistory = defineOperation({

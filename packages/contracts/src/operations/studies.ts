@@ -1,3 +1,4 @@
+import { NOTIFY_RESEARCHER_LIMITS } from '../constants.js';
 /** Studies: lists, create, read, edit, delete, join, public code look-up, bucket link. */
 
 import { messageResponseSchema } from '../schemas/auth.js';
@@ -132,12 +133,12 @@ export const verifyStudyCode = defineOperation({
 export const notifyResearcher = defineOperation({
   method: 'POST',
   path: '/api/auth/notify-researcher',
-  summary: 'Public: a participant sends a message to the study owner by e-mail',
+  summary: `Public: a participant sends a message to the study owner by e-mail. At most ${NOTIFY_RESEARCHER_LIMITS.perSenderPerHour} messages an hour per sender address and study, and ${NOTIFY_RESEARCHER_LIMITS.perStudyPerHour} an hour per study from anyone; past either, 429 TOO_MANY_MESSAGES and nothing is mailed.`,
   tags,
   auth: 'public',
   body: notifyResearcherSchema,
   response: messageResponseSchema,
-  errors: { 404: ['STUDY_NOT_FOUND'] },
+  errors: { 404: ['STUDY_NOT_FOUND'], 429: ['TOO_MANY_MESSAGES'] },
 });
 
 export const getBucketUrl = defineOperation({

@@ -461,6 +461,16 @@ export const emailSendResponseSchema = successSchema({
 });
 
 /**
+ * Participant invitations: an identical invitation to a recipient within the repeat window, or
+ * one past the per-recipient limit, is not sent again; `skippedCount` says how many. The mailing
+ * holds the others; when every one was skipped no mailing is stored and `emailId` is null.
+ */
+export const invitationResponseSchema = emailSendResponseSchema.extend({
+  emailId: z.string().nullable(),
+  skippedCount: z.number().int(),
+});
+
+/**
  * Collaborator invitations: the mailing holds the newcomers only, and `sentCount` is its size.
  * Recipients already members get a separate 'you already have access' note, counted in
  * `alreadyMembers` and kept out of the history; when everyone is a member no mailing is stored
@@ -469,6 +479,8 @@ export const emailSendResponseSchema = successSchema({
 export const collaboratorInvitationResponseSchema = emailSendResponseSchema.extend({
   emailId: z.string().nullable(),
   alreadyMembers: z.number().int(),
+  /** Newcomers not invited again (see invitationResponseSchema). */
+  skippedCount: z.number().int(),
 });
 
 const EMAIL_KINDS = [

@@ -4,6 +4,7 @@
  * these complete them.
  */
 
+import { NOTIFY_RESEARCHER_LIMITS } from '../constants.js';
 import { ACCOUNT_FORM_TEXTS } from './auth.js';
 import { PLACEHOLDER_TEXTS } from './shell.js';
 
@@ -102,4 +103,12 @@ export const DELETE_STUDY_TEXTS = {
   confirm: 'Delete',
   deleted: (name: string) => `"${name}" has been deleted.`,
   failed: 'Failed to delete study',
+} as const;
+
+/** Answers of the public 'notify researcher' call (a participant writes to the study's owner). */
+export const NOTIFY_RESEARCHER_MESSAGES = {
+  sent: 'Your message was sent to the research team.',
+  tooManyFromSender: `You have already sent ${NOTIFY_RESEARCHER_LIMITS.perSenderPerHour} messages about this study in the last hour. Please wait an hour before sending another.`,
+  tooManyForStudy:
+    'The research team of this study has received many messages in the last hour. Please try again later.',
 } as const;

@@ -21,7 +21,19 @@ const LABEL = {
   delete: 'Delete',
 } as const;
 
+import { INVITATION_REPEAT_LIMITS } from '../constants.js';
+
 const plural = (count: number, one: string, many = `${one}s`) => (count === 1 ? one : many);
+
+const participantInvitationsSent = (count: number) =>
+  `Invitations were sent to ${count} ${plural(count, 'participant')}.`;
+
+/**
+ * Invitations not sent again: the same one went to these recipients within the window, or they
+ * had as many as the limit allows already.
+ */
+const invitationsSkipped = (count: number) =>
+  `${count === 1 ? '1 invitation was' : `${count} invitations were`} already sent in the last ${INVITATION_REPEAT_LIMITS.windowHours} hours and ${count === 1 ? 'was' : 'were'} skipped.`;
 
 /** The page frame, header, tabs and empty states (001 §2.1), and what every tab shares. */
 export const STUDY_DETAIL_TEXTS = {
@@ -239,8 +251,14 @@ export const INVITE_DIALOG_TEXTS = {
     `This e-mail goes to ${count} ${plural(count, 'recipient')}.`,
   sendInvitations: STUDY_DETAIL_TEXTS.sendInvitations,
   sendEmails: 'Send Emails',
-  invitationsSent: (count: number) =>
-    `Invitations were sent to ${count} ${plural(count, 'participant')}.`,
+  invitationsSent: participantInvitationsSent,
+  invitationsSkipped,
+  /** Invitations sent and repeats skipped; only the skipped sentence when none was sent. */
+  invitationOutcome: (sent: number, skipped: number): string => {
+    if (skipped === 0) return participantInvitationsSent(sent);
+    if (sent === 0) return invitationsSkipped(skipped);
+    return `${participantInvitationsSent(sent)} ${invitationsSkipped(skipped)}`;
+  },
   emailsSent: (count: number) => `Your e-mail was sent to ${count} ${plural(count, 'recipient')}.`,
   contactTitle: 'Email Title',
   contactContent: 'Email Content',
@@ -249,7 +267,8 @@ export const INVITE_DIALOG_TEXTS = {
   clear: 'Clear',
   noParticipants: 'This study has no participants yet.',
   extraRecipients: 'Additional recipients',
-  extraRecipientsHelper: 'Optional. E-mail addresses separated by commas.',
+  extraRecipientsHelper:
+    'Optional. E-mail addresses of this study’s participants, pending participants or members, separated by commas.',
   selectedCount: (count: number) => `${count} selected`,
   recipientSearch: 'Search participants',
   noRecipientMatches: 'No participants match your search.',
@@ -279,10 +298,13 @@ export const COLLABORATOR_DIALOG_TEXTS = {
   invitationsSent: collaboratorInvitationsSent,
   alreadyMembers: collaboratorsAlreadyMembers,
   /** Invitations sent and members told apart; only the members' sentence when none was invited. */
-  invitationOutcome: (sent: number, alreadyMembers: number): string => {
-    if (alreadyMembers === 0) return collaboratorInvitationsSent(sent);
-    if (sent === 0) return collaboratorsAlreadyMembers(alreadyMembers);
-    return `${collaboratorInvitationsSent(sent)} ${collaboratorsAlreadyMembers(alreadyMembers)}`;
+  invitationOutcome: (sent: number, alreadyMembers: number, skipped = 0): string => {
+    const parts = [
+      sent > 0 || (alreadyMembers === 0 && skipped === 0) ? collaboratorInvitationsSent(sent) : '',
+      alreadyMembers > 0 ? collaboratorsAlreadyMembers(alreadyMembers) : '',
+      skipped > 0 ? invitationsSkipped(skipped) : '',
+    ];
+    return parts.filter(Boolean).join(' ');
   },
 } as const;
 
@@ -319,6 +341,9 @@ export const STUDY_DETAIL_MESSAGES = {
     `${email} is already listed as participant ${firstRow}`,
   tooManyRecipients: (max: number) => `At most ${max} recipients can be sent at once`,
   recipientNotInStudy: (email: string) => `${email} is not a member of this study`,
+  /** Contact mail goes only to people the study already knows (never to any typed address). */
+  recipientNotKnownToStudy: (email: string) =>
+    `${email} is not a participant, pending participant or member of this study`,
   csvMissingEmailColumn: 'The CSV file needs an email column',
   csvTooManyRows: (max: number) => `The CSV file has more than ${max} participants`,
   /** The roster form (multipart) holds more files or fields than it takes. */
@@ -331,7 +356,11 @@ export const STUDY_DETAIL_MESSAGES = {
   participantUpdated: 'Participant updated',
   pendingParticipantRemoved: 'Pending participant removed',
   memberRemoved: 'Study member removed',
-  invitationsSent: (n: number) => `Invitations sent to ${n} participant(s)`,
+  /** The answer's message when repeats were skipped (sent and skipped, both counted). */
+  invitationOutcome: (sent: number, skipped: number) =>
+    skipped === 0
+      ? `Invitations sent to ${sent} participant(s)`
+      : `Invitations sent to ${sent} participant(s); ${skipped} already sent in the last ${INVITATION_REPEAT_LIMITS.windowHours} hours were skipped`,
   emailsSent: (n: number) => `Emails sent to ${n} recipient(s)`,
   collaboratorInvitationsSent: (n: number) => `Invitations sent to ${n} collaborator(s)`,
 } as const;

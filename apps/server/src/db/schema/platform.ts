@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 
 /**
  * Mail and SMS waiting for or past delivery. The job queue carries only the id; the content
@@ -40,5 +49,28 @@ export const auditEvents = pgTable(
   (t) => [
     index('audit_events_target_idx').on(t.targetType, t.targetId),
     index('audit_events_created_idx').on(t.createdAt),
+  ],
+);
+
+/**
+ * Counters that limit mail a caller can make us send: messages to a study's owner, and
+ * invitations per (study, recipient) and per identical content. One row per key, bumped with
+ * `insert … on conflict do update … returning`, so parallel requests each get their own count.
+ * Each scope has its own window length; a window older than that starts over.
+ */
+export const sendCounters = pgTable(
+  'send_counters',
+  {
+    scope: text('scope', {
+      enum: ['notify_study', 'notify_sender', 'invitation_recipient', 'invitation_content'],
+    }).notNull(),
+    /** SHA-256 of the key (study id, address, content), so the table holds no personal data. */
+    keyHash: text('key_hash').notNull(),
+    count: integer('count').notNull().default(0),
+    windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.scope, t.keyHash] }),
+    index('send_counters_window_idx').on(t.windowStartedAt),
   ],
 );

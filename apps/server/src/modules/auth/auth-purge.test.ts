@@ -5,9 +5,11 @@ import {
   authFailures,
   oauthStates,
   oneTimeTokens,
+  sendCounters,
   sessions,
   signInAttempts,
 } from '../../db/schema/index.js';
+import { purgeSendCounters } from '../../platform/send-counters.js';
 import { registerUser } from '../../test/auth-helpers.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { createAuthPurgeJob, purgeExpiredAuthData } from './auth-purge.js';
@@ -82,6 +84,31 @@ describe('purge of expired sign-in data', () => {
     // The account's own sign-up session is live and stays.
     const own = await db.select().from(sessions).where(eq(sessions.userId, user.user.id));
     expect(own.length).toBe(2);
+  });
+
+  it('removes mail-limit counters past the longest window (a day) and keeps the others', async () => {
+    const db = t.app.platform.db;
+    const now = new Date();
+    const tag = randomUUID();
+    await db.insert(sendCounters).values([
+      {
+        scope: 'invitation_content',
+        keyHash: `${tag}-old`,
+        count: 1,
+        windowStartedAt: new Date(now.getTime() - 25 * 60 * 60_000),
+      },
+      {
+        scope: 'invitation_content',
+        keyHash: `${tag}-live`,
+        count: 1,
+        windowStartedAt: new Date(now.getTime() - 23 * 60 * 60_000),
+      },
+    ]);
+    expect(await purgeSendCounters(db, now)).toBeGreaterThanOrEqual(1);
+    const left = await db.select().from(sendCounters);
+    expect(left.map((row) => row.keyHash).filter((key) => key.startsWith(tag))).toEqual([
+      `${tag}-live`,
+    ]);
   });
 
   it('runs on a schedule', () => {

@@ -1,6 +1,7 @@
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { defineJob } from '../../platform/jobs.js';
+import { purgeSendCounters } from '../../platform/send-counters.js';
 import { purgeExpiredAuthRows } from './auth.repository.js';
 import { THROTTLE_WINDOW_MS } from './auth.service.js';
 
@@ -30,5 +31,7 @@ export const createAuthPurgeJob = (deps: AuthPurgeDeps) =>
     cron: '23 * * * *',
     handler: async () => {
       await purgeExpiredAuthData(deps);
+      // The mail limits' counters are throttling state of the same kind.
+      await purgeSendCounters(deps.db);
     },
   });

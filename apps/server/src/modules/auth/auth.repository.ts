@@ -318,6 +318,23 @@ export async function releaseSignInAttempt(
     );
 }
 
+/** An attempt refused before any password was checked: it no longer counts anywhere. */
+export async function uncountSignInAttempt(
+  db: DbOrTx,
+  keys: { pair: string; address: string; account: string },
+) {
+  await db
+    .update(signInAttempts)
+    .set({ attempts: sql`greatest(${signInAttempts.attempts} - 1, 0)` })
+    .where(
+      or(
+        and(eq(signInAttempts.scope, 'pair'), eq(signInAttempts.keyHash, keys.pair)),
+        and(eq(signInAttempts.scope, 'address'), eq(signInAttempts.keyHash, keys.address)),
+        and(eq(signInAttempts.scope, 'account'), eq(signInAttempts.keyHash, keys.account)),
+      ),
+    );
+}
+
 /**
  * Deletes what has outlived its use: expired OAuth states, sign-in counters and failures past
  * their window, ended sessions and expired single-use links. Returns the rows removed per table.

@@ -1,7 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, sessions, users } from '../../db/schema/index.js';
-import { bearer, registerUser, uniqueEmail } from '../../test/auth-helpers.js';
+import {
+  bearer,
+  createMaster,
+  registerUser,
+  someAddress,
+  uniqueEmail,
+} from '../../test/auth-helpers.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 
 describe('sign-up, sign-in and sessions', () => {
@@ -55,6 +61,35 @@ describe('sign-up, sign-in and sessions', () => {
       code: 'EMAIL_IN_USE',
       message: 'An account with this email already exists',
     });
+  });
+
+  it('five sign-ups with one address at the same moment: one 201, four 409 with the spec text, one account', async () => {
+    const email = uniqueEmail('race');
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, (_, i) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/auth/register',
+          // Case differs too: the address is one account whatever its spelling.
+          payload: {
+            email: i % 2 ? email.toUpperCase() : email,
+            password: 'secret-1',
+            displayName: 'Racer',
+          },
+          remoteAddress: someAddress(),
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.statusCode).sort();
+    expect(statuses).toEqual([201, 409, 409, 409, 409]);
+    for (const answer of answers.filter((a) => a.statusCode === 409))
+      expect(answer.json()).toMatchObject({
+        success: false,
+        code: 'EMAIL_IN_USE',
+        message: 'An account with this email already exists',
+      });
+    const stored = await t.app.platform.db.select().from(users).where(eq(users.email, email));
+    expect(stored).toHaveLength(1);
   });
 
   it.each([
@@ -306,16 +341,64 @@ describe('sign-in throttling', () => {
     expect((await login(account.email, account.password, '198.51.100.77')).statusCode).toBe(200);
   });
 
-  it('stops guessing spread over many addresses at 50 attempts per account', async () => {
-    const account = await registerUser(t.app);
-    for (let i = 0; i < 50; i++)
+  /** 51 wrong passwords spread over 11 addresses: 5 from each of ten, 1 from the eleventh. */
+  async function guessFromElevenAddresses(email: string, net: number) {
+    for (let i = 0; i < 51; i++)
       expect(
-        (await login(account.email, 'wrong-password', `10.9.${Math.floor(i / 4)}.${i % 4}`))
+        (await login(email, 'wrong-password', `10.${net}.${Math.floor(i / 5)}.1`)).statusCode,
+      ).toBe(401);
+  }
+
+  it('51 wrong passwords from 11 addresses do not lock the owner out of their own address', async () => {
+    const account = await registerUser(t.app);
+    await guessFromElevenAddresses(account.email, 9);
+    const owner = await login(account.email, account.password, '198.51.100.90');
+    expect(owner.statusCode).toBe(200);
+    expect(owner.json().user.email).toBe(account.email);
+  });
+
+  it('nor the master', async () => {
+    const master = await createMaster(t.app);
+    await guessFromElevenAddresses(master.email, 10);
+    const owner = await login(master.email, 'master-password', '198.51.100.91');
+    expect(owner.statusCode).toBe(200);
+    expect(owner.json().user.role).toBe('master');
+  });
+
+  it('past 50 attempts on an account, an address already guessing it waits 5 minutes per try; a new one is heard', async () => {
+    const account = await registerUser(t.app);
+    await guessFromElevenAddresses(account.email, 11);
+    // The eleventh address has tried once: its next try is due one cooldown after its first.
+    const slowed = await login(account.email, 'wrong-password', '10.11.10.1');
+    expect(slowed.statusCode).toBe(429);
+    expect(slowed.json()).toMatchObject({
+      code: 'TOO_MANY_ATTEMPTS',
+      message: 'Too many failed sign-in attempts. Please try again in 5 minutes.',
+    });
+    // Asking again does not push the wait further out.
+    expect((await login(account.email, account.password, '10.11.10.1')).json().message).toBe(
+      'Too many failed sign-in attempts. Please try again in 5 minutes.',
+    );
+    // An address that has not tried the account yet gets its answer (here: a wrong password).
+    expect((await login(account.email, 'wrong-password', '10.11.20.1')).statusCode).toBe(401);
+  });
+
+  it('past the ceiling, the wait named is never longer than what is left of the address’s window', async () => {
+    const account = await registerUser(t.app);
+    for (let i = 0; i < 4; i++)
+      expect((await login(account.email, 'wrong-password', '10.12.99.1')).statusCode).toBe(401);
+    // 47 more from elsewhere (5 each from nine addresses, then two new ones): 51 in all.
+    for (let i = 0; i < 47; i++)
+      expect(
+        (await login(account.email, 'wrong-password', `10.12.${i < 45 ? Math.floor(i / 5) : i}.1`))
           .statusCode,
       ).toBe(401);
-    const refused = await login(account.email, account.password, '10.9.99.1');
-    expect(refused.statusCode).toBe(429);
-    expect(refused.json().code).toBe('TOO_MANY_ATTEMPTS');
+    // A fifth try would be due four cooldowns (20 minutes) in, but the window ends at 15.
+    const slowed = await login(account.email, 'wrong-password', '10.12.99.1');
+    expect(slowed.statusCode).toBe(429);
+    expect(slowed.json().message).toMatch(
+      /^Too many failed sign-in attempts\. Please try again in 1[45] minutes\.$/,
+    );
   });
 
   it('counts parallel attempts before checking the password: 25 at once get 5 answers of 401', async () => {

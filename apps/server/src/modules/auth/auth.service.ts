@@ -7,6 +7,7 @@ import {
 } from '@research/contracts';
 import type { AppConfig } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import { AppError, conflict, tooManyRequests } from '../../errors.js';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
 import { renderEmail } from '../../platform/mail-templates.js';
@@ -20,15 +21,25 @@ import { hashPassword, verifyPassword } from './passwords.js';
 
 export type { UserRow } from './auth.repository.js';
 
+type AttemptScope = repo.AttemptScope;
+
 const MINUTE = 60_000;
-/** Sign-in attempts are counted in fixed windows of this length… */
+/** Sign-in attempts are counted in fixed windows of this length. */
 export const THROTTLE_WINDOW_MS = 15 * MINUTE;
 /**
- * …and past these counts further attempts are refused until the window ends. The pair
- * (account, client address) is the tight limit, so someone guessing from elsewhere cannot lock
- * the owner out; the per-account ceiling stops guessing spread over many addresses.
+ * Refusing limits per window: an (account, client address) pair, and one address across
+ * accounts. Neither can be driven by someone elsewhere, so guessing never locks the owner out
+ * from their own address.
  */
-export const SIGN_IN_LIMITS = { pair: 5, address: 20, account: 50 } as const;
+export const SIGN_IN_LIMITS = { pair: 5, address: 20 } as const;
+/**
+ * Past this many attempts on one account in a window (guessing spread over many addresses) the
+ * account only slows down: each address may try it once per cooldown from the start of its own
+ * window. An address that has not tried the account yet is never refused, so the owner still
+ * signs in; an address already guessing gets fewer tries than the pair limit allows.
+ */
+export const SIGN_IN_ACCOUNT_CEILING = 50;
+export const SIGN_IN_SLOW_COOLDOWN_MS = 5 * MINUTE;
 /** Writing last-seen on every request would turn reads into writes; once a minute is enough. */
 const TOUCH_INTERVAL_MS = MINUTE;
 const RESET_LINK_TTL_MS = 60 * MINUTE;
@@ -141,28 +152,44 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
     return true;
   }
 
+  const refuseFor = (waitMs: number) => {
+    const minutes = Math.max(1, Math.ceil(waitMs / MINUTE));
+    return tooManyRequests(
+      AUTH_SERVER_MESSAGES.tooManySignInAttempts(minutes),
+      'TOO_MANY_ATTEMPTS',
+    );
+  };
+
   /**
    * Counts this attempt against the pair, the address and the account before any password is
-   * checked, and refuses it when one of them is over its limit.
+   * checked (so parallel attempts each get their own number), and refuses it when the pair or
+   * the address is over its limit, or when the account is over its ceiling and this address has
+   * tried it too recently.
    */
   async function countAttempt(keys: SignInKeys) {
     const now = new Date();
-    for (const scope of ['pair', 'address', 'account'] as const) {
-      const { attempts, windowStartedAt } = await repo.countSignInAttempt(
-        db,
-        scope,
-        keys[scope],
-        THROTTLE_WINDOW_MS,
-        now,
-      );
-      if (attempts > SIGN_IN_LIMITS[scope]) {
-        const waitMs = windowStartedAt.getTime() + THROTTLE_WINDOW_MS - now.getTime();
-        const minutes = Math.max(1, Math.ceil(waitMs / MINUTE));
-        throw tooManyRequests(
-          AUTH_SERVER_MESSAGES.tooManySignInAttempts(minutes),
-          'TOO_MANY_ATTEMPTS',
-        );
-      }
+    const count = (scope: AttemptScope) =>
+      repo.countSignInAttempt(db, scope, keys[scope], THROTTLE_WINDOW_MS, now);
+    const windowEnd = (startedAt: Date) => startedAt.getTime() + THROTTLE_WINDOW_MS - now.getTime();
+
+    const pair = await count('pair');
+    if (pair.attempts > SIGN_IN_LIMITS.pair) throw refuseFor(windowEnd(pair.windowStartedAt));
+    const address = await count('address');
+    if (address.attempts > SIGN_IN_LIMITS.address)
+      throw refuseFor(windowEnd(address.windowStartedAt));
+    const account = await count('account');
+    if (account.attempts <= SIGN_IN_ACCOUNT_CEILING) return;
+    // The n-th attempt of this pair in its window may come (n - 1) cooldowns after it started,
+    // and at the latest when a new window starts the count afresh.
+    const started = pair.windowStartedAt.getTime();
+    const dueAt = Math.min(
+      started + (pair.attempts - 1) * SIGN_IN_SLOW_COOLDOWN_MS,
+      started + THROTTLE_WINDOW_MS,
+    );
+    if (dueAt > now.getTime()) {
+      // Not tried, so not counted: waiting the time we name is enough to get the next try.
+      await repo.uncountSignInAttempt(db, keys);
+      throw refuseFor(dueAt - now.getTime());
     }
   }
 
@@ -222,10 +249,7 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
         return { token: created.token, user: created.user };
       } catch (error) {
         // Two sign-ups with one address at the same moment: the unique index decides.
-        if (
-          (error as { code?: string }).code === '23505' ||
-          String(error).includes('users_email_key')
-        ) {
+        if (isUniqueViolation(error, 'users_email_key')) {
           throw conflict(AUTH_SERVER_MESSAGES.emailInUse, 'EMAIL_IN_USE');
         }
         throw error;

@@ -67,6 +67,24 @@ describe('Google sign-in (OpenID Connect against the sandbox issuer)', () => {
     return complete({ code, state, binding });
   }
 
+  it('two first sign-ins of one Google account at once make one account, both signed in', async () => {
+    const account = { email: uniqueEmail('google-race'), name: 'Grace Hopper' };
+    const flows = await Promise.all(
+      [newBinding(), newBinding(), newBinding()].map(async (binding) => ({
+        binding,
+        ...(await authorize(account, binding)),
+      })),
+    );
+    const answers = await Promise.all(flows.map((flow) => complete(flow)));
+    expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
+    expect(new Set(answers.map((a) => a.json().user.id)).size).toBe(1);
+    const stored = await t.app.platform.db
+      .select()
+      .from(users)
+      .where(eq(users.email, account.email));
+    expect(stored).toHaveLength(1);
+  });
+
   it('creates an account on first sign-in and signs the same account in afterwards', async () => {
     const account = { email: uniqueEmail('google'), name: 'Alan Turing' };
     const first = await signIn(account);

@@ -4,6 +4,7 @@ import * as oidc from 'openid-client';
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import { oauthStates } from '../../db/schema/index.js';
+import { isUniqueViolation } from '../../db/unique-violation.js';
 import { AppError } from '../../errors.js';
 import { type Cipher, sha256Hex } from '../../platform/crypto.js';
 import { recordAudit } from '../audit/audit.service.js';
@@ -130,44 +131,57 @@ export function createGoogleSignIn(deps: {
         photoUrl: typeof claims.picture === 'string' ? claims.picture : null,
       };
 
-      return db.transaction(async (tx) => {
-        let user = await repo.findUserByGoogleSubject(tx, profile.googleSubject);
-        let action = 'auth.google_sign_in';
-        if (!user) {
-          const existing = await repo.findUserByEmail(tx, email);
-          if (existing) {
-            // Someone could have registered this address with a password before its owner arrived
-            // (no e-mail check at sign-up). Until the address was proven, that password and its
-            // sessions are not trusted once the real owner links Google.
-            const unproven = !existing.emailVerifiedAt && existing.passwordHash;
-            if (unproven) await repo.revokeUserSessions(tx, existing.id);
-            user = await repo.updateUser(tx, existing.id, {
-              googleSubject: profile.googleSubject,
-              emailVerifiedAt: existing.emailVerifiedAt ?? new Date(),
-              ...(unproven ? { passwordHash: null } : {}),
-              ...(existing.displayName ? {} : { displayName: profile.displayName }),
-              ...(existing.photoUrl ? {} : { photoUrl: profile.photoUrl }),
-            });
-            action = 'auth.google_linked';
-          } else {
-            user = await repo.insertUser(tx, { email, ...profile, emailVerifiedAt: new Date() });
-            action = 'auth.google_register';
+      const signInOnce = () =>
+        db.transaction(async (tx) => {
+          let user = await repo.findUserByGoogleSubject(tx, profile.googleSubject);
+          let action = 'auth.google_sign_in';
+          if (!user) {
+            const existing = await repo.findUserByEmail(tx, email);
+            if (existing) {
+              // Someone could have registered this address with a password before its owner arrived
+              // (no e-mail check at sign-up). Until the address was proven, that password and its
+              // sessions are not trusted once the real owner links Google.
+              const unproven = !existing.emailVerifiedAt && existing.passwordHash;
+              if (unproven) await repo.revokeUserSessions(tx, existing.id);
+              user = await repo.updateUser(tx, existing.id, {
+                googleSubject: profile.googleSubject,
+                emailVerifiedAt: existing.emailVerifiedAt ?? new Date(),
+                ...(unproven ? { passwordHash: null } : {}),
+                ...(existing.displayName ? {} : { displayName: profile.displayName }),
+                ...(existing.photoUrl ? {} : { photoUrl: profile.photoUrl }),
+              });
+              action = 'auth.google_linked';
+            } else {
+              user = await repo.insertUser(tx, { email, ...profile, emailVerifiedAt: new Date() });
+              action = 'auth.google_register';
+            }
           }
-        }
-        user = await repo.updateUser(tx, user.id, {
-          lastLoginAt: new Date(),
-          ...(profile.photoUrl ? { photoUrl: profile.photoUrl } : {}),
+          user = await repo.updateUser(tx, user.id, {
+            lastLoginAt: new Date(),
+            ...(profile.photoUrl ? { photoUrl: profile.photoUrl } : {}),
+          });
+          const token = await auth.issueSession(tx, user.id);
+          await recordAudit(tx, {
+            actorId: user.id,
+            action,
+            targetType: 'user',
+            targetId: user.id,
+            ip: ctx.ip,
+          });
+          return { token, user: toAuthUser(user) };
         });
-        const token = await auth.issueSession(tx, user.id);
-        await recordAudit(tx, {
-          actorId: user.id,
-          action,
-          targetType: 'user',
-          targetId: user.id,
-          ip: ctx.ip,
-        });
-        return { token, user: toAuthUser(user) };
-      });
+      try {
+        return await signInOnce();
+      } catch (error) {
+        // A first sign-in finished in parallel (two tabs, a double click) and created the
+        // account first: run again, and this time find it.
+        if (
+          isUniqueViolation(error, 'users_email_key') ||
+          isUniqueViolation(error, 'users_google_subject_key')
+        )
+          return signInOnce();
+        throw error;
+      }
     },
   };
 }

@@ -8,6 +8,7 @@ import {
   type EmailKind,
   type EmailRecord,
   enrollLink,
+  INVITATION_REPEAT_LIMITS,
   phoneDigits,
   STUDY_DETAIL_MESSAGES,
   STUDY_MAIL_TEXTS,
@@ -16,7 +17,9 @@ import {
 import type { AppConfig } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { AppError, badRequest, notFound } from '../../errors.js';
+import { sha256Hex } from '../../platform/crypto.js';
 import { renderEmail } from '../../platform/mail-templates.js';
+import { countSends, sendKey } from '../../platform/send-counters.js';
 import { recordAudit } from '../audit/audit.service.js';
 import type { RequestContext } from '../auth/auth.service.js';
 import type { Messaging } from '../messaging/messaging.service.js';
@@ -60,6 +63,42 @@ const deliveryStatusOf = (row: {
   failed: row.failedCount,
 });
 
+const REPEAT_WINDOW_MS = INVITATION_REPEAT_LIMITS.windowHours * 60 * 60_000;
+
+/**
+ * The recipients an invitation may still go to, counting it for them (inside the caller's
+ * transaction, so a mailing that is not stored counts for no one). Skipped: those who got the
+ * identical invitation (same kind, subject and text) within the window, and those who got as
+ * many invitations of this study as the limit allows. A double click, a retried request or a
+ * script repeating the call sends each person one mail, not one per request.
+ */
+async function withoutRepeats(
+  tx: DbOrTx,
+  studyId: string,
+  invitation: { kind: string; subject: string; body: string },
+  recipients: readonly string[],
+): Promise<string[]> {
+  const content = sha256Hex(`${invitation.subject}\n${invitation.body}`);
+  const contentKey = (to: string) => sendKey(studyId, invitation.kind, to, content);
+  const recipientKey = (to: string) => sendKey(studyId, invitation.kind, to);
+  const seen = await countSends(
+    tx,
+    'invitation_content',
+    recipients.map(contentKey),
+    REPEAT_WINDOW_MS,
+  );
+  const fresh = recipients.filter((to) => seen.get(contentKey(to)) === 1);
+  const sent = await countSends(
+    tx,
+    'invitation_recipient',
+    fresh.map(recipientKey),
+    REPEAT_WINDOW_MS,
+  );
+  return fresh.filter(
+    (to) => (sent.get(recipientKey(to)) ?? 0) <= INVITATION_REPEAT_LIMITS.perRecipient,
+  );
+}
+
 export function createEmailService({ db, config, messaging, studies }: EmailDeps) {
   /** Study by code, then membership: 404 unknown code, 403 non-member. */
   async function accessByCode(studyCode: string, userId: string): Promise<StudyAccess> {
@@ -84,15 +123,22 @@ export function createEmailService({ db, config, messaging, studies }: EmailDeps
       recipients: string[];
       render: { paragraphs: string[]; action?: { label: string; url: string } };
       purpose: string;
+      /** Invitations: repeats within the window are skipped (see withoutRepeats). */
+      skipRepeats?: boolean;
     },
     alongside?: (tx: DbOrTx) => Promise<void>,
   ) {
     const mail = renderEmail({ title: mailing.subject, ...mailing.render });
-    const emailId = await db.transaction(async (tx) => {
+    const { emailId, recipients } = await db.transaction(async (tx) => {
       await alongside?.(tx);
+      const recipients = mailing.skipRepeats
+        ? await withoutRepeats(tx, access.study.id, mailing, mailing.recipients)
+        : mailing.recipients;
+      // Every recipient skipped: nothing to send, so no mailing to list in the history.
+      if (recipients.length === 0) return { emailId: null, recipients };
       const outboundIds = await messaging.queueEmails(
         mailing.purpose,
-        mailing.recipients.map((to) => ({ to, subject: mailing.subject, ...mail })),
+        recipients.map((to) => ({ to, subject: mailing.subject, ...mail })),
         tx,
       );
       const id = await repo.insertMailing(tx, {
@@ -100,9 +146,9 @@ export function createEmailService({ db, config, messaging, studies }: EmailDeps
         kind: mailing.kind,
         subject: mailing.subject,
         body: mailing.body,
-        recipientCount: mailing.recipients.length,
+        recipientCount: recipients.length,
         sentBy: actor.id,
-        recipients: mailing.recipients.map((address, i) => ({
+        recipients: recipients.map((address, i) => ({
           address,
           outboundMessageId: outboundIds[i] ?? null,
         })),
@@ -112,12 +158,20 @@ export function createEmailService({ db, config, messaging, studies }: EmailDeps
         action: `email.${mailing.kind}`,
         targetType: 'study',
         targetId: access.study.id,
-        details: { emailId: id, recipients: mailing.recipients.length },
+        details: {
+          emailId: id,
+          recipients: recipients.length,
+          skipped: mailing.recipients.length - recipients.length,
+        },
         ip: ctx.ip,
       });
-      return id;
+      return { emailId: id, recipients };
     });
-    return { emailId, sentCount: mailing.recipients.length };
+    return {
+      emailId,
+      sentCount: recipients.length,
+      skippedCount: mailing.recipients.length - recipients.length,
+    };
   }
 
   return {
@@ -187,6 +241,7 @@ export function createEmailService({ db, config, messaging, studies }: EmailDeps
           body,
           recipients,
           purpose: 'participant_invitation',
+          skipRepeats: true,
           render: {
             paragraphs: paragraphsOf(body),
             action: { label: STUDY_MAIL_TEXTS.joinAction, url: link },
@@ -194,7 +249,10 @@ export function createEmailService({ db, config, messaging, studies }: EmailDeps
         },
         pend,
       );
-      return { ...result, message: STUDY_DETAIL_MESSAGES.invitationsSent(result.sentCount) };
+      return {
+        ...result,
+        message: STUDY_DETAIL_MESSAGES.invitationOutcome(result.sentCount, result.skippedCount),
+      };
     },
 
     /**
@@ -234,38 +292,52 @@ export function createEmailService({ db, config, messaging, studies }: EmailDeps
         baseUrl: config.publicUrl,
       })}`;
       const joinUrl = collaboratorJoinLink(config.publicUrl, access.study.studyCode, password);
-      let emailId: string | null = null;
+      let invited = { emailId: null as string | null, sentCount: 0, skippedCount: 0 };
       if (newcomers.length > 0) {
-        ({ emailId } = await send(access, actor, ctx, {
+        invited = await send(access, actor, ctx, {
           kind: 'collaborator_invitation',
           subject,
           body: storedBody,
           recipients: newcomers,
           purpose: 'collaborator_invitation',
+          skipRepeats: true,
           render: {
             paragraphs: [...paragraphsOf(text), credentials],
             action: { label: STUDY_MAIL_TEXTS.joinAction, url: joinUrl },
           },
-        }));
+        });
         await studies.recordCollaboratorInvitations(access.study.id, newcomers, actor.id);
       }
+      let told = 0;
       if (already.length > 0) {
         const dashboard = `${config.publicUrl}/researcher/study/${access.study.id}`;
+        const paragraphs = STUDY_MAIL_TEXTS.alreadyMember(access.study.name);
         const mail = renderEmail({
           title: subject,
-          paragraphs: STUDY_MAIL_TEXTS.alreadyMember(access.study.name),
+          paragraphs,
           action: { label: STUDY_MAIL_TEXTS.openAction, url: dashboard },
         });
-        await messaging.queueEmails(
-          'collaborator_already_member',
-          already.map((to) => ({ to, subject, ...mail })),
-        );
+        told = await db.transaction(async (tx) => {
+          const toTell = await withoutRepeats(
+            tx,
+            access.study.id,
+            { kind: 'collaborator_already_member', subject, body: paragraphs.join('\n') },
+            already,
+          );
+          await messaging.queueEmails(
+            'collaborator_already_member',
+            toTell.map((to) => ({ to, subject, ...mail })),
+            tx,
+          );
+          return toTell.length;
+        });
       }
       return {
-        emailId,
-        sentCount: newcomers.length,
-        alreadyMembers: already.length,
-        message: STUDY_DETAIL_MESSAGES.collaboratorInvitationsSent(newcomers.length),
+        emailId: invited.emailId,
+        sentCount: invited.sentCount,
+        alreadyMembers: told,
+        skippedCount: invited.skippedCount + (already.length - told),
+        message: STUDY_DETAIL_MESSAGES.collaboratorInvitationsSent(invited.sentCount),
       };
     },
 
@@ -284,14 +356,35 @@ export function createEmailService({ db, config, messaging, studies }: EmailDeps
       const access = await accessByCode(input.studyCode, actor.id);
       const recipients = unique(input.recipients);
       if (recipients.length === 0) throw badRequest(CONTACT_MESSAGES.selectRecipient);
+      // Only people the study already knows: otherwise the dialog would mail any address on
+      // earth under the platform's name.
+      const members = await studies.memberEmails(access.study.id);
       if (input.audience === 'collaborators') {
-        const members = await studies.memberEmails(access.study.id);
         const outsider = recipients.find((e) => !members.has(e));
         if (outsider)
           throw new AppError(
             400,
             'NOT_A_MEMBER_RECIPIENT',
             STUDY_DETAIL_MESSAGES.recipientNotInStudy(outsider),
+          );
+      } else {
+        const others = recipients.filter((e) => !members.has(e));
+        const enrolled = await participantsRepo.existingParticipantEmails(
+          db,
+          access.study.id,
+          others,
+        );
+        const pending = await participantsRepo.existingPendingEmails(
+          db,
+          access.study.id,
+          others.filter((e) => !enrolled.has(e)),
+        );
+        const outsider = others.find((e) => !enrolled.has(e) && !pending.has(e));
+        if (outsider)
+          throw new AppError(
+            400,
+            'NOT_A_STUDY_RECIPIENT',
+            STUDY_DETAIL_MESSAGES.recipientNotKnownToStudy(outsider),
           );
       }
       const result = await send(access, actor, ctx, {
@@ -303,7 +396,13 @@ export function createEmailService({ db, config, messaging, studies }: EmailDeps
           input.audience === 'collaborators' ? 'collaborator_contact' : 'participant_contact',
         render: { paragraphs: paragraphsOf(input.emailBody) },
       });
-      return { ...result, message: STUDY_DETAIL_MESSAGES.emailsSent(result.sentCount) };
+      // Recipients are never empty here and contact mail skips no one, so a mailing is stored.
+      if (result.emailId === null) throw new Error('contact mailing not stored');
+      return {
+        emailId: result.emailId,
+        sentCount: result.sentCount,
+        message: STUDY_DETAIL_MESSAGES.emailsSent(result.sentCount),
+      };
     },
 
     async history(

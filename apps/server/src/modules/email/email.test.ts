@@ -39,6 +39,14 @@ async function studyOf(t: TestApp, owner: Researcher, extra: Record<string, unkn
   return res.json().study as { id: string; studyCode: string; name: string };
 }
 
+/** Puts addresses on the study's roster (contact mail goes only to people the study knows). */
+async function rostered(t: TestApp, owner: Researcher, studyId: string, emails: string[]) {
+  const res = await post(t, owner.token, `/api/studies/${studyId}/pending-participants`, {
+    participants: emails.map((email) => ({ email })),
+  });
+  expect(res.statusCode).toBeLessThan(300);
+}
+
 /**
  * The counts as a fresh group-by over the recipients (a missing outbound row counts as sent):
  * what the trigger-kept columns must equal, so a broken trigger fails here.
@@ -235,6 +243,7 @@ describe('study e-mail', () => {
       studyCode: study.studyCode,
       studyName: study.name,
       recipients: ['Second.Colleague@example.org', collaborator.email],
+      emailSubject: 'Join our team',
     });
     expect(mixed.statusCode).toBe(200);
     expect(mixed.json()).toMatchObject({
@@ -252,10 +261,17 @@ describe('study e-mail', () => {
       studyCode: study.studyCode,
       studyName: study.name,
       recipients: [collaborator.email, owner.email],
+      emailSubject: 'Join our team',
     });
     expect(members.statusCode).toBe(200);
-    expect(members.json()).toMatchObject({ emailId: null, sentCount: 0, alreadyMembers: 2 });
-    // No empty mailing in the history; both members are still told they have access.
+    // The collaborator got this very note a moment ago: it is not sent twice (a skipped repeat).
+    expect(members.json()).toMatchObject({
+      emailId: null,
+      sentCount: 0,
+      alreadyMembers: 1,
+      skippedCount: 1,
+    });
+    // No empty mailing in the history; the owner is still told they have access.
     expect((await history()).totalCount).toBe(before + 1);
     const past = await t.app.inject({
       url: `/api/email/history/${study.id}?offset=${before + 1}`,
@@ -268,7 +284,7 @@ describe('study e-mail', () => {
       .where(and(eq(emailMessages.studyId, study.id), eq(emailMessages.recipientCount, 0)));
     expect(stillMember?.n).toBe(0);
     const note = await t.sandbox?.waitForMessage(
-      { to: owner.email, subjectIncludes: 'Collaborator Invitation' },
+      { to: owner.email, subjectIncludes: 'Join our team' },
       15_000,
     );
     expect(note?.text).toContain('You already have access');
@@ -298,6 +314,10 @@ describe('study e-mail', () => {
       sql.raw(`create trigger fail_recipients before insert on email_recipients
         for each row execute function fail_recipients()`),
     );
+    // Contact mail goes only to people the study knows.
+    await post(t, owner.token, `/api/studies/${study.id}/pending-participants`, {
+      participants: [{ email: 'never.sent@example.org' }],
+    });
     try {
       const before = await countRows();
       const res = await post(t, owner.token, '/api/email/contact', {
@@ -545,6 +565,7 @@ describe('when the relay is down', () => {
       const master = await createMaster(t.app);
       const owner = await researcherWithApplication(t.app, 'approved', master);
       const study = await studyOf(t, owner);
+      await rostered(t, owner, study.id, ['late@example.org']);
       const res = await post(t, owner.token, '/api/email/contact', {
         studyCode: study.studyCode,
         audience: 'participants',
@@ -621,6 +642,11 @@ describe('when the relay refuses a recipient', () => {
       const master = await createMaster(t.app);
       const owner = await researcherWithApplication(t.app, 'approved', master);
       const study = await studyOf(t, owner);
+      await rostered(t, owner, study.id, [
+        'ghost@example.org',
+        'fine@example.org',
+        'also.fine@example.org',
+      ]);
       const res = await post(t, owner.token, '/api/email/contact', {
         studyCode: study.studyCode,
         audience: 'participants',

@@ -79,6 +79,10 @@ describe('authorization matrix of the study detail routes', () => {
       payload: { studyCode, password: 'matrix-pass' },
       remoteAddress: someAddress(),
     });
+    // Contact mail goes only to people the study knows.
+    await t.app.platform.db
+      .insert(pendingParticipants)
+      .values({ studyId, email: 'someone@example.org' });
     const [mailing] = await t.app.platform.db
       .insert(emailMessages)
       .values({

@@ -1,4 +1,9 @@
-import { JOIN_MESSAGES, STUDY_MESSAGES, studiesApi } from '@research/contracts';
+import {
+  JOIN_MESSAGES,
+  NOTIFY_RESEARCHER_MESSAGES,
+  STUDY_MESSAGES,
+  studiesApi,
+} from '@research/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../http/operation-route.js';
 import { perMinute } from '../../http/responses.js';
@@ -109,7 +114,7 @@ export const studiesRoutes: FastifyPluginAsync<{ listingKey: Buffer }> = async (
     config: perMinute(5),
     handler: async (request) => {
       await studies.notifyResearcher(request.body, ctx(request));
-      return { success: true as const, message: 'Your message was sent to the research team.' };
+      return { success: true as const, message: NOTIFY_RESEARCHER_MESSAGES.sent };
     },
   });
 

@@ -4,6 +4,8 @@ import {
   type CreateStudyInput,
   createStudySchema,
   ENROLL_TEXTS,
+  NOTIFY_RESEARCHER_LIMITS,
+  NOTIFY_RESEARCHER_MESSAGES,
   STUDY_CODE,
   STUDY_CODE_ALPHABET,
   STUDY_MESSAGES,
@@ -12,10 +14,11 @@ import {
 } from '@research/contracts';
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
-import { AppError, badRequest, conflict, notFound } from '../../errors.js';
+import { AppError, badRequest, conflict, notFound, tooManyRequests } from '../../errors.js';
 import { type Cipher, sha256Hex } from '../../platform/crypto.js';
 import { renderEmail } from '../../platform/mail-templates.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
+import { countSends, sendKey, uncountSends } from '../../platform/send-counters.js';
 import { findLiveApplicationOfUser } from '../applications/applications.repository.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as authRepo from '../auth/auth.repository.js';
@@ -25,6 +28,7 @@ import * as repo from './studies.repository.js';
 
 const PASSWORD_AD = 'studies.password';
 const JOIN_WINDOW_MS = 15 * 60_000;
+const HOUR_MS = 60 * 60_000;
 const MAX_JOIN_FAILURES = 10;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Anything else names no study (and would fail the uuid cast in SQL). */
@@ -64,6 +68,25 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
   const bucketOf = (studyId: string) => studyBucket(config, studyId);
   const decryptPassword = (study: repo.StudyRow) =>
     study.passwordEncrypted ? cipher.decrypt(study.passwordEncrypted, PASSWORD_AD) : null;
+
+  /**
+   * Counts a participant's message before anything is mailed. The call is public, so the sender
+   * address proves nothing: the per-sender limit keeps one person fair, and the per-study one
+   * caps what the owner receives when every request comes with a new address and network.
+   */
+  async function countParticipantMessage(studyId: string, senderEmail: string) {
+    const sender = sendKey(studyId, senderEmail.trim().toLowerCase());
+    const fromSender = await countSends(db, 'notify_sender', [sender], HOUR_MS);
+    if ((fromSender.get(sender) ?? 0) > NOTIFY_RESEARCHER_LIMITS.perSenderPerHour)
+      throw tooManyRequests(NOTIFY_RESEARCHER_MESSAGES.tooManyFromSender, 'TOO_MANY_MESSAGES');
+    const study = sendKey(studyId);
+    const forStudy = await countSends(db, 'notify_study', [study], HOUR_MS);
+    if ((forStudy.get(study) ?? 0) > NOTIFY_RESEARCHER_LIMITS.perStudyPerHour) {
+      // Nothing was sent: the sender may try again once the study's hour is over.
+      await uncountSends(db, 'notify_sender', [sender]);
+      throw tooManyRequests(NOTIFY_RESEARCHER_MESSAGES.tooManyForStudy, 'TOO_MANY_MESSAGES');
+    }
+  }
 
   function toStudy(
     row: { study: repo.StudyRow; ownerName: string; ownerEmail: string; participantCount: number },
@@ -377,6 +400,7 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
       const found = await repo.findLiveStudyByCode(db, input.studyCode);
       if (!found)
         throw notFound('Study not found. Please check the study code.', 'STUDY_NOT_FOUND');
+      await countParticipantMessage(found.study.id, input.participantEmail);
       const mail = renderEmail({
         title: `A participant wrote about ${found.study.name}`,
         paragraphs: [

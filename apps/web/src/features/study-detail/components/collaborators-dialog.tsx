@@ -158,7 +158,11 @@ export function CollaboratorsDialog({
         notify(
           'success',
           INVITE_MESSAGES.sentTitle,
-          COLLABORATOR_DIALOG_TEXTS.invitationOutcome(result.sentCount, result.alreadyMembers),
+          COLLABORATOR_DIALOG_TEXTS.invitationOutcome(
+            result.sentCount,
+            result.alreadyMembers,
+            result.skippedCount,
+          ),
         );
       } else {
         const result = await sendContact.mutateAsync({

@@ -257,7 +257,7 @@ export function InviteParticipantsDialog({
         notify(
           'success',
           INVITE_MESSAGES.sentTitle,
-          INVITE_DIALOG_TEXTS.invitationsSent(result.sentCount),
+          INVITE_DIALOG_TEXTS.invitationOutcome(result.sentCount, result.skippedCount),
         );
       } catch (error) {
         notify(

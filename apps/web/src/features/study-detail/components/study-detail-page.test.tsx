@@ -377,7 +377,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
   it('invite: Continue waits for an e-mail; rules inline once; review, back, send', async () => {
     const { user, calls } = await openStudy({
       'POST /api/email/invitations': {
-        body: { success: true, message: 'ok', emailId: 'm1', sentCount: 1 },
+        body: { success: true, message: 'ok', emailId: 'm1', sentCount: 1, skippedCount: 0 },
       },
     });
     await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
@@ -438,7 +438,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
   it('invite: the review refuses an emptied study description line; the fallback text is fine', async () => {
     const { user, calls } = await openStudy({
       'POST /api/email/invitations': {
-        body: { success: true, message: 'ok', emailId: 'm1', sentCount: 1 },
+        body: { success: true, message: 'ok', emailId: 'm1', sentCount: 1, skippedCount: 0 },
       },
     });
     await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
@@ -474,6 +474,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
           emailId: null,
           sentCount: 0,
           alreadyMembers: 2,
+          skippedCount: 0,
         },
       },
     });
@@ -491,6 +492,104 @@ describe('Study detail', { timeout: 30_000 }, () => {
       '2 recipients are already members of this study; they were told they have access.',
     );
     expect(done).not.toHaveTextContent('Invitations were sent to 0');
+  });
+
+  it('invite: repeats the server skipped are counted in the notification', async () => {
+    const { user } = await openStudy({
+      'POST /api/email/invitations': {
+        body: {
+          success: true,
+          message: 'ok',
+          emailId: 'm1',
+          sentCount: 1,
+          skippedCount: 2,
+        },
+      },
+    });
+    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
+    const compose = await dialog('Invite/Contact Participants');
+    await user.type(within(compose).getByLabelText('Email 1'), 'a@example.test');
+    await user.click(within(compose).getByRole('button', { name: 'Continue' }));
+    const review = await dialog('Review & Edit Invitation Email');
+    await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
+    expect(await notification('Invitations Sent')).toHaveTextContent(
+      'Invitations were sent to 1 participant. 2 invitations were already sent in the last 24 hours and were skipped.',
+    );
+  });
+
+  it('invite: when every invitation was a repeat, only the skipped sentence shows', async () => {
+    const { user } = await openStudy({
+      'POST /api/email/invitations': {
+        body: { success: true, message: 'ok', emailId: null, sentCount: 0, skippedCount: 1 },
+      },
+    });
+    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
+    const compose = await dialog('Invite/Contact Participants');
+    await user.type(within(compose).getByLabelText('Email 1'), 'a@example.test');
+    await user.click(within(compose).getByRole('button', { name: 'Continue' }));
+    const review = await dialog('Review & Edit Invitation Email');
+    await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
+    const done = await notification('Invitations Sent');
+    expect(done).toHaveTextContent(
+      '1 invitation was already sent in the last 24 hours and was skipped.',
+    );
+    expect(done).not.toHaveTextContent('Invitations were sent to 0');
+  });
+
+  it('collaborators: skipped repeats are counted beside members and invitations', async () => {
+    const { user } = await openStudy({
+      'POST /api/email/collaborator-invitations': {
+        body: {
+          success: true,
+          message: 'ok',
+          emailId: 'm5',
+          sentCount: 1,
+          alreadyMembers: 0,
+          skippedCount: 1,
+        },
+      },
+    });
+    await user.click(screen.getByRole('button', { name: 'Invite/Contact Collaborator' }));
+    const compose = await dialog('Invite/Contact Collaborators');
+    await user.type(
+      within(compose).getByLabelText(/^Collaborator Emails/),
+      'ada@example.test, dorothy@example.test',
+    );
+    await user.click(within(compose).getByRole('button', { name: 'Continue' }));
+    const review = await dialog('Review & Edit Collaborator Invitation Email');
+    await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
+    expect(await notification('Invitations Sent')).toHaveTextContent(
+      'Invitations were sent to 1 collaborator. 1 invitation was already sent in the last 24 hours and was skipped.',
+    );
+  });
+
+  it('contact: an address the study does not know is refused with the server text', async () => {
+    const { user } = await openStudy({
+      'POST /api/email/contact': {
+        status: 400,
+        body: failure(
+          'x@y.test is not a participant, pending participant or member of this study',
+          'NOT_A_STUDY_RECIPIENT',
+        ),
+      },
+    });
+    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
+    const compose = await dialog('Invite/Contact Participants');
+    await user.click(within(compose).getByRole('button', { name: 'Contact' }));
+    await user.type(within(compose).getByLabelText(/^Email Title/), 'Reminder');
+    await user.type(within(compose).getByLabelText(/^Email Content/), 'Please sync your device.');
+    expect(
+      within(compose).getByText(
+        'Optional. E-mail addresses of this study’s participants, pending participants or members, separated by commas.',
+      ),
+    ).toBeInTheDocument();
+    await user.type(within(compose).getByLabelText(/^Additional recipients/), 'x@y.test');
+    await user.click(within(compose).getByRole('button', { name: 'Continue' }));
+    const review = await dialog('Review & Edit Contact Email');
+    await user.click(within(review).getByRole('button', { name: 'Send Emails' }));
+    expect(await notification('Failed to Send Emails')).toHaveTextContent(
+      'x@y.test is not a participant, pending participant or member of this study',
+    );
   });
 
   it('invite: a failed send shows the server text under "Failed to Send Invitations"', async () => {
