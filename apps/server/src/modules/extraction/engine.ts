@@ -14,6 +14,7 @@ import {
 import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import type { AppConfig } from '../../config.js';
+import { databaseUnavailability } from '../../db/availability.js';
 import type { Db } from '../../db/client.js';
 import {
   extractionJobs,
@@ -600,7 +601,8 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
       await workJob(lease, job, finalAttempt);
     } catch (error) {
       if (error instanceof LeaseLost || lease.lost) return;
-      if (!finalAttempt) {
+      // An outage is retried like an early attempt, even on the last (the queue sends it again).
+      if (!finalAttempt || databaseUnavailability(error)) {
         // Free for pg-boss's retry at once, rather than when the lease would have run out.
         await db
           .update(extractionJobs)
@@ -675,7 +677,8 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
             return;
           }
           const message = errorText(error);
-          if (!finalAttempt) {
+          // A database out of reach is no fault of the task: retried, never failed for it.
+          if (!finalAttempt || databaseUnavailability(error)) {
             await setTask(task, 'pending', message);
             throw error;
           }
