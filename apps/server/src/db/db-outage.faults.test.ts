@@ -1,4 +1,7 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import { SERVICE_MESSAGES } from '@research/contracts';
 import type { Sandbox } from '@research/sandbox';
 import { parse } from 'csv-parse/sync';
@@ -6,8 +9,17 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, someAddress } from '../test/auth-helpers.js';
+import { admin } from '../test/global-setup.js';
+import { spawnServer } from '../test/spawn-server.js';
 import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy.js';
-import { createTestApp, eventually, type TestApp, testDatabaseKind } from '../test/test-app.js';
+import {
+  cloneDatabase,
+  createTestApp,
+  eventually,
+  freePort,
+  type TestApp,
+  testDatabaseKind,
+} from '../test/test-app.js';
 import {
   consentAt,
   participantSessionHeaders,
@@ -225,4 +237,94 @@ describe.skipIf(!onPostgres)('the database goes away and comes back', () => {
       return Number((open as unknown as { rows: { n: number }[] }).rows[0]?.n) === 0;
     }, 30_000);
   }, 300_000);
+});
+
+describe.skipIf(!onPostgres)('a server process whose database goes away', () => {
+  it('stays up answering 503, and the same process serves and stores a write once it is back', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wrp-outage-'));
+    const database = await cloneDatabase(dataDir);
+    const direct = database.env.DATABASE_URL as string;
+    const target = new URL(direct);
+    const cut = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const server = await spawnServer({
+      DATA_DIR: dataDir,
+      DATABASE_URL: cut.via(direct),
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      PUBLIC_URL: 'http://localhost:3000',
+      WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
+      SMTP_URL: `smtp://127.0.0.1:${await freePort()}`,
+    });
+    const request = async (url: string, init?: RequestInit) => {
+      const res = await fetch(`${server.url}${url}`, init);
+      return { res, body: (await res.json()) as Record<string, unknown> };
+    };
+    const post = (url: string, body: unknown) =>
+      request(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    try {
+      const { body: pid } = await request('/test/pid');
+      expect(pid.pid).toBe(server.child.pid);
+
+      await cut.cut();
+      const ready = await request('/readyz');
+      expect(ready.res.status).toBe(503);
+      expect(ready.body).toMatchObject({ status: 'not_ready', checks: { database: false } });
+      const login = await post('/api/auth/login', {
+        email: 'someone@example.org',
+        password: 'a password',
+      });
+      expect(login.res.status).toBe(503);
+      expect(login.res.headers.get('retry-after')).toBe('60');
+      expect(login.body).toEqual({
+        success: false,
+        error: SERVICE_MESSAGES.databaseUnavailable,
+        message: SERVICE_MESSAGES.databaseUnavailable,
+        code: 'DATABASE_UNAVAILABLE',
+      });
+      // A statement nobody awaits fails too; the workers' polls fail for a few seconds.
+      expect((await request('/test/stray/query')).res.status).toBe(200);
+      await new Promise((r) => setTimeout(r, 5_000));
+      expect(server.child.exitCode).toBeNull();
+      expect((await request('/healthz')).res.status).toBe(200);
+
+      await cut.restore();
+      await eventually(async () => (await request('/readyz')).res.status === 200, 20_000);
+      expect((await request('/test/pid')).body).toEqual(pid);
+      const email = `after.outage.${randomBytes(3).toString('hex')}@example.org`;
+      const register = await post('/api/auth/register', {
+        email,
+        password: 'correct horse battery',
+        displayName: 'After Outage',
+      });
+      expect(register.res.status, JSON.stringify(register.body)).toBe(201);
+      let stored = 0;
+      await admin(direct, async (client) => {
+        const { rows } = await client.query<{ n: number }>(
+          'select count(*)::int as n from users where email = $1',
+          [email],
+        );
+        stored = rows[0]?.n ?? 0;
+      });
+      expect(stored).toBe(1);
+
+      const output = server.output();
+      expect(output).toMatch(/database unavailable: job workers wait/);
+      expect(output).toMatch(/database answers again: job workers resume/);
+      expect(output).toMatch(
+        /"reason":"ECONNREFUSED".*database unavailable \(uncaught\); still serving/,
+      );
+      expect(output).not.toMatch(/uncaught failure/);
+      expect(output).not.toContain('someone@example.org');
+      // A clean stop still works after the outage.
+      expect(await server.stop()).toBe(0);
+    } finally {
+      await server.stop();
+      await cut.close();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

@@ -89,10 +89,17 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     outage = null;
     options.onAvailable?.();
   };
+  // pg-boss swallows a worker's failed poll, so the outage is seen here, on every statement.
   const run = async (text: string, values: unknown[] | undefined) => {
-    const result = await options.executor.executeSql(text, values);
-    available();
-    return result;
+    try {
+      const result = await options.executor.executeSql(text, values);
+      available();
+      return result;
+    } catch (error) {
+      const reason = databaseUnavailability(error);
+      if (reason) unavailable(reason);
+      throw error;
+    }
   };
   /** A job's end, tried until the database answers: the job is then retried or done as usual. */
   const recordEndOfJob = async (text: string, values: unknown[] | undefined) => {
@@ -100,13 +107,11 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       try {
         return await run(text, values);
       } catch (error) {
-        const reason = databaseUnavailability(error);
-        if (!reason) {
+        if (!databaseUnavailability(error)) {
           // Still nobody's to catch: report it; the job stays active until pg-boss's expiry.
           options.onError?.(error as Error);
           return NOTHING_RECORDED;
         }
-        unavailable(reason);
         if (stopping || stopped) return NOTHING_RECORDED;
         await sleep(outageBackoffMs(attempt));
       }

@@ -15,8 +15,9 @@ app.get('/test/pid', async () => ({ pid: process.pid }));
 app.get('/test/stray/:kind', async (request) => {
   const { kind } = request.params as { kind: string };
   if (kind === 'query') {
-    // A statement on the app's own pool (fails while the database is away).
-    void app.platform.db.execute(sql`select 1`);
+    // A statement on the app's own pool (fails while the database is away). Drizzle runs a
+    // query only once something awaits it.
+    void app.platform.db.execute(sql`select 1`).then(() => undefined);
   } else if (kind === 'refused') {
     // A connection to a port nobody listens on: a real ECONNREFUSED.
     void new pg.Client({ host: '127.0.0.1', port: Number(process.env.TEST_CLOSED_PORT) }).connect();
