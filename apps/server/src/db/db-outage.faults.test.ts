@@ -9,6 +9,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, someAddress } from '../test/auth-helpers.js';
+import { compareRows, reportFault, runRows } from '../test/fault-report.js';
 import { admin } from '../test/global-setup.js';
 import { spawnServer } from '../test/spawn-server.js';
 import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy.js';
@@ -145,7 +146,7 @@ const csvRows = async (runId: string, type: string) =>
 const TYPES = ['activity_steps_intraday', 'heartrate_timeseries', 'sleep_log', 'profile'];
 
 describe.skipIf(!onPostgres)('the database goes away and comes back', () => {
-  it('answers 503 meanwhile, then the same app serves and the run under way completes like a clean one', async () => {
+  it('answers 503 meanwhile, then the same app serves and the run under way completes like a clean one', async (context) => {
     const participant = await connected('faults.outage@gmail.test');
     const clean = await startRun(participant.id, 'Clean', TYPES);
     expect((await finished(clean, 90_000)).status).toBe('completed');
@@ -212,7 +213,14 @@ describe.skipIf(!onPostgres)('the database goes away and comes back', () => {
 
     // The run that was under way completes (its holder's lease lapses and the watch hands it on).
     const run = await finished(runId, 150_000);
+    const rows = compareRows(
+      await runRows(app.platform.objectStore, bucket(), clean),
+      await runRows(app.platform.objectStore, bucket(), runId),
+    );
+    reportFault(context, { fault: 'database loss (6 s, mid-run)', outcome: run.status, ...rows });
     expect(run.status).toBe('completed');
+    expect(rows).toMatchObject({ rowsLost: 0, duplicates: 0 });
+    expect(rows.rowsExpected).toBeGreaterThan(0);
     const tasks = await app.platform.db
       .select({ status: extractionTasks.status })
       .from(extractionTasks)
