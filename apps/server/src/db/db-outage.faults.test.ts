@@ -194,10 +194,15 @@ describe.skipIf(!onPostgres)('the database goes away and comes back', () => {
     await proxy.restore();
 
     // The same app, in the same process, is ready again and stores a write made now.
-    await eventually(
-      async () => (await call({ method: 'GET', url: '/readyz' })).statusCode === 200,
-      15_000,
-    );
+    let lastError = '';
+    await eventually(async () => {
+      await app.platform.database.executor.executeSql('select 1', []).catch((error: Error) => {
+        lastError = `${(error as { code?: string }).code} ${error.message}`;
+      });
+      return (await call({ method: 'GET', url: '/readyz' })).statusCode === 200;
+    }, 30_000).catch((error: Error) => {
+      throw new Error(`${error.message}: ${lastError}`);
+    });
     const update = await call({
       method: 'PUT',
       url: `/api/studies/${world.study.id}`,
@@ -212,7 +217,13 @@ describe.skipIf(!onPostgres)('the database goes away and comes back', () => {
     expect(study?.description).toBe('Written after the outage');
 
     // The run that was under way completes (its holder's lease lapses and the watch hands it on).
-    const run = await finished(runId, 150_000);
+    const run = await finished(runId, 150_000).catch(async (error: Error) => {
+      // Where it stopped: the job's lease and pg-boss's copies.
+      const state = await app.platform.db.execute(
+        sql`select status, lease_generation, lease_expires_at, now() as now, (select json_agg(json_build_object('name', name, 'state', state, 'retry', retry_count, 'start', start_after)) from pgboss.job where name like 'extraction-%') as queue from extraction_jobs where run_id = ${runId}`,
+      );
+      throw new Error(`${error.message}: ${JSON.stringify((state as { rows: unknown[] }).rows)}`);
+    });
     const rows = compareRows(
       await runRows(app.platform.objectStore, bucket(), clean),
       await runRows(app.platform.objectStore, bucket(), runId),

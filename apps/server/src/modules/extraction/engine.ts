@@ -603,13 +603,26 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
       if (error instanceof LeaseLost || lease.lost) return;
       // An outage is retried like an early attempt, even on the last (the queue sends it again).
       if (!finalAttempt || databaseUnavailability(error)) {
-        // Free for pg-boss's retry at once, rather than when the lease would have run out.
-        await db
-          .update(extractionJobs)
-          .set({ leaseExpiresAt: null })
-          .where(
-            and(eq(extractionJobs.id, jobId), eq(extractionJobs.leaseGeneration, lease.generation)),
-          );
+        // Free for pg-boss's retry at once, rather than when the lease would have run out. While
+        // the database is away that waits for it (up to the lease's own end): otherwise the retry
+        // finds the lease still held and only the run's watch would hand the job on, a minute on.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await db
+              .update(extractionJobs)
+              .set({ leaseExpiresAt: null })
+              .where(
+                and(
+                  eq(extractionJobs.id, jobId),
+                  eq(extractionJobs.leaseGeneration, lease.generation),
+                ),
+              );
+            break;
+          } catch (freeing) {
+            if (!databaseUnavailability(freeing) || Date.now() > lease.validUntil) throw error;
+            await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** attempt, 5_000)));
+          }
+        }
         throw error;
       }
       // Out of retries on an unexpected failure: report it, so the run can still finish.
