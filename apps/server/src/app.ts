@@ -167,6 +167,9 @@ export async function buildApp(
       ],
       pollingIntervalSeconds: retry.pollingIntervalSeconds ?? 2,
       onError: (error) => app.log.error({ err: error }, 'job queue error'),
+      onUnavailable: (reason) =>
+        app.log.warn({ reason }, 'database unavailable: job workers wait until it answers'),
+      onAvailable: () => app.log.info('database answers again: job workers resume'),
     });
     if (config.runWorkers) await jobs.startWorkers();
 

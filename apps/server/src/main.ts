@@ -1,9 +1,10 @@
 import { buildApp } from './app.js';
-import { closeOnSignals, loadConfigOrExit } from './process-lifecycle.js';
+import { closeOnSignals, handleProcessFaults, loadConfigOrExit } from './process-lifecycle.js';
 
 const config = loadConfigOrExit();
 const app = await buildApp(config);
 closeOnSignals(app);
+handleProcessFaults(app);
 await app.listen({ port: config.port, host: config.host });
 
 const lines = [

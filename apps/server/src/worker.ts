@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import { closeOnSignals, loadConfigOrExit } from './process-lifecycle.js';
+import { closeOnSignals, handleProcessFaults, loadConfigOrExit } from './process-lifecycle.js';
 
 // A worker process consumes jobs without serving HTTP. The embedded database belongs to one
 // process, so separate workers need PostgreSQL.
@@ -12,5 +12,6 @@ if (config.database.kind !== 'postgres') {
 }
 const app = await buildApp(config);
 closeOnSignals(app);
+handleProcessFaults(app);
 await app.ready();
 app.log.info('worker started');

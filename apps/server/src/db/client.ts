@@ -65,9 +65,22 @@ function isAlive(pid: number): boolean {
 
 export async function openDatabase(config: AppConfig['database']): Promise<Database> {
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
-    // Without a listener an idle client's network error would crash the process.
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: 10,
+      // A server out of reach answers "unavailable" within seconds instead of holding requests.
+      connectionTimeoutMillis: 5_000,
+      // Finds a connection whose peer vanished without a word (a cut network, not a refusal).
+      keepAlive: true,
+    });
+    // A client emits 'error' when its connection drops; without a listener that is an uncaught
+    // exception that ends the process. The pool listens only while a client is idle, so every
+    // client gets its own listener too, for the time it is checked out (a transaction). The
+    // query under way fails by itself and the pool discards the broken client.
     pool.on('error', () => {});
+    pool.on('connect', (client) => {
+      client.on('error', () => {});
+    });
     const db = drizzlePg(pool, { schema, casing: 'snake_case' }) as unknown as Db;
     return {
       kind: 'postgres',

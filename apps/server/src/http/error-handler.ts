@@ -1,9 +1,15 @@
-import { AUTH_HARDENING_MESSAGES, type ErrorCode } from '@research/contracts';
+import {
+  AUTH_HARDENING_MESSAGES,
+  type ErrorCode,
+  SERVICE_MESSAGES,
+  SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS,
+} from '@research/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   isResponseSerializationError,
 } from 'fastify-type-provider-zod';
+import { databaseUnavailability } from '../db/availability.js';
 import { AppError } from '../errors.js';
 
 /**
@@ -87,6 +93,16 @@ export function registerErrorHandling(app: FastifyInstance) {
             'BAD_MULTIPART',
           ),
         );
+    }
+    const unavailable = databaseUnavailability(error);
+    if (unavailable) {
+      // Passing, not a fault: one line with the reason (no SQL, no values), and the caller is
+      // told when to come back.
+      request.log.warn({ reason: unavailable }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('Retry-After', String(SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS))
+        .send(errorBody(SERVICE_MESSAGES.databaseUnavailable, 'DATABASE_UNAVAILABLE'));
     }
     const status = error.statusCode ?? 500;
     if (status === 429) {

@@ -1,5 +1,27 @@
+import { createRequire } from 'node:module';
+import { setTimeout as sleep } from 'node:timers/promises';
 import PgBoss from 'pg-boss';
+import { databaseUnavailability } from '../db/availability.js';
 import type { SqlExecutor } from '../db/client.js';
+
+/**
+ * pg-boss records a job's end (complete or fail) without awaiting it: while the database is out
+ * of reach that statement's rejection would reach nobody and end the process, and the job's end
+ * would be lost. Its statement texts come from pg-boss's own plans, so they are known exactly.
+ */
+const pgBossPlans = createRequire(import.meta.url)('pg-boss/src/plans.js') as {
+  completeJobs(schema: string): string;
+  failJobsById(schema: string): string;
+};
+const PG_BOSS_SCHEMA = 'pgboss';
+const END_OF_JOB_STATEMENTS = new Set([
+  pgBossPlans.completeJobs(PG_BOSS_SCHEMA),
+  pgBossPlans.failJobsById(PG_BOSS_SCHEMA),
+]);
+/** What pg-boss reads from an end-of-job statement that recorded nothing. */
+const NOTHING_RECORDED = { rows: [{ count: 0 }] };
+/** Waits between tries while the database is out of reach: 0.5 s, doubling, at most 5 s. */
+const outageBackoffMs = (attempt: number) => Math.min(500 * 2 ** attempt, 5_000);
 
 /**
  * Durable background work on the application's own database (pg-boss): nothing extra to run,
@@ -43,6 +65,10 @@ export interface JobQueueOptions {
   definitions: AnyJobDefinition[];
   pollingIntervalSeconds?: number;
   onError?: (error: Error) => void;
+  /** The database went out of reach: workers idle (they keep polling) until it answers. */
+  onUnavailable?: (reason: string) => void;
+  /** The database answers again after onUnavailable: workers take jobs again. */
+  onAvailable?: () => void;
 }
 
 export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue> {
@@ -50,9 +76,52 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
   // after the pool is closed, as a rejection nothing catches. Once stopped, its statements never
   // answer instead: a job left active is handed out again when it expires, as after a crash.
   let stopped = false;
+  // Set when stop begins: an end of job that cannot be recorded then is left to pg-boss's expiry.
+  let stopping = false;
+  let outage: string | null = null;
+  const unavailable = (reason: string) => {
+    if (outage) return;
+    outage = reason;
+    options.onUnavailable?.(reason);
+  };
+  const available = () => {
+    if (!outage) return;
+    outage = null;
+    options.onAvailable?.();
+  };
+  // pg-boss swallows a worker's failed poll, so the outage is seen here, on every statement.
+  const run = async (text: string, values: unknown[] | undefined) => {
+    try {
+      const result = await options.executor.executeSql(text, values);
+      available();
+      return result;
+    } catch (error) {
+      const reason = databaseUnavailability(error);
+      if (reason) unavailable(reason);
+      throw error;
+    }
+  };
+  /** A job's end, tried until the database answers: the job is then retried or done as usual. */
+  const recordEndOfJob = async (text: string, values: unknown[] | undefined) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await run(text, values);
+      } catch (error) {
+        if (!databaseUnavailability(error)) {
+          // Still nobody's to catch: report it; the job stays active until pg-boss's expiry.
+          options.onError?.(error as Error);
+          return NOTHING_RECORDED;
+        }
+        if (stopping || stopped) return NOTHING_RECORDED;
+        await sleep(outageBackoffMs(attempt));
+      }
+    }
+  };
   const executor: SqlExecutor = {
-    executeSql: (text, values) =>
-      stopped ? new Promise(() => {}) : options.executor.executeSql(text, values),
+    executeSql: (text, values) => {
+      if (stopped) return new Promise(() => {});
+      return END_OF_JOB_STATEMENTS.has(text) ? recordEndOfJob(text, values) : run(text, values);
+    },
   };
   const boss = new PgBoss({
     db: executor as PgBoss.Db,
@@ -61,7 +130,12 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     deleteAfterDays: 14,
     archiveCompletedAfterSeconds: 60 * 60,
   });
-  boss.on('error', (error) => options.onError?.(error));
+  // Workers and maintenance report a database out of reach on every poll: said once per outage.
+  boss.on('error', (error) => {
+    const reason = databaseUnavailability(error);
+    if (reason) unavailable(reason);
+    else options.onError?.(error);
+  });
   await boss.start();
 
   for (const definition of options.definitions) {
@@ -76,6 +150,19 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     if (await boss.getQueue(definition.name)) await boss.updateQueue(definition.name, queue);
     else await boss.createQueue(definition.name, queue);
     if (definition.cron) await boss.schedule(definition.name, definition.cron, {}, { tz: 'UTC' });
+  }
+
+  /** Sends the job again, waiting for the database to answer; null if it stops first. */
+  async function queueAgain(name: string, data: object): Promise<string | null> {
+    for (let attempt = 0; !stopping && !stopped; attempt++) {
+      try {
+        return (await boss.send(name, data)) ?? null;
+      } catch (error) {
+        if (!databaseUnavailability(error)) throw error;
+      }
+      await sleep(outageBackoffMs(attempt));
+    }
+    return null;
   }
 
   let workersStarted = false;
@@ -109,8 +196,23 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
               pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
             },
             async (jobs) => {
-              for (const job of jobs)
-                await definition.handler(job as PgBoss.JobWithMetadata<never>);
+              for (const job of jobs) {
+                try {
+                  await definition.handler(job as PgBoss.JobWithMetadata<never>);
+                } catch (error) {
+                  const reason = databaseUnavailability(error);
+                  if (!reason || job.retryCount < job.retryLimit) throw error;
+                  // Its last attempt met an outage the job had no part in: pg-boss would end it
+                  // for good. A fresh copy goes in once the database answers; this one fails.
+                  unavailable(reason);
+                  const copy = await queueAgain(definition.name, job.data);
+                  throw new Error(
+                    copy
+                      ? `The database was out of reach (${reason}); queued again as ${copy}`
+                      : `The database was out of reach (${reason}) until shutdown`,
+                  );
+                }
+              }
             },
           );
           ids.push(id);
@@ -118,6 +220,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       }
     },
     async stop(timeoutMs = 30_000) {
+      stopping = true;
       await boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
       stopped = true;
     },

@@ -20,6 +20,8 @@ export interface TestApp {
   app: FastifyInstance;
   sandbox: Sandbox | null;
   config: AppConfig;
+  /** The test's own PostgreSQL database (not rewritten); absent on PGlite. */
+  databaseUrl?: string;
   close(): Promise<void>;
 }
 
@@ -33,6 +35,8 @@ export interface TestAppOptions {
   logStream?: NodeJS.WritableStream;
   /** Check responses against their zod schemas (default); false serializes as production does. */
   validateResponses?: boolean;
+  /** Rewrites the PostgreSQL URL the app gets (e.g. through a test's TCP proxy). */
+  databaseUrl?: (url: string) => string;
 }
 
 /** A free TCP port on loopback (for tests that start a peer later). */
@@ -89,6 +93,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     ...(sandbox ? { TWILIO_BASE_URL: sandbox.httpUrl, GOOGLE_ISSUER: sandbox.issuer } : {}),
     ...database.env,
+    ...(database.env.DATABASE_URL && options.databaseUrl
+      ? { DATABASE_URL: options.databaseUrl(database.env.DATABASE_URL) }
+      : {}),
     ...options.env,
   });
   const app = await buildApp(config, {
@@ -103,6 +110,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     app,
     sandbox,
     config,
+    ...(database.env.DATABASE_URL ? { databaseUrl: database.env.DATABASE_URL } : {}),
     async close() {
       await app.close();
       await sandbox?.close();

@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'NOT_FOUND',
   'INTERNAL_ERROR',
+  'DATABASE_UNAVAILABLE',
   // Sessions and roles.
   'UNAUTHENTICATED',
   'SESSION_EXPIRED',

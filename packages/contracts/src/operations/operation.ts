@@ -63,7 +63,7 @@ export interface OperationDefinition {
   readonly otherResponses?: Partial<Record<ErrorStatus, z.ZodType>>;
   /**
    * The domain errors the call can answer, by status: a closed set. Every call can also answer
-   * the transport errors (invalid input, too large, throttled, server fault) and, when it needs a
+   * the transport errors (invalid input, too large, throttled, server fault, database out of reach) and, when it needs a
    * session, the session errors; `errorCodesOf` adds those.
    */
   readonly errors: ErrorMap | readonly ErrorMap[];
@@ -89,6 +89,8 @@ const TRANSPORT_ERRORS = {
   415: ['UNSUPPORTED_MEDIA_TYPE'],
   429: ['RATE_LIMITED'],
   500: ['INTERNAL_ERROR'],
+  // The database is out of reach for a moment: try again later (Retry-After).
+  503: ['DATABASE_UNAVAILABLE'],
 } as const satisfies ErrorMap;
 
 const SESSION_ERRORS = {

@@ -11,6 +11,7 @@ export * from './landing.js';
 export * from './messages.js';
 export * from './messages-account-security.js';
 export * from './participant.js';
+export * from './service.js';
 export * from './shell.js';
 export * from './studies.js';
 export * from './study-detail.js';

@@ -14,6 +14,7 @@ import {
 import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
 import type PgBoss from 'pg-boss';
 import type { AppConfig } from '../../config.js';
+import { databaseUnavailability } from '../../db/availability.js';
 import type { Db } from '../../db/client.js';
 import {
   extractionJobs,
@@ -600,14 +601,28 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
       await workJob(lease, job, finalAttempt);
     } catch (error) {
       if (error instanceof LeaseLost || lease.lost) return;
-      if (!finalAttempt) {
-        // Free for pg-boss's retry at once, rather than when the lease would have run out.
-        await db
-          .update(extractionJobs)
-          .set({ leaseExpiresAt: null })
-          .where(
-            and(eq(extractionJobs.id, jobId), eq(extractionJobs.leaseGeneration, lease.generation)),
-          );
+      // An outage is retried like an early attempt, even on the last (the queue sends it again).
+      if (!finalAttempt || databaseUnavailability(error)) {
+        // Free for pg-boss's retry at once, rather than when the lease would have run out. While
+        // the database is away that waits for it (up to the lease's own end): otherwise the retry
+        // finds the lease still held and only the run's watch would hand the job on, a minute on.
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await db
+              .update(extractionJobs)
+              .set({ leaseExpiresAt: null })
+              .where(
+                and(
+                  eq(extractionJobs.id, jobId),
+                  eq(extractionJobs.leaseGeneration, lease.generation),
+                ),
+              );
+            break;
+          } catch (freeing) {
+            if (!databaseUnavailability(freeing) || Date.now() > lease.validUntil) throw error;
+            await new Promise((r) => setTimeout(r, Math.min(500 * 2 ** attempt, 5_000)));
+          }
+        }
         throw error;
       }
       // Out of retries on an unexpected failure: report it, so the run can still finish.
@@ -675,7 +690,8 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
             return;
           }
           const message = errorText(error);
-          if (!finalAttempt) {
+          // A database out of reach is no fault of the task: retried, never failed for it.
+          if (!finalAttempt || databaseUnavailability(error)) {
             await setTask(task, 'pending', message);
             throw error;
           }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractionJobs, extractionRuns, extractionTasks } from '../../db/schema/index.js';
 import type { JobQueue } from '../../platform/jobs.js';
 import { bearer, someAddress } from '../../test/auth-helpers.js';
+import { compareRows, reportFault, runRows } from '../../test/fault-report.js';
 import { createTestApp, eventually, type TestApp } from '../../test/test-app.js';
 import {
   consentAt,
@@ -140,7 +141,7 @@ async function objectsOf(runId: string) {
 const TYPES = ['activity_steps_intraday', 'heartrate_timeseries', 'sleep_log', 'profile'];
 
 describe('a job that outlives its expiry', () => {
-  it('is handed out again, but the second copy writes nothing: the files equal a clean run’s', async () => {
+  it('is handed out again, but the second copy writes nothing: the files equal a clean run’s', async (context) => {
     const account = 'faults.expiry@gmail.test';
     const participant = await connected(account);
     const clean = await startRun(participant.id, 'Clean', TYPES);
@@ -197,6 +198,13 @@ describe('a job that outlives its expiry', () => {
       });
     }
 
+    const rows = compareRows(
+      await runRows(app.platform.objectStore, bucket(), clean),
+      await runRows(app.platform.objectStore, bucket(), runId),
+    );
+    const outcome = (await runOf(runId))?.status ?? 'unknown';
+    reportFault(context, { fault: 'job expiry (handed out again)', outcome, ...rows });
+    expect(rows).toMatchObject({ rowsLost: 0, duplicates: 0 });
     // The same files, byte for byte, as the clean run (the manifest differs only in its run).
     const actual = await objectsOf(runId);
     expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
@@ -228,7 +236,7 @@ describe('a job that outlives its expiry', () => {
 });
 
 describe('a worker that dies holding a job', () => {
-  it('shows the job stalled with the reason, and another worker completes it long before the expiry', async () => {
+  it('shows the job stalled with the reason, and another worker completes it long before the expiry', async (context) => {
     const account = 'faults.killed@gmail.test';
     const participant = await connected(account);
     let calls = 0;
@@ -293,13 +301,22 @@ describe('a worker that dies holding a job', () => {
       (await readObject(`extractions/${started.runId}/heartrate_intraday_1sec.csv`)).toString(),
       { columns: true },
     ) as { timestamp_utc: string }[];
-    expect(rows).toHaveLength(civilDayTotals(account, '2026-11-01').heartRateSamples);
-    expect(new Set(rows.map((r) => r.timestamp_utc)).size).toBe(rows.length);
+    const samples = civilDayTotals(account, '2026-11-01').heartRateSamples;
+    const unique = new Set(rows.map((r) => r.timestamp_utc)).size;
+    reportFault(context, {
+      fault: 'worker killed holding a job',
+      outcome: run.status,
+      rowsExpected: samples,
+      rowsLost: samples - unique,
+      duplicates: rows.length - unique,
+    });
+    expect(rows).toHaveLength(samples);
+    expect(unique).toBe(rows.length);
   }, 90_000);
 });
 
 describe('a participant whose task fails for good', () => {
-  it('leaves no raw page outside the manifest, and a run whose every job failed is failed', async () => {
+  it('leaves no raw page outside the manifest, and a run whose every job failed is failed', async (context) => {
     const participant = await connected('faults.failed@gmail.test');
     let calls = 0;
     const engine = createExtractionEngine({
@@ -352,10 +369,17 @@ describe('a participant whose task fails for good', () => {
     expect(inBucket.sort()).toEqual(manifest.files.map((f) => f.key).sort());
     expect(inBucket.some((k) => k.includes('/heartrate_intraday_1sec/'))).toBe(false);
     // The completed type is delivered.
-    expect(
-      parse((await readObject(`${prefix}activity_steps_timeseries.csv`)).toString(), {
-        columns: true,
-      }),
-    ).toHaveLength(7);
+    const steps = parse((await readObject(`${prefix}activity_steps_timeseries.csv`)).toString(), {
+      columns: true,
+    }) as Record<string, string>[];
+    expect(steps).toHaveLength(7);
+    const unique = new Set(steps.map((row) => row.date)).size;
+    reportFault(context, {
+      fault: 'provider refuses a call for good (400)',
+      outcome: `${run?.status}: ${job?.error ?? ''}`.slice(0, 80),
+      rowsExpected: 7,
+      rowsLost: 7 - unique,
+      duplicates: steps.length - unique,
+    });
   }, 60_000);
 });
