@@ -1,12 +1,17 @@
 import { hkdfSync } from 'node:crypto';
 import multipart from '@fastify/multipart';
+import { TRANSPORT_MESSAGES } from '@research/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
 import { registerDocs } from './http/docs.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  registerErrorHandling,
+} from './http/error-handler.js';
 import { loggerOptions } from './http/logger.js';
 import { createResponseSerializerCompiler } from './http/response-serializer.js';
 import { registerSecurity } from './http/security.js';
@@ -90,6 +95,10 @@ export async function buildApp(
     // Let in-flight requests finish on shutdown, but stop keep-alive sockets from holding it open.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // Errors raised before any route runs answer the same envelope as the rest, and never
+    // quote the address back (Fastify's own answers do).
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(
@@ -223,7 +232,7 @@ export async function buildApp(
         done(null, JSON.parse(body as string));
       } catch {
         done(
-          Object.assign(new Error('The request body is not valid JSON.'), {
+          Object.assign(new Error(TRANSPORT_MESSAGES.invalidJson), {
             statusCode: 400,
             code: 'FST_ERR_CTP_INVALID_JSON_BODY',
           }),

@@ -14,4 +14,5 @@ export * from './participant.js';
 export * from './shell.js';
 export * from './studies.js';
 export * from './study-detail.js';
+export * from './transport.js';
 export * from './wearables.js';
