@@ -40,6 +40,7 @@ import { type JobQueue, startJobQueue } from './platform/jobs.js';
 import { createMailer, type Mailer } from './platform/mailer.js';
 import { createObjectStore } from './platform/object-store/index.js';
 import type { ObjectStore } from './platform/object-store/types.js';
+import { ensurePrivateDir } from './platform/private-files.js';
 import { createSmsSender } from './platform/sms.js';
 import { createServices } from './services.js';
 
@@ -105,6 +106,9 @@ export async function buildApp(
     createResponseSerializerCompiler({ validate: options.validateResponses ?? false }),
   );
 
+  // Keys, the embedded database and stored files are for this account only (0700/0600).
+  await ensurePrivateDir(config.dataDir);
+  if (config.storage.driver === 'fs') await ensurePrivateDir(config.storage.root);
   const keyRing = await loadEncryptionKeys({
     encryptionKey: config.encryption.key,
     previousKeys: config.encryption.previousKeys,

@@ -16,6 +16,7 @@ import { pipeline } from 'node:stream/promises';
 import { storageApi } from '@research/contracts';
 import { AppError } from '../../errors.js';
 import { hmacSign, hmacVerify } from '../crypto.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.js';
 import {
   assertValidBucket,
   assertValidExpiry,
@@ -103,7 +104,7 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
   }
 
   async function tempFile(): Promise<string> {
-    await mkdir(tmpDir, { recursive: true });
+    await mkdir(tmpDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     return join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
   }
 
@@ -117,7 +118,7 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
         // No parent folder yet (the first object under it), or a concurrent delete pruned it:
         // make it and try again. Most writes go to a folder that exists, at one call each.
         if (!isErrno(error, 'ENOENT') || attempt >= 3) throw error;
-        await mkdir(dirname(target), { recursive: true });
+        await mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
       }
     }
   }
@@ -154,7 +155,7 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
     driver: 'fs',
 
     async ensureBucket(bucket) {
-      await mkdir(bucketDir(bucket), { recursive: true });
+      await mkdir(bucketDir(bucket), { recursive: true, mode: PRIVATE_DIR_MODE });
     },
 
     async putObject(bucket, key, body, opts) {
@@ -164,12 +165,12 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
       const metaTmp = await tempFile();
       try {
         if (typeof body === 'string' || Buffer.isBuffer(body)) {
-          await writeFile(dataTmp, body);
+          await writeFile(dataTmp, body, { mode: PRIVATE_FILE_MODE });
         } else {
-          await pipeline(body, createWriteStream(dataTmp));
+          await pipeline(body, createWriteStream(dataTmp, { mode: PRIVATE_FILE_MODE }));
         }
         const meta = { contentType: opts?.contentType ?? DEFAULT_CONTENT_TYPE };
-        await writeFile(metaTmp, JSON.stringify(meta));
+        await writeFile(metaTmp, JSON.stringify(meta), { mode: PRIVATE_FILE_MODE });
         await moveIntoPlace(metaTmp, metaPath(bucket, key));
         await moveIntoPlace(dataTmp, target);
       } catch (error) {
