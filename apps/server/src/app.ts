@@ -28,7 +28,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { createMessaging, type Messaging } from './modules/messaging/messaging.service.js';
 import { participantsRoutes } from './modules/participants/participants.routes.js';
 import { bucketListingRoutes } from './modules/storage/bucket-listing.js';
-import { assertBucketOfLiveStudy } from './modules/storage/live-study-bucket.js';
+import { assertBucketAccess } from './modules/storage/live-study-bucket.js';
 import { storageRoutes } from './modules/storage/storage.routes.js';
 import { createRetentionJob } from './modules/studies/retention.js';
 import { studiesRoutes } from './modules/studies/studies.routes.js';
@@ -268,8 +268,8 @@ export async function buildApp(
   if (config.storage.driver === 'fs') {
     await app.register(storageRoutes, {
       store: app.platform.objectStore,
-      assertBucketLive: (bucket) =>
-        assertBucketOfLiveStudy(app.platform.db, app.platform.config, bucket),
+      assertAccess: (bucket, user) =>
+        assertBucketAccess(app.platform.db, app.platform.config, bucket, user),
     });
   }
   await registerWebApp(app, config.webDistDir);

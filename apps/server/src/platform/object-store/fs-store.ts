@@ -46,6 +46,8 @@ export interface SignedDownload {
   expires: string | number | undefined;
   signature: string | undefined;
   filename?: string | undefined;
+  /** The account the link was issued to, if any. */
+  user?: string | undefined;
 }
 
 export interface FsObjectStore extends ObjectStore {
@@ -66,9 +68,22 @@ export function encodeKey(key: string): string {
   return key.split('/').map(encodeURIComponent).join('/');
 }
 
-function canonicalDownload(bucket: string, key: string, expires: number, filename?: string) {
+function canonicalDownload(
+  bucket: string,
+  key: string,
+  expires: number,
+  filename: string | undefined,
+  user: string | undefined,
+) {
   // JSON keeps the fields unambiguous whatever characters a key or file name holds.
-  return JSON.stringify(['storage-download-v1', bucket, key, expires, filename ?? null]);
+  return JSON.stringify([
+    'storage-download-v2',
+    bucket,
+    key,
+    expires,
+    filename ?? null,
+    user ?? null,
+  ]);
 }
 
 function isErrno(error: unknown, ...codes: string[]): boolean {
@@ -264,9 +279,13 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
       const expires = Math.floor(Date.now() / 1000) + opts.expiresInSeconds;
       const query = new URLSearchParams({ expires: String(expires) });
       if (opts.filename !== undefined) query.set('filename', opts.filename);
+      if (opts.user !== undefined) query.set('user', opts.user);
       query.set(
         'signature',
-        hmacSign(options.signingKey, canonicalDownload(bucket, key, expires, opts.filename)),
+        hmacSign(
+          options.signingKey,
+          canonicalDownload(bucket, key, expires, opts.filename, opts.user),
+        ),
       );
       return `${publicUrl}${DOWNLOAD_ROUTE_PREFIX}/${bucket}/${encodeKey(key)}?${query}`;
     },
@@ -278,7 +297,7 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
       if (expires * 1000 <= now.getTime()) return false;
       return hmacVerify(
         options.signingKey,
-        canonicalDownload(download.bucket, download.key, expires, download.filename),
+        canonicalDownload(download.bucket, download.key, expires, download.filename, download.user),
         download.signature,
       );
     },
