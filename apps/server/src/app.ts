@@ -1,12 +1,17 @@
 import { hkdfSync } from 'node:crypto';
 import multipart from '@fastify/multipart';
+import { TRANSPORT_MESSAGES } from '@research/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppConfig } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
 import { registerDocs } from './http/docs.js';
-import { registerErrorHandling } from './http/error-handler.js';
+import {
+  clientErrorHandler,
+  frameworkErrorHandler,
+  registerErrorHandling,
+} from './http/error-handler.js';
 import { loggerOptions } from './http/logger.js';
 import { createResponseSerializerCompiler } from './http/response-serializer.js';
 import { registerSecurity } from './http/security.js';
@@ -23,7 +28,7 @@ import { healthRoutes } from './modules/health/health.routes.js';
 import { createMessaging, type Messaging } from './modules/messaging/messaging.service.js';
 import { participantsRoutes } from './modules/participants/participants.routes.js';
 import { bucketListingRoutes } from './modules/storage/bucket-listing.js';
-import { assertBucketOfLiveStudy } from './modules/storage/live-study-bucket.js';
+import { assertBucketAccess } from './modules/storage/live-study-bucket.js';
 import { storageRoutes } from './modules/storage/storage.routes.js';
 import { createRetentionJob } from './modules/studies/retention.js';
 import { studiesRoutes } from './modules/studies/studies.routes.js';
@@ -35,6 +40,7 @@ import { type JobQueue, startJobQueue } from './platform/jobs.js';
 import { createMailer, type Mailer } from './platform/mailer.js';
 import { createObjectStore } from './platform/object-store/index.js';
 import type { ObjectStore } from './platform/object-store/types.js';
+import { ensurePrivateDir } from './platform/private-files.js';
 import { createSmsSender } from './platform/sms.js';
 import { createServices } from './services.js';
 
@@ -90,12 +96,19 @@ export async function buildApp(
     // Let in-flight requests finish on shutdown, but stop keep-alive sockets from holding it open.
     forceCloseConnections: 'idle',
     return503OnClosing: true,
+    // Errors raised before any route runs answer the same envelope as the rest, and never
+    // quote the address back (Fastify's own answers do).
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(
     createResponseSerializerCompiler({ validate: options.validateResponses ?? false }),
   );
 
+  // Keys, the embedded database and stored files are for this account only (0700/0600).
+  await ensurePrivateDir(config.dataDir);
+  if (config.storage.driver === 'fs') await ensurePrivateDir(config.storage.root);
   const keyRing = await loadEncryptionKeys({
     encryptionKey: config.encryption.key,
     previousKeys: config.encryption.previousKeys,
@@ -226,7 +239,7 @@ export async function buildApp(
         done(null, JSON.parse(body as string));
       } catch {
         done(
-          Object.assign(new Error('The request body is not valid JSON.'), {
+          Object.assign(new Error(TRANSPORT_MESSAGES.invalidJson), {
             statusCode: 400,
             code: 'FST_ERR_CTP_INVALID_JSON_BODY',
           }),
@@ -258,8 +271,8 @@ export async function buildApp(
   if (config.storage.driver === 'fs') {
     await app.register(storageRoutes, {
       store: app.platform.objectStore,
-      assertBucketLive: (bucket) =>
-        assertBucketOfLiveStudy(app.platform.db, app.platform.config, bucket),
+      assertAccess: (bucket, user) =>
+        assertBucketAccess(app.platform.db, app.platform.config, bucket, user),
     });
   }
   await registerWebApp(app, config.webDistDir);

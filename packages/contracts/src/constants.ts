@@ -129,9 +129,15 @@ export const EXTRACTION_MAX_PARTICIPANTS = 500;
 /** Previews list this many items, then '+N more' (001 §2.1, §9). */
 export const PREVIEW_ITEMS = 5;
 
+/**
+ * Files one form may attach: a researcher's verification documents (000 §9) and a participant's
+ * profile documents (001 §5) alike. Every check and every text reads this one number.
+ */
+export const DOCUMENT_MAX_FILES = 5;
+
 /** Researcher verification documents attached to an application. */
 export const RESEARCHER_DOCUMENTS = {
-  maxFiles: 5,
+  maxFiles: DOCUMENT_MAX_FILES,
   maxFileBytes: 10 * 1024 * 1024,
   mimeTypes: ['application/pdf', 'image/png', 'image/jpeg'],
 } as const;
@@ -149,7 +155,7 @@ export const PARTICIPANT_DOCUMENT_EXTENSIONS = [
 
 /** Participant documents on the profile form (001 §5): 5 files of at most 10 MB each. */
 export const PARTICIPANT_DOCUMENT_LIMITS = {
-  maxFiles: 5,
+  maxFiles: DOCUMENT_MAX_FILES,
   maxFileBytes: 10 * 1024 * 1024,
   additionalInfoMaxLength: 5000,
 } as const;

@@ -106,6 +106,22 @@ export const parseEmailList = (value: string): string[] =>
     .filter((entry) => entry.length > 0);
 
 // ---------------------------------------------------------------------------------------------
+// Text
+
+/**
+ * Half of a UTF-16 surrogate pair without its other half. JSON can carry one (`"\ud800"`), but
+ * it is no Unicode character: UTF-8 cannot encode it and PostgreSQL refuses it in json values.
+ */
+const LONE_SURROGATE_PATTERN =
+  /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** True when a text holds no lone surrogate, i.e. is well-formed Unicode. */
+export const hasNoLoneSurrogate = (value: string): boolean => !LONE_SURROGATE_PATTERN.test(value);
+
+/** True when a text holds no U+0000 (PostgreSQL cannot store it in a text column). */
+export const hasNoNullCharacter = (value: string): boolean => !value.includes('\u0000');
+
+// ---------------------------------------------------------------------------------------------
 // Participant ids and verification codes
 
 /** 'P' + 16 hex characters. Either hex case is accepted; ids are compared as stored. */

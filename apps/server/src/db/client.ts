@@ -1,4 +1,4 @@
-import { mkdir, open, readFile, rm } from 'node:fs/promises';
+import { open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
@@ -7,6 +7,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import pg from 'pg';
 import type { AppConfig } from '../config.js';
+import { ensurePrivateDir, makeTreePrivate, PRIVATE_FILE_MODE } from '../platform/private-files.js';
 import * as schema from './schema/index.js';
 
 export type Schema = typeof schema;
@@ -34,7 +35,7 @@ async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   const lockPath = path.join(dataDir, '.lock');
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
-      const handle = await open(lockPath, 'wx');
+      const handle = await open(lockPath, 'wx', PRIVATE_FILE_MODE);
       await handle.writeFile(String(process.pid));
       await handle.close();
       return () => rm(lockPath, { force: true });
@@ -90,7 +91,11 @@ export async function openDatabase(config: AppConfig['database']): Promise<Datab
     };
   }
 
-  await mkdir(config.dataDir, { recursive: true });
+  // The database holds tokens and personal data, but PGlite sets its files' modes itself (0666,
+  // whatever the umask). Its folder is owner-only, so no other account reaches a file in it
+  // while it runs; the files themselves are made 0600 when it opens and when it closes.
+  await ensurePrivateDir(config.dataDir);
+  await makeTreePrivate(config.dataDir);
   const unlock = await lockDataDir(config.dataDir);
   try {
     const client = await PGlite.create(config.dataDir);
@@ -111,6 +116,7 @@ export async function openDatabase(config: AppConfig['database']): Promise<Datab
       },
       async close() {
         await client.close();
+        await makeTreePrivate(config.dataDir);
         await unlock();
       },
     };

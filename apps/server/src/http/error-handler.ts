@@ -1,8 +1,11 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import {
   AUTH_HARDENING_MESSAGES,
   type ErrorCode,
   SERVICE_MESSAGES,
   SERVICE_UNAVAILABLE_RETRY_AFTER_SECONDS,
+  TRANSPORT_MESSAGES,
 } from '@research/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
@@ -78,9 +81,7 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');
-      return reply
-        .status(500)
-        .send(errorBody('Something went wrong on our side. Please try again.', 'INTERNAL_ERROR'));
+      return reply.status(500).send(errorBody(TRANSPORT_MESSAGES.internal, 'INTERNAL_ERROR'));
     }
     if (isMultipartParseError(error, request)) {
       return reply
@@ -109,21 +110,77 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.status(429).send(errorBody(error.message, 'RATE_LIMITED'));
     }
     if (status >= 400 && status < 500) {
-      const known: Record<string, [string, ErrorCode]> = {
-        FST_ERR_CTP_BODY_TOO_LARGE: ['The request is too large.', 'TOO_LARGE'],
-        FST_ERR_CTP_INVALID_MEDIA_TYPE: ['Unsupported content type.', 'UNSUPPORTED_MEDIA_TYPE'],
-        FST_ERR_CTP_EMPTY_JSON_BODY: ['The request body is empty.', 'VALIDATION_ERROR'],
-        FST_ERR_CTP_INVALID_JSON_BODY: ['The request body is not valid JSON.', 'VALIDATION_ERROR'],
-      };
-      const [message, code] = known[error.code] ?? [
-        error.code === 'FST_ERR_VALIDATION' ? error.message : 'The request could not be processed.',
-        status === 413 ? 'TOO_LARGE' : 'BAD_REQUEST',
-      ];
+      const [message, code] =
+        KNOWN_CLIENT_ERRORS[error.code] ??
+        (error.code === 'FST_ERR_VALIDATION'
+          ? [error.message, 'VALIDATION_ERROR']
+          : (CLIENT_ERRORS_BY_STATUS[status] ?? [TRANSPORT_MESSAGES.badRequest, 'BAD_REQUEST']));
       return reply.status(status).send(errorBody(message, code));
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply
-      .status(500)
-      .send(errorBody('Something went wrong on our side. Please try again.', 'INTERNAL_ERROR'));
+    return reply.status(500).send(errorBody(TRANSPORT_MESSAGES.internal, 'INTERNAL_ERROR'));
   });
+}
+
+/** Fastify's and the parsers' own 4xx errors, by their code. */
+const KNOWN_CLIENT_ERRORS: Record<string, [string, ErrorCode]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [TRANSPORT_MESSAGES.tooLarge, 'TOO_LARGE'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [
+    TRANSPORT_MESSAGES.unsupportedMediaType,
+    'UNSUPPORTED_MEDIA_TYPE',
+  ],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [TRANSPORT_MESSAGES.emptyJson, 'VALIDATION_ERROR'],
+  FST_ERR_CTP_INVALID_JSON_BODY: [TRANSPORT_MESSAGES.invalidJson, 'VALIDATION_ERROR'],
+  FST_ERR_BAD_URL: [TRANSPORT_MESSAGES.badUrl, 'BAD_REQUEST'],
+  FST_ERR_MAX_PARAM_LENGTH: [TRANSPORT_MESSAGES.uriTooLong, 'URI_TOO_LONG'],
+};
+
+/** Any other 4xx (a plugin's, say): a message by status. Their own messages may echo input. */
+const CLIENT_ERRORS_BY_STATUS: Record<number, [string, ErrorCode]> = {
+  413: [TRANSPORT_MESSAGES.tooLarge, 'TOO_LARGE'],
+  414: [TRANSPORT_MESSAGES.uriTooLong, 'URI_TOO_LONG'],
+  415: [TRANSPORT_MESSAGES.unsupportedMediaType, 'UNSUPPORTED_MEDIA_TYPE'],
+};
+
+/**
+ * Fastify's `frameworkErrors`: the router refuses an address before any route or hook runs (a
+ * bad percent-encoding, a path parameter over `maxParamLength`). Fastify's own answers quote the
+ * address back and leave the envelope.
+ */
+export function frameworkErrorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const known = KNOWN_CLIENT_ERRORS[error.code];
+  if (!known) {
+    request.log.error({ err: error }, 'router error');
+    return reply.status(500).send(errorBody(TRANSPORT_MESSAGES.internal, 'INTERNAL_ERROR'));
+  }
+  const status = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 414 : 400;
+  return reply
+    .status(status)
+    .header('Cache-Control', 'no-store')
+    .send(errorBody(known[0], known[1]));
+}
+
+/**
+ * Node's `clientError`: the HTTP parser gives up on a request (headers or address over the
+ * limit, a malformed request line, too slow) before Fastify sees one. Answered with the envelope
+ * on the raw socket, then closed, as Fastify's default handler does.
+ */
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message, code]: [number, string, ErrorCode] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, TRANSPORT_MESSAGES.headersTooLarge, 'HEADERS_TOO_LARGE']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, TRANSPORT_MESSAGES.timeout, 'REQUEST_TIMEOUT']
+        : [400, TRANSPORT_MESSAGES.badRequest, 'BAD_REQUEST'];
+  const body = JSON.stringify(errorBody(message, code));
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+    );
+  socket.destroy(error);
 }

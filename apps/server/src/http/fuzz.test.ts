@@ -59,6 +59,18 @@ const fromOpenApiPath = (path: string) =>
 
 const NUL = '\u0000';
 const NUL_TEXT = `a${NUL}b@example.org`;
+/**
+ * Half a surrogate pair alone: JSON.stringify writes it as the escape `\ud800`, which JSON.parse
+ * turns back into a string no UTF-8 encoder or PostgreSQL json value accepts.
+ */
+const LONE_SURROGATE_TEXT = 'a\ud800b@example.org';
+const LONE_LOW_SURROGATE_TEXT = '\udc00';
+/** The same bad texts as the variants name them; their answers must all be 4xx. */
+const BAD_TEXTS = [
+  ['U+0000', NUL_TEXT],
+  ['lone surrogate', LONE_SURROGATE_TEXT],
+  ['lone low surrogate', LONE_LOW_SURROGATE_TEXT],
+] as const;
 
 /** A plausible value for a field, so that one bad field at a time reaches deep into a route. */
 function plausible(name: string, schema: JsonSchema | undefined, ids: Ids): unknown {
@@ -89,19 +101,19 @@ function plausible(name: string, schema: JsonSchema | undefined, ids: Ids): unkn
   return 'Plain text';
 }
 
-/** Copies of `value`, each with one string (at any depth) replaced by text holding U+0000. */
-function withOneNul(value: unknown): { path: string; value: unknown }[] {
-  if (typeof value === 'string') return [{ path: '', value: NUL_TEXT }];
+/** Copies of `value`, each with one string (at any depth) replaced by `text`. */
+function withOneText(value: unknown, text: string): { path: string; value: unknown }[] {
+  if (typeof value === 'string') return [{ path: '', value: text }];
   if (Array.isArray(value))
     return value.flatMap((item, index) =>
-      withOneNul(item).map((v) => ({
+      withOneText(item, text).map((v) => ({
         path: `[${index}]${v.path}`,
         value: value.map((other, i) => (i === index ? v.value : other)),
       })),
     );
   if (value && typeof value === 'object')
     return Object.entries(value).flatMap(([key, item]) =>
-      withOneNul(item).map((v) => ({
+      withOneText(item, text).map((v) => ({
         path: `.${key}${v.path}`,
         value: { ...value, [key]: v.value },
       })),
@@ -193,6 +205,7 @@ function variants(
 ): { name: string; options: InjectOptions }[] {
   const url = fillPath(route.url, ids);
   const nulUrl = route.url.replace(/:[A-Za-z]+|\*$/g, `x%00y`);
+  const surrogateUrl = route.url.replace(/:[A-Za-z]+|\*$/g, `x%ED%A0%80y`);
   const method = route.method as InjectOptions['method'];
   const json = { 'content-type': 'application/json' };
   const list: { name: string; options: InjectOptions }[] = [
@@ -210,6 +223,12 @@ function variants(
       options: { method, url: `${url}?email=a%00b%40example.org&limit=%00&status=%00&cursor=%00` },
     },
     { name: 'U+0000 path', options: { method, url: nulUrl } },
+    // A surrogate's own UTF-8-like bytes (CESU-8): no valid UTF-8, so not decodable.
+    {
+      name: 'surrogate bytes query',
+      options: { method, url: `${url}?email=a%ED%A0%80b%40example.org&cursor=%ED%B0%80` },
+    },
+    { name: 'surrogate bytes path', options: { method, url: surrogateUrl } },
     {
       name: 'multipart without boundary',
       options: {
@@ -254,11 +273,22 @@ function variants(
       name: 'plausible body',
       options: { method, url, headers: json, payload: JSON.stringify(body) },
     });
-    for (const variant of withOneNul(body))
-      list.push({
-        name: `U+0000 in body${variant.path}`,
-        options: { method, url, headers: json, payload: JSON.stringify(variant.value) },
-      });
+    for (const [label, text] of BAD_TEXTS)
+      for (const variant of withOneText(body, text))
+        list.push({
+          name: `${label} in body${variant.path}`,
+          options: { method, url, headers: json, payload: JSON.stringify(variant.value) },
+        });
+    // A lone surrogate as a key of the body.
+    list.push({
+      name: 'lone surrogate in body key',
+      options: {
+        method,
+        url,
+        headers: json,
+        payload: JSON.stringify({ ...(body as object), [LONE_LOW_SURROGATE_TEXT]: 'x' }),
+      },
+    });
   } else {
     // Multipart routes: every field plausible, then one at a time with U+0000, then a huge file.
     const fields = Object.fromEntries(
@@ -275,20 +305,21 @@ function variants(
         options: { method, url, ...multipart({ ...fields, [field]: NUL_TEXT }, file) },
       });
     // Hidden routes have no documented body: the same fields as JSON.
-    for (const field of MULTIPART_FIELDS)
-      list.push({
-        name: `U+0000 in JSON ${field}`,
-        options: {
-          method,
-          url,
-          headers: json,
-          payload: JSON.stringify({
-            ...fields,
-            password: 'correct-horse-battery',
-            [field]: NUL_TEXT,
-          }),
-        },
-      });
+    for (const [label, text] of BAD_TEXTS)
+      for (const field of MULTIPART_FIELDS)
+        list.push({
+          name: `${label} in JSON ${field}`,
+          options: {
+            method,
+            url,
+            headers: json,
+            payload: JSON.stringify({
+              ...fields,
+              password: 'correct-horse-battery',
+              [field]: text,
+            }),
+          },
+        });
     list.push({
       name: 'oversize multipart file',
       options: { method, url, ...multipart(fields, { name: 'big.pdf', data: OVERSIZE }) },
@@ -453,7 +484,10 @@ describe('fuzz of every API route', () => {
             plausibleAnswers.push(
               `${res.statusCode} ${identity.name} ${route.method} ${route.url}`,
             );
-          if (res.statusCode >= 500)
+          const badText = BAD_TEXTS.some(([label]) =>
+            new RegExp(`^${label} in (body|JSON)`).test(variant.name),
+          );
+          if (res.statusCode >= 500 || (badText && (res.statusCode < 400 || res.statusCode >= 500)))
             failures.push(
               `${route.method} ${route.url} [${identity.name}, ${variant.name}] → ${res.statusCode} ${res.body.slice(0, 200)}`,
             );

@@ -1,4 +1,7 @@
+import { AUTH_HARDENING_MESSAGES } from '@research/contracts';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../db/schema/index.js';
 import { bearer, registerUser } from '../test/auth-helpers.js';
 import { createTestApp, type TestApp } from '../test/test-app.js';
 
@@ -54,6 +57,44 @@ describe('request hardening', () => {
       expect(res.json().message).toContain(NUL_MESSAGE);
     },
   );
+
+  it.each([
+    [
+      'register display name (high half)',
+      '/api/auth/register',
+      { email: 'b@example.org', password: 'secret-1', displayName: 'Ada \ud800' },
+    ],
+    [
+      'sign-in e-mail (low half)',
+      '/api/auth/login',
+      { email: 'a\udc00@example.org', password: 'x' },
+    ],
+    ['join code', '/api/auth/join-study', { studyCode: 'ABCDEF', password: 'x\udbff' }],
+    ['key of a body object', '/api/auth/login', { email: 'a@example.org', '\ud83d': 'x' }],
+  ])(
+    'refuses a lone surrogate in the %s with 400 and a clear message',
+    async (_name, url, payload) => {
+      const account = await registerUser(t.app);
+      const res = await t.app.inject({
+        method: 'POST',
+        url,
+        payload,
+        headers: bearer(account.token),
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({
+        success: false,
+        code: 'VALIDATION_ERROR',
+        message: AUTH_HARDENING_MESSAGES.loneSurrogate,
+      });
+    },
+  );
+
+  it('takes a whole surrogate pair (an emoji) as text', async () => {
+    const account = await registerUser(t.app, { displayName: 'Ada \ud83d\ude00' });
+    const [row] = await t.app.platform.db.select().from(users).where(eq(users.id, account.user.id));
+    expect(row?.displayName).toBe('Ada \u{1F600}');
+  });
 
   it('refuses U+0000 in a query string filter with 400', async () => {
     const res = await t.app.inject({

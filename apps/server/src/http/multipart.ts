@@ -1,4 +1,8 @@
-import { AUTH_HARDENING_MESSAGES } from '@research/contracts';
+import {
+  AUTH_HARDENING_MESSAGES,
+  DOCUMENT_MAX_FILES,
+  DOCUMENT_UPLOAD_MESSAGES,
+} from '@research/contracts';
 import type { FastifyRequest } from 'fastify';
 import { fileTypeFromBuffer } from 'file-type';
 import { AppError, badRequest, tooLarge } from '../errors.js';
@@ -10,13 +14,17 @@ export interface UploadedFile {
 }
 
 export interface UploadLimits {
-  maxFiles: number;
   maxFileBytes: number;
   /** Shown in messages, e.g. '10 MB'. */
   maxFileLabel: string;
 }
 
-/** Reads a multipart body into text fields and in-memory files, within the given limits. */
+const tooManyFiles = () => tooLarge(DOCUMENT_UPLOAD_MESSAGES.tooManyFiles, 'TOO_MANY_FILES');
+
+/**
+ * Reads a multipart body into text fields and in-memory files (at most DOCUMENT_MAX_FILES), within
+ * the given limits.
+ */
 export async function readMultipart(request: FastifyRequest, limits: UploadLimits) {
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
@@ -26,7 +34,9 @@ export async function readMultipart(request: FastifyRequest, limits: UploadLimit
   try {
     for await (const part of request.parts({
       limits: {
-        files: limits.maxFiles,
+        // One part over the limit, so an empty file input (a part with no file) next to the
+        // full number of files is not refused; a real file over it is, below.
+        files: DOCUMENT_MAX_FILES + 1,
         fileSize: limits.maxFileBytes,
         fields: 50,
         fieldSize: 16 * 1024,
@@ -35,8 +45,10 @@ export async function readMultipart(request: FastifyRequest, limits: UploadLimit
       if (part.type === 'file') {
         const data = await part.toBuffer();
         // An empty file input still sends a part with no name.
-        if (part.filename || data.length > 0)
+        if (part.filename || data.length > 0) {
+          if (files.length >= DOCUMENT_MAX_FILES) throw tooManyFiles();
           files.push({ fieldName: part.fieldname, fileName: part.filename, data });
+        }
       } else if (typeof part.value === 'string') {
         if (part.value.includes('\u0000') || part.fieldname.includes('\u0000'))
           throw new AppError(400, 'VALIDATION_ERROR', AUTH_HARDENING_MESSAGES.nullCharacter);
@@ -45,8 +57,7 @@ export async function readMultipart(request: FastifyRequest, limits: UploadLimit
     }
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'FST_FILES_LIMIT')
-      throw tooLarge(`At most ${limits.maxFiles} files can be attached.`, 'TOO_MANY_FILES');
+    if (code === 'FST_FILES_LIMIT') throw tooManyFiles();
     if (code === 'FST_REQ_FILE_TOO_LARGE')
       throw tooLarge(`Each file must be at most ${limits.maxFileLabel}.`, 'FILE_TOO_LARGE');
     if (code === 'FST_FIELDS_LIMIT' || code === 'FST_PARTS_LIMIT')

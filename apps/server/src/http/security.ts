@@ -1,17 +1,31 @@
 import rateLimit from '@fastify/rate-limit';
-import { AUTH_HARDENING_MESSAGES } from '@research/contracts';
+import {
+  AUTH_HARDENING_MESSAGES,
+  hasNoLoneSurrogate,
+  hasNoNullCharacter,
+} from '@research/contracts';
 import type { FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import type { AppConfig } from '../config.js';
 import { AppError } from '../errors.js';
 
-/** Whether a parsed body, query or params object holds U+0000 in any string, at any depth. */
-export function containsNullCharacter(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (depth > 32 || value === null || typeof value !== 'object') return false;
-  if (Buffer.isBuffer(value)) return false;
+/**
+ * The first text rule a parsed body, query or params object breaks in any string (values and
+ * keys, at any depth): U+0000, or a lone surrogate (JSON's `"\ud800"`).
+ */
+export function unsafeTextIn(value: unknown, depth = 0): 'nullCharacter' | 'loneSurrogate' | null {
+  if (typeof value === 'string') {
+    if (!hasNoNullCharacter(value)) return 'nullCharacter';
+    return hasNoLoneSurrogate(value) ? null : 'loneSurrogate';
+  }
+  if (depth > 32 || value === null || typeof value !== 'object') return null;
+  if (Buffer.isBuffer(value)) return null;
   const entries = Array.isArray(value) ? value : [...Object.keys(value), ...Object.values(value)];
-  return entries.some((entry) => containsNullCharacter(entry, depth + 1));
+  for (const entry of entries) {
+    const found = unsafeTextIn(entry, depth + 1);
+    if (found) return found;
+  }
+  return null;
 }
 
 export async function registerSecurity(app: FastifyInstance, config: AppConfig) {
@@ -53,15 +67,12 @@ export async function registerSecurity(app: FastifyInstance, config: AppConfig) 
       reply.header('Cache-Control', 'no-store');
   });
 
-  // The shared text schemas refuse U+0000 with this message; this catches it in any request,
-  // including routes whose schemas predate that rule, before PostgreSQL could fail on it.
+  // The shared text schemas refuse these with the same messages; this catches them in any
+  // request, including fields typed as a plain string, before PostgreSQL could fail on them.
   app.addHook('preValidation', async (request) => {
-    if (
-      containsNullCharacter(request.body) ||
-      containsNullCharacter(request.query) ||
-      containsNullCharacter(request.params)
-    )
-      throw new AppError(400, 'VALIDATION_ERROR', AUTH_HARDENING_MESSAGES.nullCharacter);
+    const rule =
+      unsafeTextIn(request.body) ?? unsafeTextIn(request.query) ?? unsafeTextIn(request.params);
+    if (rule) throw new AppError(400, 'VALIDATION_ERROR', AUTH_HARDENING_MESSAGES[rule]);
   });
 
   await app.register(rateLimit, {

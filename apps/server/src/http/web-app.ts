@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
+import { TRANSPORT_MESSAGES } from '@research/contracts';
 import type { FastifyInstance } from 'fastify';
 import { errorBody } from './error-handler.js';
 
@@ -37,9 +38,7 @@ export async function registerWebApp(app: FastifyInstance, webDistDir: string) {
       !pathname.startsWith('/api/') &&
       !path.extname(pathname);
     if (!wantsPage) {
-      return reply
-        .status(404)
-        .send(errorBody('The requested resource was not found.', 'NOT_FOUND'));
+      return reply.status(404).send(errorBody(TRANSPORT_MESSAGES.notFound, 'NOT_FOUND'));
     }
     if (!built) {
       return reply

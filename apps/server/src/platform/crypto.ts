@@ -7,8 +7,9 @@ import {
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
-import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ensurePrivateDir, PRIVATE_FILE_MODE } from './private-files.js';
 
 /** Name of the key file generated into the data directory when no key is configured. */
 export const KEY_FILE_NAME = 'encryption.key';
@@ -84,10 +85,10 @@ async function readOrCreateKeyFile(dataDir: string): Promise<Buffer> {
   const path = join(dataDir, KEY_FILE_NAME);
   const existing = await readKeyFile(path);
   if (existing) return existing;
-  await mkdir(dataDir, { recursive: true });
+  await ensurePrivateDir(dataDir);
   const tmp = join(dataDir, `.${KEY_FILE_NAME}.${process.pid}.${randomToken(6)}.tmp`);
   await writeFile(tmp, `${randomBytes(KEY_BYTES).toString('base64')}\n`, {
-    mode: 0o600,
+    mode: PRIVATE_FILE_MODE,
     flag: 'wx',
   });
   try {

@@ -42,9 +42,10 @@ export default async function setup(project: TestProject) {
     if (postgresTemplate) {
       const { name } = postgresTemplate;
       await admin(adminUrl as string, async (client) => {
+        // Only this run's clones: other runs (other worktrees) share the server.
         const { rows } = await client.query<{ datname: string }>(
-          "select datname from pg_database where datname like 'wrp_test_%' or datname = $1",
-          [name],
+          'select datname from pg_database where starts_with(datname, $1) or datname = $2',
+          [clonePrefix(name), name],
         );
         for (const row of rows)
           await client.query(`drop database if exists ${row.datname} with (force)`);
@@ -66,6 +67,10 @@ async function prepare(
     await database.close();
   }
 }
+
+/** Clones of a template are named after it, so a run drops its own and no one else's. */
+export const clonePrefix = (templateName: string) =>
+  `${templateName.replace(/^wrp_template_/, 'wrp_test_')}_`;
 
 export function withDatabase(url: string, name: string): string {
   const parsed = new URL(url);

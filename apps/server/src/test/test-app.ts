@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { inject } from 'vitest';
 import { buildApp } from '../app.js';
 import { type AppConfig, loadConfig } from '../config.js';
-import { admin, withDatabase } from './global-setup.js';
+import { admin, clonePrefix, withDatabase } from './global-setup.js';
 
 export type TestDatabaseKind = 'pglite' | 'postgres';
 
@@ -57,7 +57,7 @@ export async function cloneDatabase(
 ): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   const postgres = inject('postgresTemplate');
   if (postgres) {
-    const name = `wrp_test_${randomBytes(6).toString('hex')}`;
+    const name = `${clonePrefix(postgres.name)}${randomBytes(6).toString('hex')}`;
     await admin(postgres.adminUrl, (c) =>
       c.query(`create database ${name} template ${postgres.name}`).then(() => {}),
     );

@@ -8,7 +8,11 @@ export const ERROR_CODES = [
   'BAD_REQUEST',
   'BAD_MULTIPART',
   'TOO_LARGE',
+  'URI_TOO_LONG',
   'UNSUPPORTED_MEDIA_TYPE',
+  // Refused by the HTTP layer before any route (no operation lists them).
+  'HEADERS_TOO_LARGE',
+  'REQUEST_TIMEOUT',
   'RATE_LIMITED',
   'NOT_FOUND',
   'INTERNAL_ERROR',

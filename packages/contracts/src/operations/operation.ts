@@ -23,7 +23,20 @@ export const successStatusesOf = (
   operation: Pick<OperationDefinition, 'status'>,
 ): SuccessStatus[] => [operation.status ?? 200].flat();
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 429 | 500 | 502 | 503;
+export type ErrorStatus =
+  | 400
+  | 401
+  | 403
+  | 404
+  | 409
+  | 410
+  | 413
+  | 414
+  | 415
+  | 429
+  | 500
+  | 502
+  | 503;
 
 export interface OperationDefinition {
   readonly method: HttpMethod;
@@ -86,6 +99,7 @@ export function defineOperation<const O extends OperationDefinition>(operation: 
 const TRANSPORT_ERRORS = {
   400: ['VALIDATION_ERROR', 'BAD_REQUEST'],
   413: ['TOO_LARGE'],
+  414: ['URI_TOO_LONG'],
   415: ['UNSUPPORTED_MEDIA_TYPE'],
   429: ['RATE_LIMITED'],
   500: ['INTERNAL_ERROR'],

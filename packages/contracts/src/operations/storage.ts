@@ -1,7 +1,8 @@
 /**
  * Signed, expiring links to stored files: the "Go to Bucket" page listing a study bucket, and
  * the fs driver's downloads (S3 serves its own presigned links). No session: the signature in
- * the query is the credential, checked before anything is looked up.
+ * the query is the credential, checked before anything is looked up. Each link names the account
+ * it was issued to, whose membership of the study is checked again on every use.
  */
 
 import { z } from 'zod';
@@ -21,11 +22,12 @@ export const listBucket = defineOperation({
   query: z.object({
     expires: z.string().optional(),
     cursor: z.string().max(1024).optional(),
+    user: z.string().max(64).optional().describe('The account the link was issued to'),
     signature: z.string().optional(),
   }),
   // An HTML page.
   response: 'raw',
-  errors: { 403: ['SIGNED_URL_INVALID'], 404: ['STUDY_DELETED'] },
+  errors: { 403: ['SIGNED_URL_INVALID', 'NOT_A_MEMBER'], 404: ['STUDY_DELETED'] },
 });
 
 export const downloadObject = defineOperation({
@@ -40,10 +42,17 @@ export const downloadObject = defineOperation({
   }),
   query: z.object({
     expires: z.string().optional().describe('Expiry, unix seconds'),
-    signature: z.string().optional().describe('HMAC-SHA256 of bucket, key, expiry and filename'),
+    signature: z
+      .string()
+      .optional()
+      .describe('HMAC-SHA256 of bucket, key, expiry, filename and user'),
     filename: z.string().optional().describe('Name the browser saves the file under'),
+    user: z.string().max(64).optional().describe('The account the link was issued to'),
   }),
   // The file, as an attachment.
   response: 'raw',
-  errors: { 403: ['SIGNED_URL_INVALID'], 404: ['STUDY_DELETED', 'OBJECT_NOT_FOUND'] },
+  errors: {
+    403: ['SIGNED_URL_INVALID', 'NOT_A_MEMBER'],
+    404: ['STUDY_DELETED', 'OBJECT_NOT_FOUND'],
+  },
 });

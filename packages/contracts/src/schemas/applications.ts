@@ -5,14 +5,13 @@
 import { z } from 'zod';
 import { NAME_MAX_LENGTH } from '../constants.js';
 import { APPLICATION_MESSAGES } from '../texts/messages.js';
-import { AUTH_HARDENING_MESSAGES } from '../texts/messages-account-security.js';
 import { ACCOUNT_PHONE_PATTERN } from '../validators.js';
 import {
   applicationStatusSchema,
   emailSchema,
-  hasNoNullCharacter,
   isoDateSchema,
   textSchema,
+  textSchemaWith,
 } from './common.js';
 import { successSchema } from './errors.js';
 
@@ -21,9 +20,7 @@ const DESCRIPTION_MAX = 2000;
 export const REVIEW_NOTES_MAX = 2000;
 
 const required = (label: string, max: number) =>
-  z
-    .string({ error: `${label} is required` })
-    .refine(hasNoNullCharacter, { error: AUTH_HARDENING_MESSAGES.nullCharacter, abort: true })
+  textSchemaWith(`${label} is required`)
     .trim()
     .min(1, { error: `${label} is required`, abort: true })
     .max(max, `${label} is too long (max ${max} characters)`);
@@ -37,9 +34,7 @@ export const researcherApplicationSchema = z.object({
   lastName: required('Last name', NAME_MAX_LENGTH),
   email: emailSchema,
   dateOfBirth: isoDateSchema,
-  phoneNumber: z
-    .string({ error: 'Phone number is required' })
-    .refine(hasNoNullCharacter, { error: AUTH_HARDENING_MESSAGES.nullCharacter, abort: true })
+  phoneNumber: textSchemaWith('Phone number is required')
     .trim()
     .min(1, { error: 'Phone number is required', abort: true })
     .regex(ACCOUNT_PHONE_PATTERN, 'Phone number must have 10 digits'),
@@ -159,9 +154,7 @@ export const approveApplicationSchema = z.object({
 
 export const reviewApplicationSchema = z.object({
   action: z.literal('reject'),
-  reviewNotes: z
-    .string({ error: APPLICATION_MESSAGES.rejectionReasonRequiredOnReject })
-    .refine(hasNoNullCharacter, { error: AUTH_HARDENING_MESSAGES.nullCharacter, abort: true })
+  reviewNotes: textSchemaWith(APPLICATION_MESSAGES.rejectionReasonRequiredOnReject)
     .trim()
     .min(1, { error: APPLICATION_MESSAGES.rejectionReasonRequiredOnReject, abort: true })
     .max(REVIEW_NOTES_MAX, `Rejection reason is too long (max ${REVIEW_NOTES_MAX} characters)`),

@@ -15,6 +15,7 @@ import {
   researcherStatusSchema,
   roleSchema,
   studyCodeSchema,
+  textSchema,
   verificationCodeSchema,
 } from './common.js';
 
@@ -23,6 +24,25 @@ function messages(schema: z.ZodType, value: unknown): string[] {
   const result = schema.safeParse(value);
   return result.success ? [] : result.error.issues.map((issue) => issue.message);
 }
+
+describe('textSchema', () => {
+  const loneSurrogate =
+    'Text must be valid Unicode: it holds half of a surrogate pair (U+D800 to U+DFFF) on its own.';
+  it('refuses half a surrogate pair alone, high or low, anywhere in the text', () => {
+    for (const value of ['\ud800', 'a\udbffb', '\udc00', 'x\udfff', '\ude00\ud83d'])
+      expect(messages(textSchema, value), JSON.stringify(value)).toEqual([loneSurrogate]);
+    // Schemas built on it say the same before their own rules.
+    expect(messages(nameSchema, 'Ada \ud800')).toEqual([loneSurrogate]);
+  });
+  it('takes whole pairs (emoji) and U+FFFD', () => {
+    expect(textSchema.parse('Ada \ud83d\ude00 \uFFFD')).toBe('Ada \u{1F600} \uFFFD');
+  });
+  it('refuses U+0000', () => {
+    expect(messages(textSchema, 'a\u0000b')).toEqual([
+      'Text must not contain the null character (U+0000).',
+    ]);
+  });
+});
 
 describe('emailSchema', () => {
   it('trims and keeps case', () => {

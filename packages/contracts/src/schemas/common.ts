@@ -26,6 +26,8 @@ import { AUTH_HARDENING_MESSAGES } from '../texts/messages-account-security.js';
 import {
   EMAIL_PATTERN,
   formatStudyCode,
+  hasNoLoneSurrogate,
+  hasNoNullCharacter,
   isValidOptionalPhone,
   PARTICIPANT_ID_PATTERN,
   STUDY_CODE_PATTERN,
@@ -43,16 +45,18 @@ export const SCHEMA_MESSAGES = {
   invalidPhone: PARTICIPANT_LIST_MESSAGES.invalidPhone,
 } as const;
 
-/** True when a text holds no U+0000 (PostgreSQL cannot store it in a text column). */
-export const hasNoNullCharacter = (value: string) => !value.includes('\u0000');
-
 /**
- * The base of every text a request carries: U+0000 is refused first, with a message that says
- * why, so no schema built on it can pass one through to the database (where it fails).
+ * The base of every text a request carries: U+0000 and lone surrogates are refused first, each
+ * with a message that says why, so no schema built on it passes one through to the database
+ * (where both fail). `requiredMessage` is the text for a missing or non-string value.
  */
-export const textSchema = z
-  .string()
-  .refine(hasNoNullCharacter, { error: AUTH_HARDENING_MESSAGES.nullCharacter, abort: true });
+export const textSchemaWith = (requiredMessage?: string) =>
+  z
+    .string(requiredMessage ? { error: requiredMessage } : undefined)
+    .refine(hasNoNullCharacter, { error: AUTH_HARDENING_MESSAGES.nullCharacter, abort: true })
+    .refine(hasNoLoneSurrogate, { error: AUTH_HARDENING_MESSAGES.loneSurrogate, abort: true });
+
+export const textSchema = textSchemaWith();
 
 /** Trimmed e-mail in the spec's simple local@domain.tld form. */
 export const emailSchema = textSchema

@@ -13,7 +13,7 @@ import {
 } from '../constants.js';
 import { EXTRACTION_SERVER_MESSAGES } from '../texts/extraction.js';
 import { EXTRACTION_MESSAGES } from '../texts/messages.js';
-import { dataTypeSchema, isoDateSchema, participantIdSchema } from './common.js';
+import { dataTypeSchema, isoDateSchema, participantIdSchema, textSchema } from './common.js';
 import { successSchema } from './errors.js';
 import { GOOGLE_HEALTH_SCOPE_PREFIX } from './wearables.js';
 
@@ -83,12 +83,10 @@ const extractionDateRangeSchema = z
   );
 export type ExtractionDateRange = z.infer<typeof extractionDateRangeSchema>;
 
-const extractionNameSchema = z
-  .string()
+const extractionNameSchema = textSchema
   .trim()
   .min(1, EXTRACTION_SERVER_MESSAGES.nameRequired)
-  .max(200)
-  .refine((s) => !s.includes('\u0000'));
+  .max(200);
 
 /**
  * `POST /api/data-extraction/extract-participant-data` (001 §7). The spec's page sent one request

@@ -38,7 +38,6 @@ export const REGISTER_TEXTS = {
   chooseFiles: 'Choose Files',
   documentsInputLabel: 'Verification documents',
   removeFile: (name: string) => `Remove ${name}`,
-  tooManyFiles: `You can attach at most ${RESEARCHER_DOCUMENTS.maxFiles} documents.`,
   fileTooLarge: (name: string) => `"${name}" is larger than ${MAX_MB} MB.`,
   wrongFileType: (name: string) => `"${name}" is not a PDF, PNG or JPEG file.`,
   fixFields: 'Please correct the highlighted fields.',
@@ -89,7 +88,6 @@ export const APPLICATION_SERVER_MESSAGES = {
   notRejected: 'Only a rejected application can be reset for resubmission.',
   notFound: 'Application not found',
   masterAccount: 'The master account does not need a researcher application.',
-  tooManyFiles: (max: number) => `At most ${max} files can be attached.`,
 } as const;
 
 /** The e-mails of an application's life: received, approved, rejected, reopened. */

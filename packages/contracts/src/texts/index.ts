@@ -15,4 +15,5 @@ export * from './service.js';
 export * from './shell.js';
 export * from './studies.js';
 export * from './study-detail.js';
+export * from './transport.js';
 export * from './wearables.js';

@@ -19,6 +19,8 @@ export const AUTH_HARDENING_MESSAGES = {
   confirmedTitle: 'E-mail address confirmed',
   invalidTitle: 'Confirmation link not valid',
   nullCharacter: 'Text must not contain the null character (U+0000).',
+  loneSurrogate:
+    'Text must be valid Unicode: it holds half of a surrogate pair (U+D800 to U+DFFF) on its own.',
   multipartUnreadable: 'The upload could not be read. Please try again.',
   multipartBoundary: 'The upload could not be read: the multipart body has no boundary.',
 } as const;

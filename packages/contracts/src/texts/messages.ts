@@ -4,10 +4,19 @@
  * Texts with a placeholder in the spec ('{reason}', '...') are functions.
  */
 
-import { MAX_EMAIL_CODE_ATTEMPTS, STUDY_CREATE_WAIT_MESSAGE } from '../constants.js';
+import {
+  DOCUMENT_MAX_FILES,
+  MAX_EMAIL_CODE_ATTEMPTS,
+  STUDY_CREATE_WAIT_MESSAGE,
+} from '../constants.js';
 import { UNKNOWN_ERROR } from './shell.js';
 
 /** Notification titles shared by the dashboard and the study screen. */
+/** Attaching documents (application and participant profile): the page and the server say the same. */
+export const DOCUMENT_UPLOAD_MESSAGES = {
+  tooManyFiles: `You can attach at most ${DOCUMENT_MAX_FILES} documents.`,
+} as const;
+
 export const NOTIFICATION_TITLES = {
   authenticationRequired: 'Authentication Required',
   authenticationError: 'Authentication Error',

@@ -31,7 +31,6 @@ export const PARTICIPANT_DOCUMENT_MESSAGES = {
   rejected: (name: string) =>
     `${name} is not an accepted document (pdf, doc, docx, jpg, jpeg, png or gif).`,
   tooLarge: (name: string) => `${name} is larger than 10 MB.`,
-  tooMany: (limit: number) => `You can attach at most ${limit} documents.`,
 } as const;
 
 /** The e-mail and SMS that carry a code. */

@@ -390,8 +390,8 @@ export const JOIN_MESSAGES = {
 /** The signed links to a study's files: the "Go to Bucket" page and its downloads. */
 export const BUCKET_PAGE_TEXTS = {
   title: 'Study files',
-  expiryNote:
-    'Download links on this page expire after 15 minutes. Reopen the bucket from the study page for fresh links.',
+  expiryNote: (minutes: number) =>
+    `Download links on this page expire after ${minutes} minutes. Reopen the bucket from the study page for fresh links.`,
   empty: 'No files yet. Extracted data appears here.',
   columns: { file: 'File', size: 'Size', lastModified: 'Last modified' },
   /** After a file's time, which is shown in UTC. */
@@ -401,4 +401,6 @@ export const BUCKET_PAGE_TEXTS = {
     'This link is invalid or has expired. Open the bucket again from the study page.',
   downloadLinkInvalid: 'This download link is invalid or has expired.',
   studyDeleted: 'This study has been deleted. Its files are no longer available.',
+  notAMember:
+    'You are no longer a member of this study, so its files are no longer available to you.',
 } as const;

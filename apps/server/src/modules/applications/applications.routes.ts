@@ -42,7 +42,6 @@ export const applicationsRoutes: FastifyPluginAsync = async (app) => {
       let files: UploadedFile[] = [];
       if (request.isMultipart()) {
         const form = await readMultipart(request, {
-          maxFiles: RESEARCHER_DOCUMENTS.maxFiles,
           maxFileBytes: RESEARCHER_DOCUMENTS.maxFileBytes,
           maxFileLabel: formatSizeHuman(RESEARCHER_DOCUMENTS.maxFileBytes),
         });

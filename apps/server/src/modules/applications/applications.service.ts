@@ -3,6 +3,7 @@ import {
   APPLICATION_EMAILS,
   APPLICATION_SERVER_MESSAGES,
   AUTH_HARDENING_MESSAGES,
+  DOCUMENT_UPLOAD_MESSAGES,
   type PreviousApplication,
   RESEARCHER_DOCUMENTS,
   type ResearcherApplicationInput,
@@ -143,11 +144,7 @@ export function createApplicationsService({
       if (input.email.trim().toLowerCase() !== user.email)
         throw badRequest(APPLICATION_SERVER_MESSAGES.emailMismatch, 'EMAIL_MISMATCH');
       if (files.length > RESEARCHER_DOCUMENTS.maxFiles) {
-        throw new AppError(
-          413,
-          'TOO_MANY_FILES',
-          APPLICATION_SERVER_MESSAGES.tooManyFiles(RESEARCHER_DOCUMENTS.maxFiles),
-        );
+        throw new AppError(413, 'TOO_MANY_FILES', DOCUMENT_UPLOAD_MESSAGES.tooManyFiles);
       }
       // Every file is checked before anything is stored, so a bad one leaves nothing behind.
       const documents: { id: string; fileName: string; contentType: string; data: Buffer }[] = [];

@@ -1,3 +1,4 @@
+import { DOCUMENT_MAX_FILES } from '@research/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditEvents, researcherApplications } from '../../db/schema/index.js';
@@ -119,6 +120,23 @@ describe('researcher applications', () => {
     expect(res.json().message).toBe('The email address must be the one you signed in with.');
   });
 
+  it('takes as many documents as the limit', async () => {
+    const account = await registerUser(t.app);
+    const res = await injectMultipart(t.app, {
+      url: '/api/admin/researcher-applications',
+      headers: bearer(account.token),
+      fields: applicationFor(account.email),
+      files: Array.from({ length: DOCUMENT_MAX_FILES }, (_, i) => ({
+        field: 'documents',
+        name: `doc${i}.pdf`,
+        data: SAMPLE_FILES.pdf,
+      })),
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const view = (await statusOf(account.token)).json().application;
+    expect(view.verificationDocuments).toHaveLength(5);
+  });
+
   it('takes documents as multipart, checked by content, and lets only the master download them', async () => {
     const account = await registerUser(t.app);
     const res = await injectMultipart(t.app, {
@@ -185,10 +203,22 @@ describe('researcher applications', () => {
       'Each file must be at most 10 MB.',
     ],
     [
-      'six files',
-      Array.from({ length: 6 }, (_, i) => ({ name: `doc${i}.pdf`, data: SAMPLE_FILES.pdf })),
+      'one file over the limit',
+      Array.from({ length: DOCUMENT_MAX_FILES + 1 }, (_, i) => ({
+        name: `doc${i}.pdf`,
+        data: SAMPLE_FILES.pdf,
+      })),
       413,
-      'At most 5 files can be attached.',
+      'You can attach at most 5 documents.',
+    ],
+    [
+      'two files over the limit',
+      Array.from({ length: DOCUMENT_MAX_FILES + 2 }, (_, i) => ({
+        name: `doc${i}.pdf`,
+        data: SAMPLE_FILES.pdf,
+      })),
+      413,
+      'You can attach at most 5 documents.',
     ],
   ])('refuses %s and stores nothing', async (_label, files, status, message) => {
     const account = await registerUser(t.app);

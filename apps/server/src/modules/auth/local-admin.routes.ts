@@ -1,11 +1,12 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { chmod, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { authApi } from '@research/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { forbidden } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
+import { PRIVATE_FILE_MODE } from '../../platform/private-files.js';
 import { addParticipantRoute } from '../wearables/add-participant.js';
 
 export const ADMIN_KEY_FILE = 'admin.key';
@@ -20,7 +21,10 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
  */
 export const localAdminRoutes: FastifyPluginAsync = async (app) => {
   const key = randomBytes(32).toString('base64url');
-  await writeFile(path.join(app.platform.config.dataDir, ADMIN_KEY_FILE), key, { mode: 0o600 });
+  const keyFile = path.join(app.platform.config.dataDir, ADMIN_KEY_FILE);
+  await writeFile(keyFile, key, { mode: PRIVATE_FILE_MODE });
+  // The file may be left from an earlier start, with whatever mode it had then.
+  await chmod(keyFile, PRIVATE_FILE_MODE);
 
   const infoFile = path.join(app.platform.config.dataDir, SERVER_INFO_FILE);
   app.addHook('onListen', async () => {
@@ -31,7 +35,8 @@ export const localAdminRoutes: FastifyPluginAsync = async (app) => {
     const info = { url: `http://${host}:${address.port}`, pid: process.pid };
     // Synchronous: Fastify runs onListen hooks without awaiting them, so this way the file
     // exists by the time listen() resolves.
-    writeFileSync(infoFile, `${JSON.stringify(info)}\n`, { mode: 0o600 });
+    writeFileSync(infoFile, `${JSON.stringify(info)}\n`, { mode: PRIVATE_FILE_MODE });
+    chmodSync(infoFile, PRIVATE_FILE_MODE);
   });
   app.addHook('onClose', async () => {
     await rm(infoFile, { force: true });

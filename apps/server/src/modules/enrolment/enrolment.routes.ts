@@ -77,8 +77,6 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
           ENROLMENT_SERVER_MESSAGES.multipartRequired,
         );
       const form = await readMultipart(request, {
-        // One more than allowed, so six files get our message rather than the parser's.
-        maxFiles: PARTICIPANT_DOCUMENT_LIMITS.maxFiles + 1,
         maxFileBytes: PARTICIPANT_DOCUMENT_LIMITS.maxFileBytes,
         maxFileLabel: '10 MB',
       });

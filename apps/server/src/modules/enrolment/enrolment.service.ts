@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  DOCUMENT_UPLOAD_MESSAGES,
   ENROLMENT_MESSAGES,
   ENROLMENT_SERVER_MESSAGES,
   type EnrollDirectResponse,
@@ -368,11 +369,7 @@ export function createEnrolmentService({
       if (!participant)
         throw notFound(ENROLMENT_MESSAGES.missingParticipantData, 'PARTICIPANT_NOT_FOUND');
       if (files.length > PARTICIPANT_DOCUMENT_LIMITS.maxFiles)
-        throw new AppError(
-          413,
-          'TOO_MANY_FILES',
-          PARTICIPANT_DOCUMENT_MESSAGES.tooMany(PARTICIPANT_DOCUMENT_LIMITS.maxFiles),
-        );
+        throw new AppError(413, 'TOO_MANY_FILES', DOCUMENT_UPLOAD_MESSAGES.tooManyFiles);
       const documents: {
         id: string;
         name: string;

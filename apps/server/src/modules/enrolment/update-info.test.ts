@@ -1,3 +1,4 @@
+import { DOCUMENT_MAX_FILES } from '@research/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { participantDocuments, participants } from '../../db/schema/index.js';
@@ -219,16 +220,31 @@ describe('profile and documents (update-info)', () => {
     expect(docs).toHaveLength(0);
   });
 
-  it('accepts at most 5 documents', async () => {
+  it('accepts at most 5 documents: the limit is taken, one or two more refused with one text', async () => {
     const me = await enrolled();
-    const six = Array.from({ length: 6 }, (_, i) => ({
-      field: `document_${i}`,
-      name: `page-${i}.pdf`,
-      data: SAMPLE_FILES.pdf,
-    }));
-    const res = await update(me.sessionId, fields(me.participantId), six);
-    expect(res.statusCode).toBe(413);
-    expect(res.json().error).toBe('You can attach at most 5 documents.');
+    const documents = (count: number) =>
+      Array.from({ length: count }, (_, i) => ({
+        field: `document_${i}`,
+        name: `page-${i}.pdf`,
+        data: SAMPLE_FILES.pdf,
+      }));
+    for (const count of [DOCUMENT_MAX_FILES + 1, DOCUMENT_MAX_FILES + 2]) {
+      const res = await update(me.sessionId, fields(me.participantId), documents(count));
+      expect(res.statusCode, `${count} files`).toBe(413);
+      expect(res.json()).toMatchObject({
+        code: 'TOO_MANY_FILES',
+        error: 'You can attach at most 5 documents.',
+      });
+    }
+    const stored = () =>
+      t.app.platform.db
+        .select()
+        .from(participantDocuments)
+        .where(eq(participantDocuments.participantId, me.participantId));
+    expect(await stored()).toHaveLength(0);
+    const res = await update(me.sessionId, fields(me.participantId), documents(DOCUMENT_MAX_FILES));
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await stored()).toHaveLength(5);
   });
 
   it('refuses documents over 10 MB', async () => {

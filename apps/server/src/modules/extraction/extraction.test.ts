@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import {
+  AUTH_HARDENING_MESSAGES,
   DATA_TYPES,
   EXTRACTION_SERVER_MESSAGES,
   GOOGLE_HEALTH_READ_SCOPES,
@@ -744,6 +745,21 @@ describe('who may extract', () => {
     for (const payload of bad) {
       const res = await start(world.owner.token, payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+    }
+    // Half a surrogate pair alone (JSON `"\ud800"`): a clear 400, and no run is stored.
+    for (const extractionName of ['Run \ud800', '\udc00 run']) {
+      const res = await start(world.owner.token, { ...base, extractionName });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({
+        success: false,
+        code: 'VALIDATION_ERROR',
+        message: AUTH_HARDENING_MESSAGES.loneSurrogate,
+      });
+      const runs = await app.platform.db
+        .select()
+        .from(extractionRuns)
+        .where(eq(extractionRuns.name, extractionName));
+      expect(runs).toEqual([]);
     }
     const notConnected = await world.addParticipant();
     const res = await start(world.owner.token, { ...base, participantId: notConnected.id });

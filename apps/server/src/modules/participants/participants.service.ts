@@ -367,10 +367,11 @@ export function createParticipantsService({
       ctx: RequestContext,
     ): Promise<PendingParticipant> {
       const pending = await findPendingOf(access, pendingId);
+      // A field left out keeps its value: only an explicit null or blank clears the phone.
+      if (input.phoneNumber === undefined) return toPending(pending, access);
+      const phoneNumber = storedPhone(input.phoneNumber);
       const row = await db.transaction(async (tx) => {
-        const updated = await repo.updatePending(tx, pending.id, {
-          phoneNumber: storedPhone(input.phoneNumber),
-        });
+        const updated = await repo.updatePending(tx, pending.id, { phoneNumber });
         await audit(
           tx,
           actor,

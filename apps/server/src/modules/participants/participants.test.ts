@@ -462,6 +462,20 @@ describe('study detail: participants, pending participants, roster, members, sta
       },
     );
     expect(edited.json().pendingParticipant.phoneNumber).toBe('2223333444');
+    // A body without the phone changes nothing: the stored number stays.
+    const untouched = await call(
+      owner.token,
+      'PUT',
+      `/api/studies/${studyId}/pending-participants/${pending.id}`,
+      {},
+    );
+    expect(untouched.statusCode).toBe(200);
+    expect(untouched.json().pendingParticipant.phoneNumber).toBe('2223333444');
+    const [stored] = await t.app.platform.db
+      .select({ phoneNumber: pendingParticipants.phoneNumber })
+      .from(pendingParticipants)
+      .where(eq(pendingParticipants.id, pending.id));
+    expect(stored?.phoneNumber).toBe('2223333444');
     const cleared = await call(
       owner.token,
       'PUT',

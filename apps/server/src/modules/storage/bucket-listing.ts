@@ -10,32 +10,41 @@ import { route } from '../../http/operation-route.js';
 import { hmacSign, hmacVerify } from '../../platform/crypto.js';
 import { escapeHtml } from '../../platform/mail-templates.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
-import { assertBucketOfLiveStudy } from './live-study-bucket.js';
+import { assertBucketAccess } from './live-study-bucket.js';
 
 /** A listing link is good for 15 minutes, each download link on it for 15 more. */
 export const LISTING_TTL_SECONDS = 15 * 60;
+/**
+ * An S3 presigned link cannot be revoked or tied to an account: it works for whoever holds it
+ * until it expires. Those on the page are kept short, so a removed member's copy soon dies; the
+ * page itself is checked on every load.
+ */
+export const S3_DOWNLOAD_TTL_SECONDS = 5 * 60;
 const PAGE_SIZE = 100;
 const T = BUCKET_PAGE_TEXTS;
 
-const payload = (bucket: string, expires: number, cursor: string) =>
-  `bucket-listing\n${bucket}\n${expires}\n${cursor}`;
+const payload = (bucket: string, user: string, expires: number, cursor: string) =>
+  `bucket-listing-v2\n${bucket}\n${user}\n${expires}\n${cursor}`;
 
 /**
  * The "Go to Bucket" page: a signed, expiring URL that lists a study bucket's files with
  * download links. It works the same for the fs and s3 drivers (download links are the driver's
- * own signed URLs), so researchers never need storage credentials.
+ * own signed URLs), so researchers never need storage credentials. The link names the member it
+ * was issued to; the page and the fs download links check that membership on every use.
  */
 export function bucketListingUrl(
   publicUrl: string,
   key: Buffer,
   bucket: string,
+  user: string,
   cursor = '',
 ): string {
   const expires = Math.floor(Date.now() / 1000) + LISTING_TTL_SECONDS;
   const url = new URL(`${publicUrl}${operationUrl(storageApi.listBucket, { bucket })}`);
   url.searchParams.set('expires', String(expires));
   if (cursor) url.searchParams.set('cursor', cursor);
-  url.searchParams.set('signature', hmacSign(key, payload(bucket, expires, cursor)));
+  url.searchParams.set('user', user);
+  url.searchParams.set('signature', hmacSign(key, payload(bucket, user, expires, cursor)));
   return url.toString();
 }
 
@@ -47,30 +56,34 @@ export const bucketListingRoutes: FastifyPluginAsync<{
   route(app, storageApi.listBucket, {
     handler: async (request, reply) => {
       const { bucket } = request.params;
-      const { expires, signature, cursor = '' } = request.query;
+      const { expires, signature, cursor = '', user = '' } = request.query;
       const expiry = Number(expires);
       const valid =
         Number.isInteger(expiry) &&
         expiry >= Math.floor(Date.now() / 1000) &&
         typeof signature === 'string' &&
-        hmacVerify(key, payload(bucket, expiry, cursor), signature);
+        user !== '' &&
+        hmacVerify(key, payload(bucket, user, expiry, cursor), signature);
       if (!valid) throw new AppError(403, 'SIGNED_URL_INVALID', T.listingLinkInvalid);
-      await assertBucketOfLiveStudy(app.platform.db, app.platform.config, bucket);
+      await assertBucketAccess(app.platform.db, app.platform.config, bucket, user);
 
       const page = await store
         .listObjects(bucket, { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) })
         .catch(() => ({ objects: [] }));
+      const downloadTtl =
+        app.platform.config.storage.driver === 's3' ? S3_DOWNLOAD_TTL_SECONDS : LISTING_TTL_SECONDS;
       const rows = await Promise.all(
         page.objects.map(async (object) => {
           const href = await store.signedDownloadUrl(bucket, object.key, {
-            expiresInSeconds: LISTING_TTL_SECONDS,
+            expiresInSeconds: downloadTtl,
+            user,
           });
           return `<tr><td><a href="${escapeHtml(href)}">${escapeHtml(object.key)}</a></td><td class="n">${formatDocumentSize(object.size)}</td><td>${escapeHtml(object.lastModified.toISOString().replace('T', ' ').slice(0, 16))} ${T.utc}</td></tr>`;
         }),
       );
       const next =
         'nextCursor' in page && page.nextCursor
-          ? bucketListingUrl(publicUrl, key, bucket, page.nextCursor)
+          ? bucketListingUrl(publicUrl, key, bucket, user, page.nextCursor)
           : null;
       const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${T.title} · ${escapeHtml(bucket)}</title><style>
@@ -80,7 +93,7 @@ main{max-width:960px;margin:24px auto;padding:0 16px}table{width:100%;border-col
 th,td{padding:10px 14px;border-bottom:1px solid #eee;text-align:left}th{background:#00505C;color:#fff;font-weight:600}
 td.n{text-align:right;white-space:nowrap}a{color:#8C1515}.note{color:#555}
 </style></head><body><header><h1>${T.title}</h1><div>${escapeHtml(bucket)}</div></header><main>
-<p class="note">${T.expiryNote}</p>
+<p class="note">${T.expiryNote(downloadTtl / 60)}</p>
 ${rows.length === 0 ? `<p>${T.empty}</p>` : `<table><thead><tr><th>${T.columns.file}</th><th>${T.columns.size}</th><th>${T.columns.lastModified}</th></tr></thead><tbody>${rows.join('')}</tbody></table>`}
 ${next ? `<p><a href="${escapeHtml(next)}">${T.nextPage}</a></p>` : ''}
 </main></body></html>`;

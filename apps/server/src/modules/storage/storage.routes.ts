@@ -12,8 +12,11 @@ import {
 export interface StorageRoutesOptions {
   /** Must be the fs driver: S3 serves its own presigned links. */
   store: ObjectStore;
-  /** Refuses a bucket whose study has been deleted since the link was signed. */
-  assertBucketLive?: (bucket: string) => Promise<void>;
+  /**
+   * Refuses a bucket whose study has been deleted since the link was signed, or whose study the
+   * link's account is no longer a member of.
+   */
+  assertAccess?: (bucket: string, user: string | undefined) => Promise<void>;
 }
 
 const isFsStore = (store: ObjectStore): store is FsObjectStore =>
@@ -32,11 +35,11 @@ export const storageRoutes: FastifyPluginAsync<StorageRoutesOptions> = async (ap
   route(app, storageApi.downloadObject, {
     handler: async (request, reply) => {
       const { bucket, '*': key } = request.params;
-      const { expires, signature, filename } = request.query;
-      if (!store.verifySignature({ bucket, key, expires, signature, filename })) {
+      const { expires, signature, filename, user } = request.query;
+      if (!store.verifySignature({ bucket, key, expires, signature, filename, user })) {
         throw new AppError(403, 'SIGNED_URL_INVALID', BUCKET_PAGE_TEXTS.downloadLinkInvalid);
       }
-      await options.assertBucketLive?.(bucket);
+      await options.assertAccess?.(bucket, user);
       const object = await store.getObject(bucket, key);
       return (
         reply

@@ -128,7 +128,12 @@ export const studiesRoutes: FastifyPluginAsync<{ listingKey: Buffer }> = async (
       );
       return {
         success: true as const,
-        signedUrl: bucketListingUrl(app.platform.config.publicUrl, listingKey, bucket),
+        signedUrl: bucketListingUrl(
+          app.platform.config.publicUrl,
+          listingKey,
+          bucket,
+          currentUser(request).id,
+        ),
         message: 'The link is valid for 15 minutes.',
       };
     },

@@ -16,6 +16,7 @@ import { pipeline } from 'node:stream/promises';
 import { storageApi } from '@research/contracts';
 import { AppError } from '../../errors.js';
 import { hmacSign, hmacVerify } from '../crypto.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../private-files.js';
 import {
   assertValidBucket,
   assertValidExpiry,
@@ -45,6 +46,8 @@ export interface SignedDownload {
   expires: string | number | undefined;
   signature: string | undefined;
   filename?: string | undefined;
+  /** The account the link was issued to, if any. */
+  user?: string | undefined;
 }
 
 export interface FsObjectStore extends ObjectStore {
@@ -65,9 +68,22 @@ export function encodeKey(key: string): string {
   return key.split('/').map(encodeURIComponent).join('/');
 }
 
-function canonicalDownload(bucket: string, key: string, expires: number, filename?: string) {
+function canonicalDownload(
+  bucket: string,
+  key: string,
+  expires: number,
+  filename: string | undefined,
+  user: string | undefined,
+) {
   // JSON keeps the fields unambiguous whatever characters a key or file name holds.
-  return JSON.stringify(['storage-download-v1', bucket, key, expires, filename ?? null]);
+  return JSON.stringify([
+    'storage-download-v2',
+    bucket,
+    key,
+    expires,
+    filename ?? null,
+    user ?? null,
+  ]);
 }
 
 function isErrno(error: unknown, ...codes: string[]): boolean {
@@ -103,7 +119,7 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
   }
 
   async function tempFile(): Promise<string> {
-    await mkdir(tmpDir, { recursive: true });
+    await mkdir(tmpDir, { recursive: true, mode: PRIVATE_DIR_MODE });
     return join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
   }
 
@@ -117,7 +133,7 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
         // No parent folder yet (the first object under it), or a concurrent delete pruned it:
         // make it and try again. Most writes go to a folder that exists, at one call each.
         if (!isErrno(error, 'ENOENT') || attempt >= 3) throw error;
-        await mkdir(dirname(target), { recursive: true });
+        await mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
       }
     }
   }
@@ -154,7 +170,7 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
     driver: 'fs',
 
     async ensureBucket(bucket) {
-      await mkdir(bucketDir(bucket), { recursive: true });
+      await mkdir(bucketDir(bucket), { recursive: true, mode: PRIVATE_DIR_MODE });
     },
 
     async putObject(bucket, key, body, opts) {
@@ -164,12 +180,12 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
       const metaTmp = await tempFile();
       try {
         if (typeof body === 'string' || Buffer.isBuffer(body)) {
-          await writeFile(dataTmp, body);
+          await writeFile(dataTmp, body, { mode: PRIVATE_FILE_MODE });
         } else {
-          await pipeline(body, createWriteStream(dataTmp));
+          await pipeline(body, createWriteStream(dataTmp, { mode: PRIVATE_FILE_MODE }));
         }
         const meta = { contentType: opts?.contentType ?? DEFAULT_CONTENT_TYPE };
-        await writeFile(metaTmp, JSON.stringify(meta));
+        await writeFile(metaTmp, JSON.stringify(meta), { mode: PRIVATE_FILE_MODE });
         await moveIntoPlace(metaTmp, metaPath(bucket, key));
         await moveIntoPlace(dataTmp, target);
       } catch (error) {
@@ -263,9 +279,13 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
       const expires = Math.floor(Date.now() / 1000) + opts.expiresInSeconds;
       const query = new URLSearchParams({ expires: String(expires) });
       if (opts.filename !== undefined) query.set('filename', opts.filename);
+      if (opts.user !== undefined) query.set('user', opts.user);
       query.set(
         'signature',
-        hmacSign(options.signingKey, canonicalDownload(bucket, key, expires, opts.filename)),
+        hmacSign(
+          options.signingKey,
+          canonicalDownload(bucket, key, expires, opts.filename, opts.user),
+        ),
       );
       return `${publicUrl}${DOWNLOAD_ROUTE_PREFIX}/${bucket}/${encodeKey(key)}?${query}`;
     },
@@ -277,7 +297,7 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
       if (expires * 1000 <= now.getTime()) return false;
       return hmacVerify(
         options.signingKey,
-        canonicalDownload(download.bucket, download.key, expires, download.filename),
+        canonicalDownload(download.bucket, download.key, expires, download.filename, download.user),
         download.signature,
       );
     },

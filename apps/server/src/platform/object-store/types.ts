@@ -43,11 +43,15 @@ export interface ObjectStore {
   listObjects(bucket: string, opts?: ListObjectsOptions): Promise<ObjectPage>;
   /** Deleting a missing object is not an error, as in S3. */
   deleteObject(bucket: string, key: string): Promise<void>;
-  /** A time-limited URL a browser can download the object from without other credentials. */
+  /**
+   * A time-limited URL a browser can download the object from without other credentials. `user`
+   * (fs driver) is signed into the link and handed to the download route, which checks that
+   * account's access on every use; an S3 presigned URL cannot carry it and cannot be revoked.
+   */
   signedDownloadUrl(
     bucket: string,
     key: string,
-    opts: { expiresInSeconds: number; filename?: string | undefined },
+    opts: { expiresInSeconds: number; filename?: string | undefined; user?: string | undefined },
   ): Promise<string>;
   /** Releases connections at shutdown (a no-op for the fs driver). */
   close(): void;

@@ -10,7 +10,12 @@ import ListItem from '@mui/material/ListItem';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
-import { formatDocumentSize, REGISTER_TEXTS, RESEARCHER_DOCUMENTS } from '@research/contracts';
+import {
+  DOCUMENT_UPLOAD_MESSAGES,
+  formatDocumentSize,
+  REGISTER_TEXTS,
+  RESEARCHER_DOCUMENTS,
+} from '@research/contracts';
 import { type ChangeEvent, useId, useState } from 'react';
 
 const ACCEPT = [...RESEARCHER_DOCUMENTS.mimeTypes, '.pdf', '.png', '.jpg', '.jpeg'].join(',');
@@ -40,7 +45,8 @@ function addDocuments(current: File[], picked: File[]): { files: File[]; error: 
     if (!hasAllowedType(file)) reason = REGISTER_TEXTS.wrongFileType(file.name);
     else if (file.size > RESEARCHER_DOCUMENTS.maxFileBytes)
       reason = REGISTER_TEXTS.fileTooLarge(file.name);
-    else if (files.length >= RESEARCHER_DOCUMENTS.maxFiles) reason = REGISTER_TEXTS.tooManyFiles;
+    else if (files.length >= RESEARCHER_DOCUMENTS.maxFiles)
+      reason = DOCUMENT_UPLOAD_MESSAGES.tooManyFiles;
     if (reason) error ??= reason;
     else files.push(file);
   }

@@ -13,6 +13,7 @@ import ListItemText from '@mui/material/ListItemText';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
+  DOCUMENT_UPLOAD_MESSAGES,
   ENROLMENT_MESSAGES,
   formatSizeHuman,
   isAllowedParticipantDocument,
@@ -86,7 +87,7 @@ export function ProfileForm({
     }
     const next = [...documents, ...accepted];
     if (next.length > PARTICIPANT_DOCUMENT_LIMITS.maxFiles)
-      return setError(PARTICIPANT_DOCUMENT_MESSAGES.tooMany(PARTICIPANT_DOCUMENT_LIMITS.maxFiles));
+      return setError(DOCUMENT_UPLOAD_MESSAGES.tooManyFiles);
     setDocuments(next);
   }
 
