@@ -847,6 +847,7 @@ describe('a participant’s job', () => {
   function countingEngine(callsPerParticipant: number) {
     let inFlight = 0;
     const seen = { most: 0 };
+    const waiting: (() => void)[] = [];
     const engine = createExtractionEngine({
       db: app.platform.db,
       config: {
@@ -858,11 +859,20 @@ describe('a participant’s job', () => {
       // Nothing is queued: this engine's work happens in processJob below.
       jobs: () => ({ send: async () => 'not-queued', isFinalAttempt: () => false }) as never,
       retry: { limit: 1, delaySeconds: 1 },
+      // A call waits (up to 2 s) until the allowed number are in flight, so how many the engine
+      // runs side by side shows whatever the machine's speed.
       fetch: async (input, init) => {
         inFlight += 1;
         seen.most = Math.max(seen.most, inFlight);
         try {
-          await new Promise((r) => setTimeout(r, 40));
+          if (inFlight >= callsPerParticipant) {
+            for (const release of waiting.splice(0)) release();
+          } else {
+            await new Promise<void>((release) => {
+              waiting.push(release);
+              setTimeout(release, 2_000);
+            });
+          }
           return await fetch(input, init);
         } finally {
           inFlight -= 1;
