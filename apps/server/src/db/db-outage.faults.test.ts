@@ -1,14 +1,14 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { SERVICE_MESSAGES } from '@research/contracts';
 import type { Sandbox } from '@research/sandbox';
-import { parse } from 'csv-parse/sync';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, someAddress } from '../test/auth-helpers.js';
+import { extractionKit } from '../test/extraction-kit.js';
 import { compareRows, reportFault, runRows } from '../test/fault-report.js';
 import { admin } from '../test/global-setup.js';
 import { spawnServer } from '../test/spawn-server.js';
@@ -21,12 +21,8 @@ import {
   type TestApp,
   testDatabaseKind,
 } from '../test/test-app.js';
-import {
-  consentAt,
-  participantSessionHeaders,
-  studyWithParticipants,
-} from '../test/wearables-kit.js';
-import { extractionJobs, extractionRuns, extractionTasks, studies } from './schema/index.js';
+import { studyWithParticipants } from '../test/wearables-kit.js';
+import { extractionJobs, extractionTasks, studies } from './schema/index.js';
 
 /**
  * The database goes away under a running app (its connections cut, new ones refused, by a TCP
@@ -45,6 +41,7 @@ let app: FastifyInstance;
 let sandbox: Sandbox;
 let proxy: TcpProxy;
 let world: Awaited<ReturnType<typeof studyWithParticipants>>;
+let kit: ReturnType<typeof extractionKit>;
 const uncaught: unknown[] = [];
 const recordUncaught = (reason: unknown) => uncaught.push(reason);
 
@@ -56,6 +53,7 @@ beforeAll(async () => {
   app = testApp.app;
   sandbox = testApp.sandbox as Sandbox;
   world = await studyWithParticipants(app);
+  kit = extractionKit(app, world);
   process.on('unhandledRejection', recordUncaught);
   process.on('uncaughtException', recordUncaught);
 }, 90_000);
@@ -71,90 +69,18 @@ afterAll(async () => {
 
 const call = (options: InjectOptions) => app.inject({ remoteAddress: someAddress(), ...options });
 
-async function connected(account: string) {
-  const participant = await world.addParticipant({ firstName: 'Dee', lastName: 'Bee' });
-  const res = await call({
-    method: 'GET',
-    url: '/api/fitbit/auth-url',
-    headers: await participantSessionHeaders(app, world.study.studyCode, participant),
-    query: { participantId: participant.id, studyCode: world.study.studyCode },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const consent = await consentAt((res.json() as { authUrl: string }).authUrl, { account });
-  const callback = await call({
-    method: 'POST',
-    url: '/api/fitbit/callback',
-    payload: { code: consent.code, state: consent.state, participantId: participant.id },
-  });
-  expect(callback.statusCode, callback.body).toBe(200);
-  return participant;
-}
-
-async function startRun(participantId: string, name: string, dataTypes: string[]) {
-  const res = await call({
-    method: 'POST',
-    url: '/api/data-extraction/extract-participant-data',
-    headers: bearer(world.owner.token),
-    payload: {
-      participantIds: [participantId],
-      extractionName: name,
-      dataTypes,
-      dateRange: { startDate: '2026-11-01', endDate: '2026-11-07', mode: 'range' },
-    },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { runId: string }).runId;
-}
-
-const runOf = async (runId: string) =>
-  (await app.platform.db.select().from(extractionRuns).where(eq(extractionRuns.id, runId)))[0];
-
-const finished = (runId: string, timeoutMs: number) =>
-  eventually(async () => {
-    const run = await runOf(runId).catch(() => undefined);
-    return run && run.status !== 'running' ? run : undefined;
-  }, timeoutMs);
-
-const bucket = () => app.extraction.bucketOf(world.study.id);
-
-async function readObject(key: string): Promise<Buffer> {
-  const { body } = await app.platform.objectStore.getObject(bucket(), key);
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(Buffer.from(chunk));
-  return Buffer.concat(chunks);
-}
-
-/** Every object of the run below its folder → SHA-256. */
-async function objectsOf(runId: string) {
-  const prefix = `extractions/${runId}/`;
-  const page = await app.platform.objectStore.listObjects(bucket(), { prefix });
-  const out = new Map<string, string>();
-  for (const object of page.objects) {
-    const hash = createHash('sha256')
-      .update(await readObject(object.key))
-      .digest('hex');
-    out.set(object.key.slice(prefix.length), hash);
-  }
-  return out;
-}
-
-const csvRows = async (runId: string, type: string) =>
-  parse((await readObject(`extractions/${runId}/${type}.csv`)).toString(), {
-    columns: true,
-  }) as Record<string, string>[];
-
 const TYPES = ['activity_steps_intraday', 'heartrate_timeseries', 'sleep_log', 'profile'];
 
 describe.skipIf(!onPostgres)('the database goes away and comes back', () => {
   it('answers 503 meanwhile, then the same app serves and the run under way completes like a clean one', async (context) => {
-    const participant = await connected('faults.outage@gmail.test');
-    const clean = await startRun(participant.id, 'Clean', TYPES);
-    expect((await finished(clean, 90_000)).status).toBe('completed');
-    const expected = await objectsOf(clean);
+    const participant = await kit.connected('faults.outage@gmail.test');
+    const clean = await kit.startRun(participant.id, 'Clean', TYPES);
+    expect((await kit.finished(clean, 90_000)).status).toBe('completed');
+    const expected = await kit.objectsOf(clean);
 
     // Each provider call takes 0.4 s, so the run is under way when the database goes.
     sandbox.health.setControls({ latencyMs: 400 });
-    const runId = await startRun(participant.id, 'Through an outage', TYPES);
+    const runId = await kit.startRun(participant.id, 'Through an outage', TYPES);
     await eventually(async () => {
       const [job] = await app.platform.db
         .select({ done: extractionJobs.callsDone })
@@ -217,7 +143,7 @@ describe.skipIf(!onPostgres)('the database goes away and comes back', () => {
     expect(study?.description).toBe('Written after the outage');
 
     // The run that was under way completes (its holder's lease lapses and the watch hands it on).
-    const run = await finished(runId, 150_000).catch(async (error: Error) => {
+    const run = await kit.finished(runId, 150_000).catch(async (error: Error) => {
       // Where it stopped: the job's lease and pg-boss's copies.
       const state = await app.platform.db.execute(
         sql`select status, lease_generation, lease_expires_at, now() as now, (select json_agg(json_build_object('name', name, 'state', state, 'retry', retry_count, 'start', start_after)) from pgboss.job where name like 'extraction-%') as queue from extraction_jobs where run_id = ${runId}`,
@@ -225,8 +151,8 @@ describe.skipIf(!onPostgres)('the database goes away and comes back', () => {
       throw new Error(`${error.message}: ${JSON.stringify((state as { rows: unknown[] }).rows)}`);
     });
     const rows = compareRows(
-      await runRows(app.platform.objectStore, bucket(), clean),
-      await runRows(app.platform.objectStore, bucket(), runId),
+      await runRows(app.platform.objectStore, kit.bucket(), clean),
+      await runRows(app.platform.objectStore, kit.bucket(), runId),
     );
     reportFault(context, { fault: 'database loss (6 s, mid-run)', outcome: run.status, ...rows });
     expect(run.status).toBe('completed');
@@ -238,13 +164,13 @@ describe.skipIf(!onPostgres)('the database goes away and comes back', () => {
       .where(eq(extractionTasks.runId, runId));
     expect(tasks.map((t) => t.status)).toEqual(tasks.map(() => 'completed'));
     // Rows lost 0, duplicates 0: the same files as the clean run, byte for byte.
-    const actual = await objectsOf(runId);
+    const actual = await kit.objectsOf(runId);
     expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
-    for (const [key, hash] of actual) {
-      if (key !== 'manifest.json') expect(hash, key).toBe(expected.get(key));
+    for (const [key, object] of actual) {
+      if (key !== 'manifest.json') expect(object.sha256, key).toBe(expected.get(key)?.sha256);
     }
-    const steps = await csvRows(runId, 'activity_steps_intraday');
-    expect(steps.length).toBe((await csvRows(clean, 'activity_steps_intraday')).length);
+    const steps = await kit.csvRows(runId, 'activity_steps_intraday');
+    expect(steps.length).toBe((await kit.csvRows(clean, 'activity_steps_intraday')).length);
     expect(new Set(steps.map((row) => JSON.stringify(row))).size).toBe(steps.length);
     // Nothing escaped as an uncaught failure while the database was away.
     expect(uncaught).toEqual([]);

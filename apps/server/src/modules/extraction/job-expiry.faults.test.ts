@@ -1,20 +1,16 @@
-import { createHash } from 'node:crypto';
 import { EXTRACTION_STALLED_REASON } from '@research/contracts';
 import { civilDayTotals, type Sandbox } from '@research/sandbox';
 import { parse } from 'csv-parse/sync';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractionJobs, extractionRuns, extractionTasks } from '../../db/schema/index.js';
+import { extractionJobs, extractionTasks } from '../../db/schema/index.js';
 import type { JobQueue } from '../../platform/jobs.js';
-import { bearer, someAddress } from '../../test/auth-helpers.js';
+import { bearer } from '../../test/auth-helpers.js';
+import { extractionKit } from '../../test/extraction-kit.js';
 import { compareRows, reportFault, runRows } from '../../test/fault-report.js';
 import { createTestApp, eventually, type TestApp } from '../../test/test-app.js';
-import {
-  consentAt,
-  participantSessionHeaders,
-  studyWithParticipants,
-} from '../../test/wearables-kit.js';
+import { studyWithParticipants } from '../../test/wearables-kit.js';
 import { createExtractionEngine } from './engine.js';
 
 /**
@@ -26,12 +22,14 @@ let testApp: TestApp;
 let app: FastifyInstance;
 let sandbox: Sandbox;
 let world: Awaited<ReturnType<typeof studyWithParticipants>>;
+let kit: ReturnType<typeof extractionKit>;
 
 beforeAll(async () => {
   testApp = await createTestApp();
   app = testApp.app;
   sandbox = testApp.sandbox as Sandbox;
   world = await studyWithParticipants(app);
+  kit = extractionKit(app, world);
 }, 60_000);
 
 afterAll(async () => {
@@ -39,28 +37,7 @@ afterAll(async () => {
   await testApp?.close();
 });
 
-const call = (options: InjectOptions) => app.inject({ remoteAddress: someAddress(), ...options });
 const queue = () => app.platform.jobs;
-const bucket = () => app.extraction.bucketOf(world.study.id);
-
-async function connected(account: string) {
-  const participant = await world.addParticipant({ firstName: 'Fay', lastName: 'Ult' });
-  const res = await call({
-    method: 'GET',
-    url: '/api/fitbit/auth-url',
-    headers: await participantSessionHeaders(app, world.study.studyCode, participant),
-    query: { participantId: participant.id, studyCode: world.study.studyCode },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const consent = await consentAt((res.json() as { authUrl: string }).authUrl, { account });
-  const callback = await call({
-    method: 'POST',
-    url: '/api/fitbit/callback',
-    payload: { code: consent.code, state: consent.state, participantId: participant.id },
-  });
-  expect(callback.statusCode, callback.body).toBe(200);
-  return participant;
-}
 
 interface JobView {
   id: string;
@@ -73,7 +50,7 @@ interface JobView {
 }
 
 async function jobsOf(runId: string) {
-  const res = await call({
+  const res = await kit.call({
     method: 'GET',
     url: `/api/studies/${world.study.id}/extraction-jobs`,
     headers: bearer(world.owner.token),
@@ -81,31 +58,6 @@ async function jobsOf(runId: string) {
   expect(res.statusCode, res.body).toBe(200);
   return (res.json() as { jobs: JobView[] }).jobs.filter((j) => j.runId === runId);
 }
-
-async function startRun(participantId: string, name: string, dataTypes: string[]) {
-  const res = await call({
-    method: 'POST',
-    url: '/api/data-extraction/extract-participant-data',
-    headers: bearer(world.owner.token),
-    payload: {
-      participantIds: [participantId],
-      extractionName: name,
-      dataTypes,
-      dateRange: { startDate: '2026-11-01', endDate: '2026-11-07', mode: 'range' },
-    },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { runId: string }).runId;
-}
-
-const runOf = async (runId: string) =>
-  (await app.platform.db.select().from(extractionRuns).where(eq(extractionRuns.id, runId)))[0];
-
-const finished = (runId: string, timeoutMs = 90_000) =>
-  eventually(async () => {
-    const run = await runOf(runId);
-    return run && run.status !== 'running' ? run : undefined;
-  }, timeoutMs);
 
 /** Participant jobs pg-boss still has to give out or is running (copies included). */
 async function queuedCopies(): Promise<number> {
@@ -115,38 +67,15 @@ async function queuedCopies(): Promise<number> {
   return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n);
 }
 
-async function readObject(key: string): Promise<Buffer> {
-  const { body } = await app.platform.objectStore.getObject(bucket(), key);
-  const chunks: Buffer[] = [];
-  for await (const chunk of body) chunks.push(Buffer.from(chunk));
-  return Buffer.concat(chunks);
-}
-
-const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
-
-/** Every object of the run: key below the run's folder → SHA-256 and write time. */
-async function objectsOf(runId: string) {
-  const prefix = `extractions/${runId}/`;
-  const page = await app.platform.objectStore.listObjects(bucket(), { prefix });
-  const out = new Map<string, { sha256: string; at: number }>();
-  for (const object of page.objects) {
-    out.set(object.key.slice(prefix.length), {
-      sha256: sha256(await readObject(object.key)),
-      at: object.lastModified.getTime(),
-    });
-  }
-  return out;
-}
-
 const TYPES = ['activity_steps_intraday', 'heartrate_timeseries', 'sleep_log', 'profile'];
 
 describe('a job that outlives its expiry', () => {
   it('is handed out again, but the second copy writes nothing: the files equal a clean run’s', async (context) => {
     const account = 'faults.expiry@gmail.test';
-    const participant = await connected(account);
-    const clean = await startRun(participant.id, 'Clean', TYPES);
-    await finished(clean);
-    const expected = await objectsOf(clean);
+    const participant = await kit.connected(account);
+    const clean = await kit.startRun(participant.id, 'Clean', TYPES);
+    await kit.finished(clean);
+    const expected = await kit.objectsOf(clean);
 
     // Every copy pg-boss hands out from now on expires after 2 s; the provider takes 1.5 s a call.
     await queue().boss.updateQueue('extraction-participant', {
@@ -156,17 +85,17 @@ describe('a job that outlives its expiry', () => {
     sandbox.health.setControls({ latencyMs: 1500 });
     let runId = '';
     try {
-      runId = await startRun(participant.id, 'Outlived its expiry', TYPES);
+      runId = await kit.startRun(participant.id, 'Outlived its expiry', TYPES);
       const [job] = await jobsOf(runId);
       const seen: JobView[] = [];
       // pg-boss's maintenance, every half second instead of every two minutes: a job active for
       // longer than its expiry is failed and handed out again (a retry after 1 s).
-      for (let i = 0; i < 60 && (await runOf(runId))?.status === 'running'; i++) {
+      for (let i = 0; i < 60 && (await kit.runOf(runId))?.status === 'running'; i++) {
         await queue().boss.expire();
         seen.push(...(await jobsOf(runId)));
         await new Promise((r) => setTimeout(r, 500));
       }
-      await finished(runId);
+      await kit.finished(runId);
       // Every copy has ended.
       await eventually(async () => (await queuedCopies()) === 0, 60_000);
       // The job was handed out again at least once while its first copy worked.
@@ -199,26 +128,26 @@ describe('a job that outlives its expiry', () => {
     }
 
     const rows = compareRows(
-      await runRows(app.platform.objectStore, bucket(), clean),
-      await runRows(app.platform.objectStore, bucket(), runId),
+      await runRows(app.platform.objectStore, kit.bucket(), clean),
+      await runRows(app.platform.objectStore, kit.bucket(), runId),
     );
-    const outcome = (await runOf(runId))?.status ?? 'unknown';
+    const outcome = (await kit.runOf(runId))?.status ?? 'unknown';
     reportFault(context, { fault: 'job expiry (handed out again)', outcome, ...rows });
     expect(rows).toMatchObject({ rowsLost: 0, duplicates: 0 });
     // The same files, byte for byte, as the clean run (the manifest differs only in its run).
-    const actual = await objectsOf(runId);
+    const actual = await kit.objectsOf(runId);
     expect([...actual.keys()].sort()).toEqual([...expected.keys()].sort());
     for (const [key, object] of actual) {
       if (key !== 'manifest.json') expect(object.sha256, key).toBe(expected.get(key)?.sha256);
     }
-    const sleep = parse((await readObject(`extractions/${runId}/sleep_log.csv`)).toString(), {
+    const sleep = parse((await kit.readObject(`extractions/${runId}/sleep_log.csv`)).toString(), {
       columns: true,
     }) as unknown[];
     expect(sleep.length).toBeGreaterThan(0);
     // The manifest lists exactly the files in the bucket, with their hashes, and nothing was
     // written after it.
     const manifest = JSON.parse(
-      (await readObject(`extractions/${runId}/manifest.json`)).toString(),
+      (await kit.readObject(`extractions/${runId}/manifest.json`)).toString(),
     );
     const listed = new Map(
       (manifest.files as { key: string; sha256: string }[]).map((f) => [f.key, f.sha256]),
@@ -238,7 +167,7 @@ describe('a job that outlives its expiry', () => {
 describe('a worker that dies holding a job', () => {
   it('shows the job stalled with the reason, and another worker completes it long before the expiry', async (context) => {
     const account = 'faults.killed@gmail.test';
-    const participant = await connected(account);
+    const participant = await kit.connected(account);
     let calls = 0;
     // A worker with a 5 s lease whose process "dies" on its third request: it never answers
     // again and renews nothing. Its watch goes to the app's queue like any run's.
@@ -283,7 +212,7 @@ describe('a worker that dies holding a job', () => {
     expect(stalled).toMatchObject({ error: EXTRACTION_STALLED_REASON });
     expect(stalled.progress).toBeLessThan(100);
 
-    const run = await finished(started.runId, 60_000);
+    const run = await kit.finished(started.runId, 60_000);
     const tookMs = Date.now() - diedAt;
     expect(run.status).toBe('completed');
     // pg-boss alone would hand the job on only after its expiry (30 minutes here).
@@ -298,7 +227,7 @@ describe('a worker that dies holding a job', () => {
     // The dead worker's generation, then the one that finished the job.
     expect(row?.leaseGeneration).toBe(2);
     const rows = parse(
-      (await readObject(`extractions/${started.runId}/heartrate_intraday_1sec.csv`)).toString(),
+      (await kit.readObject(`extractions/${started.runId}/heartrate_intraday_1sec.csv`)).toString(),
       { columns: true },
     ) as { timestamp_utc: string }[];
     const samples = civilDayTotals(account, '2026-11-01').heartRateSamples;
@@ -317,7 +246,7 @@ describe('a worker that dies holding a job', () => {
 
 describe('a participant whose task fails for good', () => {
   it('leaves no raw page outside the manifest, and a run whose every job failed is failed', async (context) => {
-    const participant = await connected('faults.failed@gmail.test');
+    const participant = await kit.connected('faults.failed@gmail.test');
     let calls = 0;
     const engine = createExtractionEngine({
       db: app.platform.db,
@@ -350,12 +279,12 @@ describe('a participant whose task fails for good', () => {
       participantIds: [participant.id],
     });
     await engine.processJob(started.jobs[0]?.id ?? '', true);
-    const run = await runOf(started.runId);
+    const run = await kit.runOf(started.runId);
     expect(run?.status).toBe('failed');
     const [job] = await jobsOf(started.runId);
     expect(job?.status).toBe('failed');
     const prefix = `extractions/${started.runId}/`;
-    const manifest = JSON.parse((await readObject(`${prefix}manifest.json`)).toString()) as {
+    const manifest = JSON.parse((await kit.readObject(`${prefix}manifest.json`)).toString()) as {
       files: { key: string }[];
       participants: { tasks: { dataType: string; status: string }[] }[];
     };
@@ -363,15 +292,18 @@ describe('a participant whose task fails for good', () => {
       ['activity_steps_timeseries', 'completed'],
       ['heartrate_intraday_1sec', 'failed'],
     ]);
-    const inBucket = (await app.platform.objectStore.listObjects(bucket(), { prefix })).objects
+    const inBucket = (await app.platform.objectStore.listObjects(kit.bucket(), { prefix })).objects
       .map((o) => o.key)
       .filter((k) => k !== `${prefix}manifest.json`);
     expect(inBucket.sort()).toEqual(manifest.files.map((f) => f.key).sort());
     expect(inBucket.some((k) => k.includes('/heartrate_intraday_1sec/'))).toBe(false);
     // The completed type is delivered.
-    const steps = parse((await readObject(`${prefix}activity_steps_timeseries.csv`)).toString(), {
-      columns: true,
-    }) as Record<string, string>[];
+    const steps = parse(
+      (await kit.readObject(`${prefix}activity_steps_timeseries.csv`)).toString(),
+      {
+        columns: true,
+      },
+    ) as Record<string, string>[];
     expect(steps).toHaveLength(7);
     const unique = new Set(steps.map((row) => row.date)).size;
     reportFault(context, {

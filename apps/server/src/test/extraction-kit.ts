@@ -1,0 +1,105 @@
+import { createHash } from 'node:crypto';
+import { parse } from 'csv-parse/sync';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { expect } from 'vitest';
+import { extractionRuns } from '../db/schema/index.js';
+import { bearer, someAddress } from './auth-helpers.js';
+import { eventually } from './test-app.js';
+import {
+  consentAt,
+  participantSessionHeaders,
+  type studyWithParticipants,
+} from './wearables-kit.js';
+
+type World = Awaited<ReturnType<typeof studyWithParticipants>>;
+
+/**
+ * What the extraction fault tests share: a participant connected through the real OAuth path, a
+ * run started over HTTP, its end awaited, and the run's objects read back from the bucket.
+ */
+export function extractionKit(app: FastifyInstance, world: World) {
+  const call = (options: InjectOptions) => app.inject({ remoteAddress: someAddress(), ...options });
+  const bucket = () => app.extraction.bucketOf(world.study.id);
+
+  async function connected(account: string) {
+    const participant = await world.addParticipant({ firstName: 'Fay', lastName: 'Ult' });
+    const res = await call({
+      method: 'GET',
+      url: '/api/fitbit/auth-url',
+      headers: await participantSessionHeaders(app, world.study.studyCode, participant),
+      query: { participantId: participant.id, studyCode: world.study.studyCode },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const consent = await consentAt((res.json() as { authUrl: string }).authUrl, { account });
+    const callback = await call({
+      method: 'POST',
+      url: '/api/fitbit/callback',
+      payload: { code: consent.code, state: consent.state, participantId: participant.id },
+    });
+    expect(callback.statusCode, callback.body).toBe(200);
+    return participant;
+  }
+
+  /** Starts a run of one participant from 2026-11-01 to `endDate`; answers its id. */
+  async function startRun(
+    participantId: string,
+    name: string,
+    dataTypes: string[],
+    endDate = '2026-11-07',
+  ) {
+    const res = await call({
+      method: 'POST',
+      url: '/api/data-extraction/extract-participant-data',
+      headers: bearer(world.owner.token),
+      payload: {
+        participantIds: [participantId],
+        extractionName: name,
+        dataTypes,
+        dateRange: { startDate: '2026-11-01', endDate, mode: 'range' },
+      },
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as { runId: string }).runId;
+  }
+
+  const runOf = async (runId: string) =>
+    (await app.platform.db.select().from(extractionRuns).where(eq(extractionRuns.id, runId)))[0];
+
+  /** The run once it has ended (a read that fails, e.g. while the database is away, waits). */
+  const finished = (runId: string, timeoutMs = 90_000) =>
+    eventually(async () => {
+      const run = await runOf(runId).catch(() => undefined);
+      return run && run.status !== 'running' ? run : undefined;
+    }, timeoutMs);
+
+  async function readObject(key: string): Promise<Buffer> {
+    const { body } = await app.platform.objectStore.getObject(bucket(), key);
+    const chunks: Buffer[] = [];
+    for await (const chunk of body) chunks.push(Buffer.from(chunk));
+    return Buffer.concat(chunks);
+  }
+
+  /** Every object of the run: key below the run's folder → SHA-256 and write time. */
+  async function objectsOf(runId: string) {
+    const prefix = `extractions/${runId}/`;
+    const page = await app.platform.objectStore.listObjects(bucket(), { prefix });
+    const out = new Map<string, { sha256: string; at: number }>();
+    for (const object of page.objects) {
+      out.set(object.key.slice(prefix.length), {
+        sha256: createHash('sha256')
+          .update(await readObject(object.key))
+          .digest('hex'),
+        at: object.lastModified.getTime(),
+      });
+    }
+    return out;
+  }
+
+  const csvRows = async (runId: string, type: string) =>
+    parse((await readObject(`extractions/${runId}/${type}.csv`)).toString(), {
+      columns: true,
+    }) as Record<string, string>[];
+
+  return { call, bucket, connected, startRun, runOf, finished, readObject, objectsOf, csvRows };
+}
