@@ -87,7 +87,14 @@ async function startServer(env: Record<string, string>, port: number): Promise<C
   const root = fileURLToPath(new URL('..', import.meta.url));
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', '--conditions=source', 'apps/server/src/main.ts'],
+    [
+      '--import',
+      'tsx',
+      '--conditions=source',
+      // BENCH_PROFILE=1: the server writes a CPU profile to bench-profiles/ when it stops.
+      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=bench-profiles'] : []),
+      'apps/server/src/main.ts',
+    ],
     { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] },
   );
   for (let i = 0; i < 600; i++) {
