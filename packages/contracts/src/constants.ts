@@ -130,8 +130,8 @@ export const EXTRACTION_MAX_PARTICIPANTS = 500;
 export const PREVIEW_ITEMS = 5;
 
 /**
- * Files one form may attach: a researcher's verification documents (000 §9) and a participant's
- * profile documents (001 §5) alike. Every check and every text reads this one number.
+ * Files one form may attach: a researcher's verification documents and a participant's profile
+ * documents alike. Every check and every text reads this one number.
  */
 export const DOCUMENT_MAX_FILES = 5;
 
