@@ -22,16 +22,24 @@ export function extractionKit(app: FastifyInstance, world: World) {
   const call = (options: InjectOptions) => app.inject({ remoteAddress: someAddress(), ...options });
   const bucket = () => app.extraction.bucketOf(world.study.id);
 
-  async function connected(account: string) {
-    const participant = await world.addParticipant({ firstName: 'Fay', lastName: 'Ult' });
+  /** A participant of the study, connected through the direct path with `account`. */
+  async function connected(account: string, scopes?: readonly string[]) {
+    const participant = await world.addParticipant({
+      firstName: 'Sam',
+      lastName: account.slice(0, 6),
+    });
     const res = await call({
       method: 'GET',
       url: '/api/fitbit/auth-url',
+      // A first connection needs the session the enrolment issues after verification.
       headers: await participantSessionHeaders(app, world.study.studyCode, participant),
       query: { participantId: participant.id, studyCode: world.study.studyCode },
     });
     expect(res.statusCode, res.body).toBe(200);
-    const consent = await consentAt((res.json() as { authUrl: string }).authUrl, { account });
+    const consent = await consentAt((res.json() as { authUrl: string }).authUrl, {
+      account,
+      ...(scopes ? { scopes } : {}),
+    });
     const callback = await call({
       method: 'POST',
       url: '/api/fitbit/callback',

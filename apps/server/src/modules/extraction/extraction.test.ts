@@ -18,25 +18,23 @@ import {
   wearableConnections,
 } from '../../db/schema/index.js';
 import { bearer, someAddress } from '../../test/auth-helpers.js';
+import { extractionKit } from '../../test/extraction-kit.js';
 import { createTestApp, eventually, type TestApp } from '../../test/test-app.js';
-import {
-  accountWith,
-  consentAt,
-  participantSessionHeaders,
-  studyWithParticipants,
-} from '../../test/wearables-kit.js';
+import { accountWith, studyWithParticipants } from '../../test/wearables-kit.js';
 import { createExtractionEngine } from './engine.js';
 
 let testApp: TestApp;
 let app: FastifyInstance;
 let sandbox: Sandbox;
 let world: Awaited<ReturnType<typeof studyWithParticipants>>;
+let kit: ReturnType<typeof extractionKit>;
 
 beforeAll(async () => {
   testApp = await createTestApp();
   app = testApp.app;
   sandbox = testApp.sandbox as Sandbox;
   world = await studyWithParticipants(app);
+  kit = extractionKit(app, world);
 }, 60_000);
 
 afterAll(async () => {
@@ -45,32 +43,7 @@ afterAll(async () => {
 
 const call = (options: InjectOptions) => app.inject({ remoteAddress: someAddress(), ...options });
 
-/** A participant of the study, connected through the direct path with `account`. */
-async function connected(account: string, scopes?: readonly string[]) {
-  const participant = await world.addParticipant({
-    firstName: 'Sam',
-    lastName: account.slice(0, 6),
-  });
-  const res = await call({
-    method: 'GET',
-    url: '/api/fitbit/auth-url',
-    // A first connection needs the session the enrolment issues after verification.
-    headers: await participantSessionHeaders(app, world.study.studyCode, participant),
-    query: { participantId: participant.id, studyCode: world.study.studyCode },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  const consent = await consentAt((res.json() as { authUrl: string }).authUrl, {
-    account,
-    ...(scopes ? { scopes } : {}),
-  });
-  const callback = await call({
-    method: 'POST',
-    url: '/api/fitbit/callback',
-    payload: { code: consent.code, state: consent.state, participantId: participant.id },
-  });
-  expect(callback.statusCode, callback.body).toBe(200);
-  return participant;
-}
+const _connected = (account: string, scopes?: readonly string[]) => kit.connected(account, scopes);
 
 async function start(token: string, payload: Record<string, unknown>) {
   return call({
@@ -148,7 +121,7 @@ describe('an extraction run against the sandbox', () => {
   let runId: string;
 
   beforeAll(async () => {
-    participant = await connected(account);
+    participant = await kit.connected(account);
     const res = await start(world.owner.token, {
       participantIds: [participant.id],
       extractionName: 'Week with DST and travel',
@@ -408,7 +381,7 @@ describe('an extraction run against the sandbox', () => {
 describe('all 12 types', () => {
   it('fetch and tidy for one day: every task completes with rows, calls as planned', async () => {
     const account = 'extract.all@gmail.test';
-    const participant = await connected(account);
+    const participant = await kit.connected(account);
     const res = await start(world.owner.token, {
       participantId: participant.id,
       extractionName: 'All types',
@@ -513,7 +486,7 @@ describe('per-participant outcomes', () => {
     const activityOnly = GOOGLE_HEALTH_READ_SCOPES.filter((s) =>
       s.includes('activity_and_fitness'),
     );
-    const participant = await connected('extract.partial@gmail.test', activityOnly);
+    const participant = await kit.connected('extract.partial@gmail.test', activityOnly);
     const res = await start(world.collaborator.token, {
       participantId: participant.id,
       extractionName: 'Partial grant',
@@ -563,8 +536,8 @@ describe('per-participant outcomes', () => {
   }, 60_000);
 
   it('a dead grant fails only that participant, marks it for reauthorization and mails them', async () => {
-    const dead = await connected('extract.dead@gmail.test');
-    const alive = await connected('extract.alive@gmail.test');
+    const dead = await kit.connected('extract.dead@gmail.test');
+    const alive = await kit.connected('extract.alive@gmail.test');
     sandbox.health.revoke('extract.dead@gmail.test');
     // The stored access token has expired, so the engine must refresh: Google says invalid_grant.
     await app.platform.db
@@ -600,7 +573,7 @@ describe('per-participant outcomes', () => {
   }, 60_000);
 
   it('a grant revoked at Google while its access token still looks valid fails the job at once', async () => {
-    const revoked = await connected('extract.revoked@gmail.test');
+    const revoked = await kit.connected('extract.revoked@gmail.test');
     sandbox.health.revoke('extract.revoked@gmail.test');
     const began = Date.now();
     const res = await start(world.owner.token, {
@@ -623,7 +596,7 @@ describe('per-participant outcomes', () => {
   }, 60_000);
 
   it('rides out 503s from the provider (retry with back-off) and still writes every row', async () => {
-    const participant = await connected('extract.flaky@gmail.test');
+    const participant = await kit.connected('extract.flaky@gmail.test');
     sandbox.health.setControls({ error503Rate: 0.5 });
     try {
       const res = await start(world.owner.token, {
@@ -652,7 +625,7 @@ describe('per-participant outcomes', () => {
 describe('Google’s own 429', () => {
   it('waits as Retry-After says and completes, without losing a call', async () => {
     const account = 'extract.limited@gmail.test';
-    const participant = await connected(account);
+    const participant = await kit.connected(account);
     // Google allows this user 2 calls a minute here, and its minute ends 5 s from now.
     const offset = (55_000 - (Date.now() % 60_000) + 60_000) % 60_000;
     sandbox.health.setControls({ perUserPerMinute: 2, clockOffsetMs: offset });
@@ -683,7 +656,7 @@ describe('Google’s own 429', () => {
 
 describe('who may extract', () => {
   it('owner and collaborator start runs; others are refused, and nothing is queued for them', async () => {
-    const participant = await connected('extract.roles@gmail.test');
+    const participant = await kit.connected('extract.roles@gmail.test');
     const payload = {
       participantId: participant.id,
       extractionName: 'Roles',
@@ -728,7 +701,7 @@ describe('who may extract', () => {
   });
 
   it('validates the request with the spec’s rules', async () => {
-    const participant = await connected('extract.valid@gmail.test');
+    const participant = await kit.connected('extract.valid@gmail.test');
     const base = {
       participantId: participant.id,
       extractionName: 'Valid',
@@ -773,7 +746,7 @@ describe('who may extract', () => {
 describe('a worker killed mid-run', () => {
   it('resumes at the unfinished task: finished tasks are not redone, no row is lost or doubled', async () => {
     const account = 'extract.killed@gmail.test';
-    const participant = await connected(account);
+    const participant = await kit.connected(account);
     let calls = 0;
     // A second worker whose process "dies" on its third request: it never answers again.
     const doomed = createExtractionEngine({
@@ -884,7 +857,7 @@ describe('a participant’s job', () => {
 
   it('works on several of the participant’s types at once, at most EXTRACTION_CALLS_PER_PARTICIPANT calls', async () => {
     const account = 'extract.lanes@gmail.test';
-    const participant = await connected(account);
+    const participant = await kit.connected(account);
     const { engine, seen } = countingEngine(3);
     const started = await engine.start({
       studyId: world.study.id,
@@ -910,7 +883,7 @@ describe('a participant’s job', () => {
   }, 60_000);
 
   it('the last one to end writes the run’s files before it ends, without a queued job', async () => {
-    const participant = await connected('extract.inline@gmail.test');
+    const participant = await kit.connected('extract.inline@gmail.test');
     const { engine } = countingEngine(1);
     const started = await engine.start({
       studyId: world.study.id,
