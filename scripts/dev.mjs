@@ -4,6 +4,9 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runOnNode22 } from './node-22.mjs';
+
+await runOnNode22();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const env = { ...process.env, INIT_CWD: process.env.INIT_CWD ?? root };

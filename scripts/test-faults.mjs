@@ -9,6 +9,9 @@ import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runOnNode22 } from './node-22.mjs';
+
+await runOnNode22();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const report = path.join(os.tmpdir(), `wrp-faults-${process.pid}.json`);

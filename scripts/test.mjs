@@ -6,6 +6,9 @@ import { accessSync, constants, existsSync, readFileSync, rmSync } from 'node:fs
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runOnNode22 } from './node-22.mjs';
+
+await runOnNode22();
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const reportsDir = path.join(os.tmpdir(), `wrp-test-reports-${process.pid}`);
