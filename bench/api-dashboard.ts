@@ -1,7 +1,8 @@
 /**
- * Benchmark of the dashboard's study lists (issue 5, DESIGN §12): a researcher with 200 owned
- * and 50 collaborative studies on PostgreSQL; autocannon at 50 connections against the owned
- * and collaborative list endpoints and, in the same run, a bare Fastify JSON route.
+ * Benchmark of the dashboard's study lists (issue 5; budget in
+ * docs/architecture.md#performance-budgets): a researcher with 200 owned and 50 collaborative
+ * studies on PostgreSQL; autocannon at 50 connections against the owned and collaborative list
+ * endpoints and, in the same run, a bare Fastify JSON route.
  *
  *   npm run bench:api-dashboard        (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
  *   BENCH_PROFILE=owned npm run bench:api-dashboard     (CPU profile of the matching endpoints)

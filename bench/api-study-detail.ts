@@ -1,9 +1,10 @@
 /**
- * Benchmark of the study detail screen's calls (issue 9, DESIGN §12) on PostgreSQL: one study
- * with 5,000 participants (3,000 with a wearable connection), 2,000 pending participants,
- * 300 mailings (20 recipients each, every tenth 1,000; with their outbound queue rows) and 10 collaborators.
- * autocannon at 50 connections against each tab's first page and the stats, next to a bare
- * Fastify JSON route measured in the same run.
+ * Benchmark of the study detail screen's calls (issue 9; budget in
+ * docs/architecture.md#performance-budgets) on PostgreSQL: one study with 5,000 participants (3,000
+ * with a wearable connection), 2,000 pending participants, 300 mailings (20 recipients each, every
+ * tenth 1,000; with their outbound queue rows) and 10 collaborators. autocannon at 50 connections
+ * against each tab's first page and the stats, next to a bare Fastify JSON route measured in the
+ * same run.
  *
  *   npm run bench:api-study-detail     (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
  *   BENCH_PROFILE=participants npm run bench:api-study-detail   (CPU profile of matching endpoints)

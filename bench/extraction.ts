@@ -1,9 +1,9 @@
 /**
- * Benchmark of the extraction engine (issue 12, DESIGN §10) against the sandbox's Google Health
- * API with 100 ms injected latency and the real per-user quota (300 requests per minute):
- * 20 connected participants (each a distinct simulated Google account, connected through the real
- * OAuth flow: auth URL, consent page, callback) × the 12 research types × 7 days, run twice in
- * one process:
+ * Benchmark of the extraction engine (issue 12; budgets in
+ * docs/architecture.md#performance-budgets) against the sandbox's Google Health API with 100 ms
+ * injected latency and the real per-user quota (300 requests per minute): 20 connected participants
+ * (each a distinct simulated Google account, connected through the real OAuth flow: auth URL,
+ * consent page, callback) × the 12 research types × 7 days, run twice in one process:
  *
  *   (a) the spec's design, sequential: the same planned calls, one participant after another,
  *       one call at a time, fetch only. It replays the engine's plan (plan.ts: the same rollups,
@@ -221,11 +221,12 @@ try {
   const grantedScopes = connection?.grantedScopes ?? [];
 
   // ---- minimum call count ----------------------------------------------------------------------
-  // The fewest requests the documented limits allow for each participant (reference §3.3–§3.7):
-  // ceil(days ÷ cap) for every daily rollup and unpaged list; for pages of points (raw heart
-  // rate, minute steps, 60 s rollups) ceil(points ÷ page size) over the whole range, with the
-  // points counted from the sandbox's own data (heart-rate samples) or one per minute; one call
-  // each for identity, profile and settings. Computed independently of the engine's windows.
+  // The fewest requests the documented limits allow for each participant (page and range caps,
+  // docs/wearables.md#caps-the-planner-respects): ceil(days ÷ cap) for every daily rollup and
+  // unpaged list; for pages of points (raw heart rate, minute steps, 60 s rollups) ceil(points ÷
+  // page size) over the whole range, with the points counted from the sandbox's own data
+  // (heart-rate samples) or one per minute; one call each for identity, profile and settings.
+  // Computed independently of the engine's windows.
   const minutes = DAYS * 1440;
   function minimumCalls(account: string): number {
     let total = 0;

@@ -121,7 +121,7 @@ if (process.env.TEST_DATABASE_URL) {
 }
 run('web: unit + component tests', 'npm', vitest('@research/web', 'web.json'));
 run('web: production build', 'npm', ['run', 'build', '-w', '@research/web']);
-// DESIGN §12: the landing route's initial JavaScript stays within 150 KB gzip.
+// Budget: the landing route's initial JavaScript stays within 150 KB gzip.
 run('web: landing route JavaScript budget', 'node', ['apps/web/scripts/measure-landing-js.mjs']);
 run(
   'web: browser tests (Playwright, Debian Chromium)',

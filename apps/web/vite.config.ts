@@ -33,14 +33,14 @@ export default defineConfig({
         codeSplitting: {
           // Everything the entry loads statically goes into one chunk: left alone, the bundler
           // splits modules shared with lazy pages into several small chunks that all load at
-          // start anyway, and separate chunks compress worse than one (DESIGN §12 budget).
+          // start anyway, and separate chunks compress worse than one (150 KB gzip budget).
           groups: [{ name: 'app', tags: ['$initial'] }],
         },
       },
       treeshake: {
         // The contracts package only declares constants and zod schemas, nothing runs on import.
         // Saying so lets the bundler drop the schemas (and zod with them) from pages that only
-        // read a constant: without it the landing route carries all of zod (DESIGN §12).
+        // read a constant: without it the landing route carries all of zod.
         moduleSideEffects: [{ test: /packages[\\/]contracts[\\/]src[\\/]/, sideEffects: false }],
       },
     },

@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 
-/** Connections per run: DESIGN §12 states its budget at 50 concurrent connections. */
+/**
+ * Connections per run: the API budget (docs/architecture.md#performance-budgets) is stated at 50
+ * concurrent connections.
+ */
 export const CONNECTIONS = 50;
 export const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
@@ -49,7 +52,7 @@ export async function measure(
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
 
-/** DESIGN §12: p99 ≤ 50 ms and at least a quarter of the bare route's throughput. */
+/** The API budget: p99 ≤ 50 ms and at least a quarter of the bare route's throughput. */
 export const P99_BUDGET_MS = 50;
 export const RATIO_BUDGET = 0.25;
 

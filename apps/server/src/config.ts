@@ -78,7 +78,7 @@ const envSchema = z.object({
   GOOGLE_HEALTH_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_HEALTH_CLIENT_SECRET: z.string().min(1).optional(),
 
-  /** Google Health quotas the extraction engine keeps to, across all workers (reference §6). */
+  /** Google Health quotas the extraction engine keeps to, across all workers. */
   EXTRACTION_PER_USER_PER_MINUTE: z.coerce.number().int().positive().default(300),
   EXTRACTION_PER_PROJECT_PER_MINUTE: z.coerce.number().int().positive().default(120_000),
   /**
@@ -167,7 +167,7 @@ export interface AppConfig {
         bucketPrefix: string;
       };
   google: { issuer: string; clientId: string; clientSecret: string; usesSandbox: boolean };
-  /** Google Health API and the Google OAuth endpoints for its grants (DESIGN §9). */
+  /** Google Health API and the Google OAuth endpoints for its grants. */
   googleHealth: {
     authUrl: string;
     tokenUrl: string;

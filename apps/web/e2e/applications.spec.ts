@@ -121,7 +121,7 @@ test.describe('researcher applications', () => {
     });
     const documents = page.getByRole('list', { name: 'Verification Documents' });
     await expect(documents.getByText('appointment-letter.pdf')).toBeVisible();
-    // Sizes read in KB with 1 decimal or MB with 2 (000 §9): under a kilobyte, never '0.0 KB'.
+    // Sizes read in KB with 1 decimal or MB with 2: under a kilobyte, never '0.0 KB'.
     expect(SAMPLE_PDF.length).toBeLessThan(1024);
     await expect(
       documents.getByText(`${Math.max(0.1, SAMPLE_PDF.length / 1024).toFixed(1)} KB`),

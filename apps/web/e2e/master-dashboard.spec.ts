@@ -128,7 +128,7 @@ test.describe('master dashboard', () => {
     await expect(details).toContainText(approvee.email);
     await expect(details).toContainText('4/12/1988');
     await expect(details).toContainText('affiliation-letter.pdf');
-    // Document sizes read in KB with 1 decimal or MB with 2 (000 §9); this file is under 1 KB.
+    // Document sizes read in KB with 1 decimal or MB with 2; this file is under 1 KB.
     expect(samplePdf().length).toBeLessThan(1024);
     await expect(details).toContainText(
       `${Math.max(0.1, samplePdf().length / 1024).toFixed(1)} KB · application/pdf`,

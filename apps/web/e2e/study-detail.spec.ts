@@ -224,7 +224,7 @@ test.describe
       await expect(tab(page, 'Email History')).toHaveText('Email History (0)');
       await expect(tab(page, 'Participants')).toHaveText('Participants (1)');
       const table = page.getByRole('table', { name: 'Participants' });
-      // Not connected to a wearable yet: inactive (001 §4.1).
+      // Not connected to a wearable yet: inactive.
       await expect(table.getByRole('row').filter({ hasText: 'Ada Byron' })).toContainText(
         'inactive',
       );

@@ -1,4 +1,4 @@
-// Measures the JavaScript the landing route loads (DESIGN §12 budget: 150 KB gzip): the entry
+// Measures the JavaScript the landing route loads (its budget is 150 KB gzip): the entry
 // script of dist/index.html, every chunk it imports statically (transitively), and the landing
 // page's lazy chunk with its static imports. Run after `vite build`: node scripts/measure-landing-js.mjs
 import { readFileSync } from 'node:fs';

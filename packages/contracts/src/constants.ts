@@ -1,20 +1,20 @@
 /**
- * Business constants and limits from the product spec (000 §9, 001 §9). Server, web and sandbox
+ * Business constants and limits (docs/product.md#limits). Server, web and sandbox
  * read them from here so a limit changes in one place only.
  */
 
-/** Minimum length of account passwords and study passwords (000 §9). */
+/** Minimum length of account passwords and study passwords. */
 export const MIN_PASSWORD_LENGTH = 6;
 
-/** Maximum length of participant first and last names (001 §9). */
+/** Maximum length of participant first and last names. */
 export const NAME_MAX_LENGTH = 100;
 
-/** Participants must be at least this old (001 §9). */
+/** Participants must be at least this old. */
 export const MIN_PARTICIPANT_AGE = 18;
 
 /**
  * Study code lengths. The validator accepts 6 to 8 characters, while the collaborator join dialog
- * limits entry to 6 (000 §5) and codes we generate are 6 long, so they fit that dialog.
+ * limits entry to 6 and codes we generate are 6 long, so they fit that dialog.
  */
 export const STUDY_CODE = {
   minLength: 6,
@@ -29,11 +29,11 @@ export const STUDY_CODE = {
  */
 export const STUDY_CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 
-/** Participant ids are 'P' followed by 16 hex characters: 17 in total (001 §3, §9). */
+/** Participant ids are 'P' followed by 16 hex characters: 17 in total. */
 export const PARTICIPANT_ID_LENGTH = 17;
 export const PARTICIPANT_ID_PREFIX = 'P';
 
-/** Verification codes sent by e-mail or SMS (001 §9). */
+/** Verification codes sent by e-mail or SMS. */
 export const VERIFICATION_CODE_LENGTH = 6;
 export const VERIFICATION_RESEND_SECONDS = 30;
 export const MAX_EMAIL_CODE_ATTEMPTS = 3;
@@ -60,21 +60,21 @@ export const PARTICIPANT_SESSION_TTL_MS = 60 * 60 * 1000;
 /** The header that carries a participant session (participants have no bearer token). */
 export const PARTICIPANT_SESSION_HEADER = 'x-participant-session';
 
-/** Phone numbers carry exactly this many digits (000 §9, 001 §9). */
+/** Phone numbers carry exactly this many digits. */
 export const PHONE_DIGITS = 10;
 
-/** CSV roster upload limits (001 §5, §9): 5 MB, preview of 5 rows. */
+/** CSV roster upload limits: 5 MB, preview of 5 rows. */
 export const CSV_MAX_BYTES = 5_242_880;
 export const CSV_PREVIEW_ROWS = 5;
 
-/** Delays before the automatic redirects after a success panel (000 §9, 001 §9). */
+/** Delays before the automatic redirects after a success panel. */
 export const REDIRECT_DELAYS_MS = {
   applicationSubmit: 3_000,
   profileSubmit: 3_000,
   wearableSuccess: 3_000,
 } as const;
 
-/** Wearable authorization popup (001 §4.4, §9). */
+/** Wearable authorization popup. */
 export const POPUP = {
   width: 600,
   height: 700,
@@ -82,17 +82,17 @@ export const POPUP = {
   closeAfterSuccessMs: 500,
 } as const;
 
-/** Settings every new study is created with (000 §3, §9). */
+/** Settings every new study is created with. */
 export const DEFAULT_STUDY_SETTINGS = {
   allowSelfEnrollment: false,
   requireVerification: true,
   dataRetentionDays: 365,
 } as const;
 
-/** Count-only list requests ask for a single row and read totalCount (000 §9). */
+/** Count-only list requests ask for a single row and read totalCount. */
 export const COUNT_REQUEST_LIMIT = 1;
 
-/** The researcher-facing catalogue of data types, in the order of 001 §9. */
+/** The researcher-facing catalogue of data types, in the order the extraction panel lists them. */
 export const DATA_TYPES = [
   'profile',
   'activity_summary',
@@ -109,16 +109,16 @@ export const DATA_TYPES = [
 ] as const;
 export type DataType = (typeof DATA_TYPES)[number];
 
-/** Data type preselected in the extraction panel (001 §9). */
+/** Data type preselected in the extraction panel. */
 export const DEFAULT_DATA_TYPE: DataType = 'profile';
 
-/** Time-series data types cover this many days (001 §9). */
+/** Time-series data types cover this many days. */
 export const TIME_SERIES_DAYS = 7;
 
-/** The extraction panel lists the jobs of the newest runs only (001 §2.1, §9). */
+/** The extraction panel lists the jobs of the newest runs only. */
 export const EXTRACTION_RUN_LIST_LIMIT = 5;
 
-/** Job names in the list are cut to this many characters plus an ellipsis (001 §2.1). */
+/** Job names in the list are cut to this many characters plus an ellipsis. */
 export const EXTRACTION_JOB_NAME_MAX_CHARS = 10;
 
 /** Longest range one extraction run may cover. */
@@ -126,7 +126,7 @@ export const EXTRACTION_MAX_RANGE_DAYS = 366;
 /** Participants in one extraction run. */
 export const EXTRACTION_MAX_PARTICIPANTS = 500;
 
-/** Previews list this many items, then '+N more' (001 §2.1, §9). */
+/** Previews list this many items, then '+N more'. */
 export const PREVIEW_ITEMS = 5;
 
 /**
@@ -142,7 +142,7 @@ export const RESEARCHER_DOCUMENTS = {
   mimeTypes: ['application/pdf', 'image/png', 'image/jpeg'],
 } as const;
 
-/** File extensions a participant may attach to the profile form (001 §5). */
+/** File extensions a participant may attach to the profile form. */
 export const PARTICIPANT_DOCUMENT_EXTENSIONS = [
   'pdf',
   'doc',
@@ -153,7 +153,7 @@ export const PARTICIPANT_DOCUMENT_EXTENSIONS = [
   'gif',
 ] as const;
 
-/** Participant documents on the profile form (001 §5): 5 files of at most 10 MB each. */
+/** Participant documents on the profile form: 5 files of at most 10 MB each. */
 export const PARTICIPANT_DOCUMENT_LIMITS = {
   maxFiles: DOCUMENT_MAX_FILES,
   maxFileBytes: 10 * 1024 * 1024,
@@ -163,12 +163,12 @@ export const PARTICIPANT_DOCUMENT_LIMITS = {
 export const ROLES = ['researcher', 'master'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** 'noprofile' is the status of a signed-in user who has not applied yet (000 §4). */
+/** 'noprofile' is the status of a signed-in user who has not applied yet. */
 export const RESEARCHER_STATUSES = ['noprofile', 'pending', 'approved', 'rejected'] as const;
 export type ResearcherStatus = (typeof RESEARCHER_STATUSES)[number];
 
 export const APPLICATION_STATUSES = ['pending', 'approved', 'rejected'] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 
-/** Label of the create-study button while the study is being created (000 §4). */
+/** Label of the create-study button while the study is being created. */
 export const STUDY_CREATE_WAIT_MESSAGE = 'Please wait 30 seconds for study to be created...';

@@ -1,9 +1,8 @@
 /**
  * Every way the product shows a file's size, in one place. Three forms, as the specs ask:
- * - participant details: whole KB (001 §9: "Document sizes are shown in KB (rounded) in
- *   participant details");
- * - every other document list: "MB with 2 decimals or KB with 1 decimal" (000 §9, 001 §9);
- * - the participant's own profile form: "Bytes, KB, MB or GB" (001 §5).
+ * - participant details: whole KB, rounded;
+ * - every other document list: "MB with 2 decimals or KB with 1 decimal";
+ * - the participant's own profile form: "Bytes, KB, MB or GB".
  * A file with content never reads as zero: the KB forms show at least their smallest step.
  */
 

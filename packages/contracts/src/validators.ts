@@ -25,7 +25,7 @@ export const STUDY_CODE_PATTERN = /^[A-Z0-9]{6,8}$/;
 
 export const isValidStudyCode = (value: string): boolean => STUDY_CODE_PATTERN.test(value);
 
-/** Removes every whitespace character and upper-cases (000 §5). */
+/** Removes every whitespace character and upper-cases. */
 export const formatStudyCode = (value: string): string => value.replace(/\s+/g, '').toUpperCase();
 
 /**
@@ -57,7 +57,7 @@ export function formatAccountPhone(value: string): string {
 /** A complete account phone as produced by `formatAccountPhone`. */
 export const ACCOUNT_PHONE_PATTERN = /^\(\d{3}\) - \d{3} - \d{4}$/;
 
-/** The invite dialog's phone format '(111) - 0000 - 000' (001 §5, §9): 3, 4, 3 digits. */
+/** The invite dialog's phone format '(111) - 0000 - 000': 3, 4, 3 digits. */
 export const INVITE_PHONE_PATTERN = /^\(\d{3}\) - \d{4} - \d{3}$/;
 
 /** Invite-dialog phone as typed, grouped 3-4-3 to match `INVITE_PHONE_PATTERN`. */
@@ -80,7 +80,7 @@ const PHONE_CHARACTERS = /^[\d\s().-]*$/;
 export const hasTenDigits = (value: string): boolean =>
   PHONE_CHARACTERS.test(value) && digitsOf(value).length === PHONE_DIGITS;
 
-/** Phone is optional (001 §5): blank is fine, otherwise it needs exactly 10 digits. */
+/** Phone is optional: blank is fine, otherwise it needs exactly 10 digits. */
 export const isValidOptionalPhone = (value: string | null | undefined): boolean =>
   value == null || value.trim() === '' || hasTenDigits(value);
 
@@ -95,7 +95,7 @@ export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const isValidEmail = (value: string): boolean => EMAIL_PATTERN.test(value);
 
-/** Participant e-mails are lower-cased and trimmed before they are sent or compared (001 §5). */
+/** Participant e-mails are lower-cased and trimmed before they are sent or compared. */
 export const normalizeEmail = (value: string): string => value.trim().toLowerCase();
 
 /** 'a@x.com, ,b@y.org,' -> ['a@x.com', 'b@y.org']: comma separated, trimmed, empties dropped. */
@@ -131,7 +131,7 @@ export const isValidParticipantId = (value: string): boolean => PARTICIPANT_ID_P
 
 export const VERIFICATION_CODE_PATTERN = new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`);
 
-/** Exactly 6 digits, nothing else (001 §5). */
+/** Exactly 6 digits, nothing else. */
 export const isValidVerificationCode = (value: string): boolean =>
   VERIFICATION_CODE_PATTERN.test(value);
 
@@ -244,7 +244,7 @@ export interface ExtractionEstimate {
   maxMinutes: number;
 }
 
-/** API calls = participants x data types x days; time = calls/10 to calls/5 minutes (001 §9). */
+/** API calls = participants x data types x days; time = calls/10 to calls/5 minutes. */
 export function estimateExtraction(input: ExtractionEstimateInput): ExtractionEstimate {
   const days = countDaysInclusive(input.startDate, input.endDate);
   const calls = Math.max(0, input.participants) * Math.max(0, input.dataTypes) * days;
@@ -258,7 +258,7 @@ export function estimateExtraction(input: ExtractionEstimateInput): ExtractionEs
 export const defaultExtractionName = (date: Date, participantCount: number): string =>
   `Extraction_${toLocalIsoDate(date)}_${participantCount}participants`;
 
-/** Job names in the job list: 10 characters then '...' (001 §2.1). */
+/** Job names in the job list: 10 characters then '...'. */
 export const truncateJobName = (name: string): string =>
   name.length > EXTRACTION_JOB_NAME_MAX_CHARS
     ? `${name.slice(0, EXTRACTION_JOB_NAME_MAX_CHARS)}...`
@@ -283,8 +283,9 @@ export interface ParticipantAuthorization {
 }
 
 /**
- * 001 §4.1: inactive without authorization; with a token and an expiry, active only while the
- * expiry is in the future; authorized without an expiry, active.
+ * The participant display status (docs/product.md#participant-display-status): inactive without
+ * authorization; with a token and an expiry, active only while the expiry is in the future;
+ * authorized without an expiry, active.
  */
 export function participantDisplayStatus(
   participant: ParticipantAuthorization,
@@ -308,7 +309,7 @@ export interface FileFacts {
   size: number;
 }
 
-/** CSV by MIME type or by '.csv' extension (001 §5). */
+/** CSV by MIME type or by '.csv' extension. */
 export const isCsvFile = (file: Pick<FileFacts, 'name' | 'type'>): boolean =>
   file.type === 'text/csv' || file.name.toLowerCase().endsWith('.csv');
 
@@ -329,7 +330,7 @@ export const fileExtension = (fileName: string): string => {
   return dot <= 0 || dot === fileName.length - 1 ? '' : fileName.slice(dot + 1).toLowerCase();
 };
 
-/** Participant profile documents: pdf, doc, docx, jpg, jpeg, png, gif (001 §5). */
+/** Participant profile documents: pdf, doc, docx, jpg, jpeg, png, gif. */
 export const isAllowedParticipantDocument = (fileName: string): boolean =>
   (PARTICIPANT_DOCUMENT_EXTENSIONS as readonly string[]).includes(fileExtension(fileName));
 

@@ -615,7 +615,7 @@ function bearer(request: FastifyRequest, query: URLSearchParams): string | null 
   return query.get('access_token') ?? query.get('oauth_token');
 }
 
-/** Google's Health API at `/v4/users/{me|healthUserId}/…` (reference §3, §10). */
+/** Google's Health API at `/v4/users/{me|healthUserId}/…`. */
 export function registerResourceServer(app: FastifyInstance, options: ResourceServerOptions): void {
   const { grants, clock, controls, quota, faults } = options;
 
@@ -662,7 +662,7 @@ export function registerResourceServer(app: FastifyInstance, options: ResourceSe
         ...ids,
         now: clock.now(),
       };
-      // Partial responses (reference §0): a malformed selection is refused before any work.
+      // Partial responses: a malformed selection is refused before any work.
       const fieldsText = query.get('fields');
       const fields = fieldsText ? parseFieldMask(fieldsText) : null;
       const route = (): unknown => {

@@ -16,7 +16,7 @@ export const METRICS = `${HEALTH}health_metrics_and_measurements.readonly`;
 export const SLEEP = `${HEALTH}sleep.readonly`;
 export const PROFILE = `${HEALTH}profile.readonly`;
 export const SETTINGS = `${HEALTH}settings.readonly`;
-/** The minimum read set for the 12 research types (reference §2.2). */
+/** The minimum read set for the 12 research types. */
 export const RESEARCH_SCOPES = [ACTIVITY, METRICS, SLEEP, PROFILE, SETTINGS];
 
 export interface Tokens {

@@ -7,7 +7,7 @@ interface PageModule {
 
 /**
  * Turns `() => import('./some-page')` into a react-router `lazy` function, so each route is one
- * line in router.tsx. A chunk that never arrives fails after CHUNK_LOAD_TIMEOUT_MS (spec 000 §9)
+ * line in router.tsx. A chunk that never arrives fails after CHUNK_LOAD_TIMEOUT_MS
  * instead of leaving the user on a spinner; the failure reaches the route's error page.
  */
 export function lazyPage(load: () => Promise<PageModule>) {

@@ -17,7 +17,7 @@ interface AppProvidersProps {
  * Our theme has no CSS-variable colour schemes, and for such a theme the ThemeProvider of
  * @mui/material only forwards to this one from @mui/system (its ThemeProviderNoVars, with
  * `vars: null`). Importing the latter directly keeps the colour-scheme machinery of the former
- * (~3 KB gzip) off the landing route, whose budget is 150 KB (DESIGN §12).
+ * (~3 KB gzip) off the landing route, whose budget is 150 KB.
  *
  * TanStack Query is not provided here: the lazily loaded QueryBoundary route provides it to the
  * pages that use it, which keeps the library off the landing route.

@@ -5,7 +5,7 @@ import { useQueryClientOverride } from './query-client-override';
 
 /**
  * TanStack Query for every page but the landing page. Loaded lazily as the layout of those pages,
- * so the library stays off the landing route's initial JavaScript (DESIGN §12 budget).
+ * so the library stays off the landing route's initial JavaScript (150 KB gzip budget).
  */
 export default function QueryBoundary() {
   const client = useQueryClientOverride() ?? queryClient;

@@ -13,7 +13,7 @@ import { lazyPage } from './lazy-page';
 
 /**
  * The screens. Adding one is one entry: a path and `lazyPage(() => import(...))`, so every page
- * is its own chunk and the landing route stays small (DESIGN §12). Guarded groups (signed in,
+ * is its own chunk and the landing route stays small. Guarded groups (signed in,
  * approved researcher, master) become a pathless entry whose Component is the guard and whose
  * children are the guarded pages.
  */
@@ -34,7 +34,7 @@ export const pageRoutes: RouteObject[] = [
         path: 'confirm-email',
         lazy: lazyPage(() => import('../features/auth/components/confirm-email-page')),
       },
-      // Participant enrolment and verification (001 §2.2): no sign-in.
+      // Participant enrolment and verification: no sign-in.
       {
         path: 'participant/enroll',
         lazy: lazyPage(() => import('../features/participant/components/enroll-page')),
@@ -135,7 +135,7 @@ export const appRoutes: RouteObject[] = [
         errorElement: <ErrorPage />,
         children: [
           ...pageRoutes,
-          // Any unknown path goes to the landing page (spec 000 §2), replacing the bad entry.
+          // Any unknown path goes to the landing page, replacing the bad entry.
           { path: '*', loader: () => replace('/') },
         ],
       },

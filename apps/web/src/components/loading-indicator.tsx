@@ -5,7 +5,7 @@ import { PLACEHOLDER_TEXTS } from '@research/contracts';
 
 export interface LoadingIndicatorProps {
   message?: string;
-  /** Covers the whole viewport, e.g. while authenticating (spec 000 §2). */
+  /** Covers the whole viewport, e.g. while authenticating. */
   fullScreen?: boolean;
   size?: number;
 }

@@ -13,7 +13,7 @@ import { type ReactNode, useId, useState } from 'react';
 
 export type NotificationType = 'success' | 'error' | 'info' | 'warning';
 
-/** What the modal shows (spec 000 §3 'Notification', without the bookkeeping fields). */
+/** What the modal shows. */
 export interface NotificationContent {
   type: NotificationType;
   title: string;
@@ -36,7 +36,7 @@ const ICONS = {
 } as const;
 
 /**
- * The notification modal of spec 000 §2: a type icon, a title, a message and a 'Got it' button.
+ * The notification modal: a type icon, a title, a message and a 'Got it' button.
  * Errors and warnings are announced as alert dialogs.
  */
 export function NotificationModal({ notification, onClose }: NotificationModalProps) {

@@ -13,7 +13,7 @@ import {
 } from '@research/contracts';
 
 /**
- * The error every failed call throws (spec 000 §3 'API error object': message, HTTP status,
+ * The error every failed call throws (the API error object: message, HTTP status,
  * optional code). Failures that never got an HTTP reply carry status 0 and a client-side code.
  * `fields` holds the server's per-field messages of a VALIDATION_ERROR, for forms.
  */
@@ -75,7 +75,7 @@ export interface ApiRequestOptions {
 }
 
 /**
- * The generic wrapper of spec 000 §7/§8. Network failures and HTTP 5xx are retried with
+ * The generic wrapper of every call. Network failures and HTTP 5xx are retried with
  * exponential backoff; 4xx replies and timeouts are not (a timed-out request may still be running
  * on the server, and retrying a 30 s wait three times would keep the user waiting for minutes).
  * JSON replies are parsed, any other reply is returned as text.
@@ -340,7 +340,7 @@ function firstText(...candidates: unknown[]): string | undefined {
   return candidates.find((c): c is string => typeof c === 'string' && c.trim() !== '');
 }
 
-/** 1st retry waits retryDelayMs, then 2×, 4×, … (spec 000 §9). */
+/** 1st retry waits retryDelayMs, then 2×, 4×, …. */
 function backoff(retryDelayMs: number, attempt: number): number {
   return retryDelayMs * 2 ** (attempt - 1);
 }

@@ -1,5 +1,5 @@
 /**
- * Mail from the study screen (001 §2.1, §4.3): participant and collaborator invitations, contact
+ * Mail from the study screen: participant and collaborator invitations, contact
  * mail, and the study's mailing history. Sends name the study by code; the server resolves it and
  * the caller's membership (404 unknown code, 403 not a member).
  */

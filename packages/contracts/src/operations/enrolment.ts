@@ -1,5 +1,5 @@
 /**
- * Participant enrolment (001 §4.3, §7 "Participant and public calls"): the direct and the
+ * Participant enrolment: the direct and the
  * pre-approved flows, the profile, the secure verify and the secure-auth session calls.
  *
  * How the participant pages use them:

@@ -1,5 +1,5 @@
 /**
- * One typed operation per API call (CONVENTIONS §1). The Fastify route is registered from it
+ * One typed operation per API call. The Fastify route is registered from it
  * (method, path, schemas, OpenAPI) and the web fetcher is built from it (URL, method, body and
  * response type), so a path, a field or an error code exists in exactly one place.
  */

@@ -1,5 +1,5 @@
 /**
- * Participants of a study as its members see them (001 §2.1): the participant and pending lists,
+ * Participants of a study as its members see them: the participant and pending lists,
  * a participant's details, documents, edits and deletion, the roster, members and tab counts.
  */
 

@@ -1,5 +1,5 @@
 /**
- * The errors each kind of caller can meet before a handler runs (DESIGN §6), for operations to
+ * The errors each kind of caller can meet before a handler runs, for operations to
  * list next to their own.
  */
 import type { ErrorMap } from './operation.js';

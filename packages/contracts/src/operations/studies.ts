@@ -86,9 +86,9 @@ const updateOf = <const P extends `/${string}`>(path: P) =>
       { 400: ['INVALID_CURRENT_PASSWORD', 'NOTHING_TO_UPDATE'], 403: ['OWNER_ONLY'] },
     ],
   });
-/** The spec's path (000 §7). */
+/** The path the dashboard has always called. */
 export const updateStudy = updateOf('/api/auth/update-study/:id');
-/** The same call under the REST family of spec 001 ("PUT update study"). */
+/** The same call under the REST path family of the study screen's calls (PUT update study). */
 export const updateStudyRest = updateOf('/api/studies/:id');
 
 const deleteOf = <const P extends `/${string}`>(path: P) =>

@@ -1,5 +1,5 @@
 /**
- * E-mail and SMS codes (001 §4.3, §9): 6 digits, 10 minutes, a new one no sooner than 30 s,
+ * E-mail and SMS codes: 6 digits, 10 minutes, a new one no sooner than 30 s,
  * 3 wrong attempts end a code. A verified code answers a participant session.
  */
 
@@ -91,7 +91,7 @@ export const verifyPhoneCode = defineOperation({
 export const getVerificationStatus = defineOperation({
   method: 'GET',
   path: '/api/verification/status/:participantId',
-  summary: 'The verification status record (001 §3) of a participant',
+  summary: 'The verification status record of a participant',
   description:
     "The real record only to the participant's own verified session (x-participant-session); anyone else who names a person on the study gets the record of an address not yet verified (verificationStatus 'none'), the same for an invited, an enrolled and a verified person.",
   tags,

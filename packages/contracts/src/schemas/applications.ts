@@ -1,5 +1,5 @@
 /**
- * Researcher applications and the master's administration (spec 000 §2, §3, §5, §7).
+ * Researcher applications and the master's administration.
  */
 
 import { z } from 'zod';

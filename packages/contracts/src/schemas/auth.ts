@@ -1,5 +1,5 @@
 /**
- * Accounts and sessions (spec 000 §3, §5, §7): sign-in, sign-up, token verification, profile,
+ * Accounts and sessions: sign-in, sign-up, token verification, profile,
  * password reset, Google sign-in and the master set-up.
  */
 
@@ -60,7 +60,7 @@ export type AuthResponse = z.infer<typeof authResponseSchema>;
 export const verifyTokenRequestSchema = z.object({ token: textSchema.min(1).max(200) });
 export const verifyTokenResponseSchema = successSchema({ user: authUserSchema });
 
-/** The profile of 000 §3 (`researcher` in the response of GET /api/auth/profile). */
+/** A researcher's profile (`researcher` in the response of GET /api/auth/profile). */
 const userProfileSchema = z.object({
   id: z.string(),
   email: z.string(),

@@ -64,7 +64,7 @@ export const emailSchema = textSchema
   .min(1, { error: SCHEMA_MESSAGES.emailRequired, abort: true })
   .regex(EMAIL_PATTERN, SCHEMA_MESSAGES.invalidEmail);
 
-/** Participant e-mails are compared lower-cased and trimmed (001 §5). */
+/** Participant e-mails are compared lower-cased and trimmed. */
 export const normalizedEmailSchema = emailSchema.toLowerCase();
 
 /** Account and study passwords: at least 6 characters, spaces count (never trimmed). */
@@ -79,7 +79,7 @@ export const nameSchema = textSchema
   .min(1, { error: SCHEMA_MESSAGES.nameRequired, abort: true })
   .max(NAME_MAX_LENGTH, SCHEMA_MESSAGES.nameTooLong);
 
-/** First and last names with the participant-list texts of 001 §5. */
+/** First and last names, with the messages the participant list shows. */
 export const firstNameSchema = textSchema
   .trim()
   .min(1, { error: PARTICIPANT_MESSAGES.namesRequired, abort: true })

@@ -1,8 +1,8 @@
 /**
- * Participant enrolment and verification (spec 001 §2.2, §3, §4.3, §5, §7 "Participant and public
- * calls", §8; issue 11). Participants have no account: completing a verification gives the
- * browser a short-lived participant session (header `x-participant-session`), bound to one study
- * and one participant, which update-info, the wearable step and the secure-auth calls require.
+ * Participant enrolment and verification (see docs/product.md#participant-flow). Participants have
+ * no account: completing a verification gives the browser a short-lived participant session (header
+ * `x-participant-session`), bound to one study and one participant, which update-info, the wearable
+ * step and the secure-auth calls require.
  */
 
 import { z } from 'zod';
@@ -32,7 +32,7 @@ import { fieldErrorSchema, successSchema } from './errors.js';
 
 const required = ENROLMENT_MESSAGES.fillRequiredFields;
 
-/** Participant e-mail: lower-cased and trimmed before use (001 §5). */
+/** Participant e-mail: lower-cased and trimmed before use. */
 const participantEmail = z
   .string({ error: required })
   .trim()
@@ -47,7 +47,7 @@ const requiredName = (tooLong: string) =>
     .min(1, { error: required, abort: true })
     .max(NAME_MAX_LENGTH, tooLong);
 
-/** 'yyyy-mm-dd', and at least 18 years old today (001 §5, §9). */
+/** 'yyyy-mm-dd', and at least 18 years old today. */
 const dateOfBirthSchema = z
   .string({ error: required })
   .trim()
@@ -122,7 +122,10 @@ export const checkPendingBodySchema = z.object({
   phoneNumber: requiredPhone,
 });
 
-/** The pending participant of 001 §3; `phoneNumber` only when it matches the one on record. */
+/**
+ * A pending participant as the enrolment lookup answers it; `phoneNumber` only when it matches the
+ * one on record.
+ */
 const pendingParticipantViewSchema = z.object({
   participantId: z.string(),
   email: z.string(),
@@ -193,7 +196,7 @@ export const updateInfoResponseSchema = successSchema({
 });
 export type UpdateInfoResponse = z.infer<typeof updateInfoResponseSchema>;
 
-// ---- POST /api/participants/verify-secure (001 §7 "the secure variant") ----
+// ---- POST /api/participants/verify-secure ----
 
 /** {participantId, email} as for POST /api/participants/verify; the e-mail lower-cased, trimmed. */
 export const participantVerifySecureBodySchema = z.object({
@@ -207,7 +210,7 @@ export const participantVerifySecureBodySchema = z.object({
 });
 
 /**
- * The participant verify data of 001 §3, answered only to the participant's own verified
+ * What the participant verify call returns, answered only to the participant's own verified
  * session. `fitbitTokens.accessToken` says whether a token is held; the token never leaves.
  */
 export const participantVerifySecureResponseSchema = successSchema({
@@ -237,7 +240,7 @@ export const sendPhoneCodeBodySchema = z.object({
 export const sendCodeResponseSchema = successSchema({
   message: z.string(),
   expiresAt: z.string(),
-  /** When the next code may be requested (30 s, 001 §9). */
+  /** When the next code may be requested (30 s after the last one). */
   resendAfter: z.string(),
 });
 
@@ -253,7 +256,7 @@ export const verifyPhoneCodeBodySchema = sendPhoneCodeBodySchema.extend({
   sessionId: sessionIdField,
 });
 
-/** The verification status record of 001 §3. */
+/** A participant's verification status: which channels were verified and when. */
 const verificationRecordSchema = z.object({
   participantId: z.string(),
   email: z.string(),

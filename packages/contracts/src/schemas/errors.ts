@@ -1,5 +1,5 @@
 /**
- * The response envelope every route uses (DESIGN §5): success `{ success: true, ... }`, failure
+ * The response envelope every route uses: success `{ success: true, ... }`, failure
  * `{ success: false, error, message, code }` with optional per-field details for 400s.
  */
 

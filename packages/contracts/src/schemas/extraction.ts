@@ -1,6 +1,6 @@
 /**
- * Data extraction (spec 001 §2.1 "Data Extraction panel", §3, §4.2, §5 "Extraction", §7, §9;
- * DESIGN §10). A start creates one run with one job per participant; jobs run on the server
+ * Data extraction (see docs/product.md#extraction and docs/architecture.md#the-extraction-engine).
+ * A start creates one run with one job per participant; jobs run on the server
  * (pg-boss) and write into the study bucket under `extractions/{runId}/`.
  */
 
@@ -23,7 +23,7 @@ const SLEEP = `${GOOGLE_HEALTH_SCOPE_PREFIX}sleep.readonly`;
 const PROFILE = `${GOOGLE_HEALTH_SCOPE_PREFIX}profile.readonly`;
 
 /**
- * The Google Health scopes each research type needs (reference §4.2): a participant whose grant
+ * The Google Health scopes each research type needs: a participant whose grant
  * lacks one of them cannot give that type, and the type is skipped for them (not failed).
  */
 export const DATA_TYPE_SCOPES: Record<DataType, readonly string[]> = {
@@ -41,7 +41,7 @@ export const DATA_TYPE_SCOPES: Record<DataType, readonly string[]> = {
   sleep_log: [SLEEP],
 };
 
-/** Types that cover the 7 days ending on the chosen date in single-date mode (001 §9). */
+/** Types that cover the 7 days ending on the chosen date in single-date mode. */
 export const TIME_SERIES_DATA_TYPES: readonly DataType[] = [
   'activity_steps_timeseries',
   'activity_calories_timeseries',
@@ -89,7 +89,7 @@ const extractionNameSchema = textSchema
   .max(200);
 
 /**
- * `POST /api/data-extraction/extract-participant-data` (001 §7). The spec's page sent one request
+ * `POST /api/data-extraction/extract-participant-data`. The spec's page sent one request
  * per participant (`participantId`); a request may also name several (`participantIds`), which
  * then share one run.
  */
@@ -106,7 +106,7 @@ export const extractParticipantDataBodySchema = z
     path: ['participantIds'],
   });
 
-/** `POST /api/fitbit/extract-data` (001 §7): one participant; the rest defaults (profile, today). */
+/** `POST /api/fitbit/extract-data`: one participant; the rest defaults (profile, today). */
 export const fitbitExtractDataBodySchema = z.object({
   participantId: participantIdSchema,
   dataTypes: z.array(dataTypeSchema).min(1).max(DATA_TYPES.length).optional(),

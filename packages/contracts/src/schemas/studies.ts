@@ -1,5 +1,5 @@
 /**
- * Studies, collaboration and per-study storage (spec 000 §2 dashboard, §3, §5, §7; spec 001 §7, §9).
+ * Studies, collaboration and per-study storage (see docs/product.md#researcher-flow).
  */
 
 import { z } from 'zod';
@@ -45,7 +45,7 @@ const studySettingsSchema = z.object({
 });
 export type StudySettings = z.infer<typeof studySettingsSchema>;
 
-/** The create payload of 000 §3. Empty optional strings are sent as absent by the form. */
+/** What the create-study dialog sends. Empty optional strings are sent as absent by the form. */
 export const createStudySchema = z.object({
   name: studyName,
   description: description.optional(),
@@ -146,7 +146,9 @@ export const studyResponseSchema = successSchema({
 export const studyIdParamsSchema = z.object({ id: z.string().max(100) });
 export const studyIdAltParamsSchema = z.object({ studyId: z.string().max(100) });
 
-/** Public: POST /api/auth/verify-study-code (the study lookup result of 001 §3). */
+/**
+ * Public: POST /api/auth/verify-study-code (what a participant sees of a study before enrolling).
+ */
 export const verifyStudyCodeSchema = z.object({ studyCode: studyCodeSchema });
 const studyLookupSchema = z.object({
   studyName: z.string(),

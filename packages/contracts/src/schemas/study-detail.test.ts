@@ -13,7 +13,7 @@ import {
   validateRosterRows,
 } from './study-detail.js';
 
-describe('validateRosterRows (001 §5 Participant list)', () => {
+describe('validateRosterRows: every roster row checked, every problem reported', () => {
   it('requires one participant', () => {
     expect(validateRosterRows([])).toEqual([
       { field: 'participants', message: 'At least one participant is required' },
@@ -118,7 +118,7 @@ describe('request schemas', () => {
   });
 });
 
-describe('e-mail texts (001 §4.3)', () => {
+describe('invitation and contact e-mail texts', () => {
   it('generates the invitation with fallbacks and the enrol link', () => {
     const mail = invitationEmail({
       studyName: 'Sleep & Steps',

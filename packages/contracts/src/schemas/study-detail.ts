@@ -1,5 +1,5 @@
 /**
- * Study detail screen (001 §2.1, §3, §4.3, §5, §7 first table): participants, pending
+ * Study detail screen: participants, pending
  * participants, roster upload, members, stats and the e-mail calls. The calls themselves (paths,
  * statuses, error codes) are operations/participants.ts and operations/email.ts; the web uses the
  * same schemas, types and text builders.
@@ -99,11 +99,11 @@ export const studyMemberParamsSchema = z.object({
 const PARTICIPANT_DISPLAY_STATUSES = ['active', 'inactive'] as const;
 
 /**
- * A participant as the Participants tab lists it (001 §3 "Participant (researcher view)").
- * Tokens never leave the server: only whether one exists and when it expires. `status` is the
- * stored enrolment status ('enrolled', …); `displayStatus` is the §4.1 status the table shows
- * (`participantDisplayStatus`), computed by the server with the same SQL expression that
- * `sort=status` orders by, so the chips and the order always agree.
+ * A participant as the Participants tab lists it. Tokens never leave the server: only whether one
+ * exists and when it expires. `status` is the stored enrolment status ('enrolled', …);
+ * `displayStatus` is the active/inactive status the table shows (`participantDisplayStatus`),
+ * computed by the server with the same SQL expression that `sort=status` orders by, so the chips
+ * and the order always agree.
  */
 const participantRowSchema = z.object({
   id: z.string(),
@@ -137,7 +137,7 @@ const participantDocumentSchema = z.object({
   uploadedAt: z.string(),
 });
 
-/** 001 §3 "Participant details". */
+/** A participant's details, as the researcher's details dialog shows them. */
 const participantDetailsSchema = z.object({
   participantId: z.string(),
   firstName: z.string().nullable(),
@@ -160,7 +160,7 @@ export const participantInfoResponseSchema = successSchema({
   message: z.string().optional(),
 });
 
-/** PUT /api/participants/:participantId (001 §7). Blank names: 'First name and last name are required'. */
+/** PUT /api/participants/:participantId. Blank names: 'First name and last name are required'. */
 export const updateParticipantSchema = z.object({
   firstName: z
     .string({ error: PARTICIPANT_MESSAGES.namesRequired })
@@ -182,7 +182,10 @@ export const updateParticipantSchema = z.object({
 
 export const PENDING_STATUSES = ['pre-enrolled', 'invited'] as const;
 
-/** 001 §3 "Pending participant". `status` may hold other values later; the web shows them in red. */
+/**
+ * A pending participant (invited or pre-enrolled, not yet enrolled). `status` may hold other values
+ * later; the web shows them in red.
+ */
 const pendingParticipantSchema = z.object({
   id: z.string(),
   /** Set once the person has enrolled. */
@@ -229,7 +232,7 @@ export interface RosterIssue {
 }
 
 /**
- * 001 §5 "Participant list": every row checked, every problem reported at once, each message
+ * Roster rows: every row checked, every problem reported at once, each message
  * prefixed 'Participant N'. Empty list: 'At least one participant is required'.
  */
 export function validateRosterRows(rows: readonly RosterRow[]): RosterIssue[] {
@@ -323,7 +326,7 @@ export const updatePendingParticipantSchema = z.object({
 // ---------------------------------------------------------------------------------------------
 // Members and stats
 
-/** 001 §3 "Study member". */
+/** A member of a study (owner or collaborator). */
 const studyMemberSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -385,7 +388,7 @@ const invitedPhoneSchema = z
   .refine(isValidOptionalPhone, INVITE_MESSAGES.validPhones)
   .optional();
 
-/** The description line of the generated invitation (001 §4.3). */
+/** The description line of the generated invitation. */
 const INVITATION_DESCRIPTION_LABEL = 'Study description:';
 const EMPTIED_DESCRIPTION_LINE = new RegExp(
   `^[ \\t]*${INVITATION_DESCRIPTION_LABEL}[ \\t]*\\r?$`,
@@ -393,8 +396,8 @@ const EMPTIED_DESCRIPTION_LINE = new RegExp(
 );
 
 /**
- * 001 §5 'Study description is required', applied to the invitation, not to the study: §4.3 lets
- * a study have no description (the generated body then reads 'Study description: No description
+ * 'Study description is required' applies to the invitation, not to the study: a study may have
+ * no description (the generated body then reads 'Study description: No description
  * provided'), so requiring the study's description would contradict it. What may not be empty is
  * the invitation's description line: the researcher may edit it, or drop the line altogether,
  * but not send 'Study description:' with nothing after it.
@@ -403,7 +406,7 @@ export function invitationBodyProblem(body: string): string | null {
   return EMPTIED_DESCRIPTION_LINE.test(body) ? INVITE_MESSAGES.studyDescriptionRequired : null;
 }
 
-/** 001 §3 "Invitation payload" for participants. Every address becomes a pending 'invited' row. */
+/** What the participant invitation dialog sends. Every address becomes a pending 'invited' row. */
 export const sendInvitationsSchema = z.object({
   studyCode: studyCodeSchema,
   studyName: studyNameField,
@@ -419,7 +422,8 @@ export const sendInvitationsSchema = z.object({
 
 /**
  * Collaborator invitations. The browser never sends the study password: the server inserts the
- * code, the password and the join link into the mail. Blank subject/body take the §4.3 defaults.
+ * code, the password and the join link into the mail. Blank subject/body take the default texts
+ * below.
  */
 export const sendCollaboratorInvitationsSchema = z.object({
   studyCode: studyCodeSchema,
@@ -500,7 +504,7 @@ const deliveryCountsSchema = z.object({
 });
 
 /**
- * One row of the Email History list (001 §3 "Sent email record", with the kind stored at send
+ * One row of the Email History list (a sent mailing, with the kind stored at send
  * time and real delivery counts). No body and no recipients: the Email Details dialog reads them
  * from GET /api/email/history/:studyId/:emailId.
  */
@@ -543,7 +547,7 @@ export const emailDetailsParamsSchema = z.object({
 export const emailDetailsResponseSchema = successSchema({ email: emailDetailsSchema });
 
 // ---------------------------------------------------------------------------------------------
-// E-mail texts (001 §4.3) — the web's Review & Edit shows exactly what the server would send.
+// E-mail texts — the web's Review & Edit shows exactly what the server would send.
 
 export interface InvitationEmailInput {
   studyName: string;
@@ -554,11 +558,11 @@ export interface InvitationEmailInput {
   baseUrl: string;
 }
 
-/** `${baseUrl}/participant/enroll?code=…` — the participant invitation link of 001 §2.2. */
+/** `${baseUrl}/participant/enroll?code=…` — the link an invitation carries. */
 export const enrollLink = (baseUrl: string, studyCode: string): string =>
   `${baseUrl.replace(/\/+$/, '')}/participant/enroll?code=${encodeURIComponent(studyCode)}`;
 
-/** Generated invitation subject and body (001 §4.3). */
+/** Generated invitation subject and body. */
 export function invitationEmail(input: InvitationEmailInput): { subject: string; body: string } {
   const description = input.description?.trim() || STUDY_MESSAGES.noDescription;
   const duration = input.duration?.trim() || INVITE_MESSAGES.durationNotSpecified;
@@ -582,7 +586,7 @@ export function invitationEmail(input: InvitationEmailInput): { subject: string;
   };
 }
 
-/** Default collaborator invitation subject and body (001 §4.3). */
+/** Default collaborator invitation subject and body. */
 export function collaboratorInvitationDefaults(studyName: string): {
   subject: string;
   body: string;
@@ -626,7 +630,7 @@ export function collaboratorCredentialsBlock(input: {
   ].join('\n');
 }
 
-/** The Email History summary line (001 §2.1) without the time. */
+/** The Email History summary line without the time. */
 export function emailSummary(kind: EmailKind, count: number): string {
   if (kind === 'invitation') return EMAIL_HISTORY_TEXTS.invited(count);
   if (kind === 'collaborator_invitation' || kind === 'collaborator_contact')
@@ -635,7 +639,7 @@ export function emailSummary(kind: EmailKind, count: number): string {
 }
 
 /**
- * Extra typed recipients (001 §5), kept only when they look like an e-mail with no spaces:
+ * Extra typed recipients, kept only when they look like an e-mail with no spaces:
  * commas, semicolons and line breaks separate them; each address lower-cased.
  */
 export const keepTypedRecipients = (typed: string): string[] =>

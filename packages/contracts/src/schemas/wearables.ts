@@ -1,5 +1,5 @@
 /**
- * Wearable authorization (spec 001 §3, §4.4, §4.5, §7 "Wearable calls"; DESIGN §9). The provider
+ * Wearable authorization. The provider
  * behind the Fitbit-named paths is the Google Health API. Tokens never appear in any response:
  * where the spec's PKCE path returned `access_token`/`refresh_token` to the page, the server keeps
  * them and answers only `user_id` and `scope`.
@@ -17,7 +17,7 @@ import {
 import { participantSessionSchema, tokenKeptOnServer } from './enrolment.js';
 import { successSchema } from './errors.js';
 
-/** The read scopes asked for: the minimum for the 12 research data types (reference §2.2). */
+/** The read scopes asked for: the minimum for the 12 research data types. */
 export const GOOGLE_HEALTH_SCOPE_PREFIX = 'https://www.googleapis.com/auth/googlehealth.';
 export const GOOGLE_HEALTH_READ_SCOPES = [
   `${GOOGLE_HEALTH_SCOPE_PREFIX}activity_and_fitness.readonly`,
@@ -50,7 +50,7 @@ export const REAUTH_MAIL_INTERVAL_MS = 24 * 60 * 60 * 1000;
 
 const wearableConnectionStatusSchema = z.enum(['active', 'needs_reauthorization', 'revoked']);
 
-/** Browser storage keys of the PKCE path (001 §3 "Local browser storage"); cleared after use. */
+/** Browser storage keys of the PKCE path; cleared after use. */
 export const WEARABLE_STORAGE_KEYS = {
   codeVerifier: 'fitbit_code_verifier',
   studyCode: 'fitbit_study_code',
@@ -72,7 +72,7 @@ const browserCodeVerifierSchema = z.string().regex(/^[0-9a-f]{64}$/, 'Invalid co
  * `GET /api/fitbit/auth-url`. Researchers of the participant's study call it with a bearer token;
  * a participant with the session the enrolment issues (`x-participant-session`). Without a
  * session, the e-mail that binds (participantId, studyCode, email) only reauthorizes an existing
- * connection, with the Google account already connected (001 §4.5).
+ * connection, with the Google account already connected.
  * `clientBinding` = SHA-256(hex) of the page's code verifier: the PKCE path's exchange must
  * present the verifier, so only the browser that started the flow can finish it.
  */
@@ -168,7 +168,7 @@ export const wearableStatusQuerySchema = z.object({
 });
 export const participantIdParamsSchema = z.object({ id: participantIdSchema });
 
-/** `POST /api/participants/verify` (001 §4.5): one answer for any mismatch. */
+/** `POST /api/participants/verify`: one answer for any mismatch. */
 export const participantVerifyBodySchema = z.object({
   participantId: participantIdSchema,
   email: z

@@ -1,5 +1,5 @@
 /**
- * Texts of the master dashboard. Those the spec writes (000 §2, §5, §8) are quoted as written;
+ * Texts of the master dashboard. Those the spec writes are quoted as written;
  * the rest (marked 'ours') fill gaps the spec leaves, e.g. dialog titles and confirmations.
  * Failures are ADMIN_MESSAGES (messages.ts).
  */

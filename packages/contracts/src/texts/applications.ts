@@ -1,7 +1,7 @@
 /**
- * Texts of the researcher application screens and calls that the spec leaves out (DESIGN: 'not
- * shown' is ours to decide): the form, the status page, the server's answers and its e-mails.
- * Spec texts come from APPLICATION_MESSAGES (messages.ts); these complete them.
+ * Texts of the researcher application screens and calls that the specification left open (where it
+ * said "not shown", the wording is ours): the form, the status page, the server's answers and its
+ * e-mails. Spec texts come from APPLICATION_MESSAGES (messages.ts); these complete them.
  */
 
 import { RESEARCHER_DOCUMENTS } from '../constants.js';
@@ -11,7 +11,7 @@ import { PLACEHOLDER_TEXTS } from './shell.js';
 
 const MAX_MB = RESEARCHER_DOCUMENTS.maxFileBytes / (1024 * 1024);
 
-/** /researcher/register: the application form of 000 §2. */
+/** /researcher/register: the application form. */
 export const REGISTER_TEXTS = {
   title: 'Researcher Registration',
   intro:

@@ -1,13 +1,14 @@
 /**
- * Texts of the accounts screens and calls that the spec leaves out (DESIGN: 'not shown' is ours
- * to decide): the portal, Google sign-in, password reset, the master set-up, the server's answers
- * and its e-mails. Spec texts come from AUTH_MESSAGES (messages.ts); these complete them.
+ * Texts of the accounts screens and calls that the specification left open (where it said "not
+ * shown", the wording is ours): the portal, Google sign-in, password reset, the master set-up, the
+ * server's answers and its e-mails. Spec texts come from AUTH_MESSAGES (messages.ts); these
+ * complete them.
  */
 
 import { WEARABLE_MESSAGES } from './messages.js';
 import { UNKNOWN_ERROR } from './shell.js';
 
-/** The account forms' messages of spec 000 §5 and §8: sign-in, sign-up, set-up and reset. */
+/** The account forms' messages: sign-in, sign-up, set-up and reset. */
 export const ACCOUNT_FORM_MESSAGES = {
   fillAllFields: 'Please fill in all fields',
   passwordsDoNotMatch: 'Passwords do not match',
@@ -33,7 +34,7 @@ export const ACCOUNT_FORM_TEXTS = {
   passwordHelper: 'Minimum 6 characters',
 } as const;
 
-/** /researcher/auth, the Researcher Portal of 000 §2. */
+/** /researcher/auth, the Researcher Portal. */
 export const PORTAL_TEXTS = {
   title: 'Researcher Portal',
   footer: 'Need help? Contact your research administrator',
@@ -48,7 +49,7 @@ export const PORTAL_TEXTS = {
 } as const;
 
 export const GOOGLE_SIGN_IN_TEXTS = {
-  /** Same wording as the wearable popup of spec 001. */
+  /** Same wording as the wearable popup. */
   popupBlocked: WEARABLE_MESSAGES.popupBlocked,
   popupClosed: 'The sign-in window was closed before finishing.',
   cancelled: 'Sign-in was cancelled.',

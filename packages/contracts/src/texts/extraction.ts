@@ -1,6 +1,6 @@
 /**
- * Texts of data extraction (001 §2.1 "Data Extraction panel", §5, §9): the server's answers and
- * job errors, the notes on each data type, and the panel's copy. The spec's own messages (§5, §8)
+ * Texts of data extraction: the server's answers and
+ * job errors, the notes on each data type, and the panel's copy. The spec's own messages
  * live in messages.ts (EXTRACTION_MESSAGES).
  */
 
@@ -20,7 +20,7 @@ export const EXTRACTION_SERVER_MESSAGES = {
 
 /**
  * One line per type where the Google Health API gives an approximation of, or less than, the old
- * Fitbit type of the same name (reference §4.2, §9). Types without a note are equivalent.
+ * Fitbit type of the same name. Types without a note are equivalent.
  */
 export const DATA_TYPE_EQUIVALENT_NOTE = 'Equivalent to the Fitbit type.';
 export const DATA_TYPE_NOTES: Partial<Record<DataType, string>> = {
@@ -43,7 +43,7 @@ export const DATA_TYPE_NOTES: Partial<Record<DataType, string>> = {
     'Stages as start/end segments; no efficiency or 30-second level data; sleep may be revised later.',
 };
 
-/** On-screen texts of the Data Extraction panel (001 §2.1). */
+/** On-screen texts of the Data Extraction panel. */
 export const EXTRACTION_PANEL_TEXTS = {
   title: 'Data Extraction',
   intro:

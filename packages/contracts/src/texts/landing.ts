@@ -1,9 +1,9 @@
 /**
- * Texts of the landing page (000 §1, §2): the hero, the two entry cards, the six features, and
+ * Texts of the landing page: the hero, the two entry cards, the six features, and
  * the signed-in welcome (ours: the spec gives no text), whose promise fits the account.
  */
 
-// Imports no other texts file: the landing route's JavaScript budget is tight (DESIGN §12), and
+// Imports no other texts file: the landing route's JavaScript budget is tight, and
 // texts shared with later pages are defined here for them to reuse.
 
 const GO_TO_DASHBOARD = 'Go to Dashboard';
@@ -30,7 +30,7 @@ export const LANDING_TEXTS = {
   },
   featuresOverline: 'Platform features',
   featuresHeading: 'Everything a wearable study needs',
-  /** The six marketing features of 000 §1, in its order. */
+  /** The six marketing features, in the order the landing page shows them. */
   features: {
     secure: {
       title: 'Secure and Compliant',

@@ -1,5 +1,5 @@
 /**
- * User-facing texts of the spec (000 §5, §8; 001 §5, §8), copied character for character. Forms,
+ * User-facing texts of the spec, copied character for character. Forms,
  * toasts and server errors take their wording from here so that web and API never drift apart.
  * Texts with a placeholder in the spec ('{reason}', '...') are functions.
  */
@@ -24,13 +24,13 @@ export const NOTIFICATION_TITLES = {
 } as const;
 
 /**
- * 'Authentication required to ...' (001 §5, §8) for a missing token; `action` completes the
+ * 'Authentication required to ...' for a missing token; `action` completes the
  * sentence, e.g. 'send invitations'. Without an action the bare text is used (bucket, extraction).
  */
 export const authenticationRequiredTo = (action?: string): string =>
   action === undefined ? 'Authentication required' : `Authentication required to ${action}`;
 
-/** Study create / edit / password / join rules and dashboard toasts (000 §5, §8; 001 §5, §8). */
+/** Study create / edit / password / join rules and dashboard toasts. */
 export const STUDY_MESSAGES = {
   nameRequired: 'Study name is required',
   descriptionRequired: 'Study description is required',
@@ -81,7 +81,7 @@ export const STUDY_MESSAGES = {
   joined: 'You have successfully joined the study as a collaborator',
 } as const;
 
-/** Study code entry (001 §5, §8). */
+/** Study code entry. */
 export const STUDY_CODE_MESSAGES = {
   required: 'Please enter a study code',
   invalidFormat: 'Study code must be 6-8 characters (letters and numbers only)',
@@ -90,7 +90,7 @@ export const STUDY_CODE_MESSAGES = {
   found: 'Study found! Please enter your contact information.',
 } as const;
 
-/** Researcher application form, status page and master review (000 §2, §5, §8). */
+/** Researcher application form, status page and master review. */
 export const APPLICATION_MESSAGES = {
   submitted: 'Application Submitted Successfully!',
   submitFailed: 'Failed to submit application. Please try again.',
@@ -102,7 +102,7 @@ export const APPLICATION_MESSAGES = {
   rejectionReasonRequiredOnReject: 'Rejection reason is required when rejecting an application.',
 } as const;
 
-/** Master dashboard failures (000 §8). */
+/** Master dashboard failures. */
 export const ADMIN_MESSAGES = {
   loadApplicationsFailed: 'Failed to load applications',
   loadResearchersFailed: 'Failed to load researchers',
@@ -112,7 +112,7 @@ export const ADMIN_MESSAGES = {
   loadDashboardFailed: 'Failed to load dashboard data',
 } as const;
 
-/** Data extraction panel (001 §5, §8). */
+/** Data extraction panel. */
 export const EXTRACTION_MESSAGES = {
   selectParticipant: 'Please select at least one participant',
   selectDataType: 'Please select at least one data type',
@@ -122,13 +122,13 @@ export const EXTRACTION_MESSAGES = {
   jobRequestFailed: 'Network error or request failed',
 } as const;
 
-/** Study storage bucket (001 §8). */
+/** Study storage bucket. */
 export const BUCKET_MESSAGES = {
   generateUrlFailed: 'Failed to generate bucket URL',
   accessFailed: (reason: string) => `Failed to access bucket: ${reason}`,
 } as const;
 
-/** CSV roster upload (001 §5). */
+/** CSV roster upload. */
 export const CSV_MESSAGES = {
   notCsv: 'File must be a CSV file',
   tooLarge: 'File size must be less than 5MB',
@@ -138,7 +138,7 @@ export const CSV_MESSAGES = {
 } as const;
 
 /**
- * Per-participant roster rules (001 §5). The spec prefixes each message with 'Participant N' but
+ * Per-participant roster rules. The spec prefixes each message with 'Participant N' but
  * does not show the separator; we use ': ' (see `participantMessage`).
  */
 export const PARTICIPANT_LIST_MESSAGES = {
@@ -154,7 +154,7 @@ export const PARTICIPANT_LIST_MESSAGES = {
 export const participantMessage = (position: number, message: string): string =>
   `Participant ${position}: ${message}`;
 
-/** Participant invitations (001 §4.3, §5, §8). */
+/** Participant invitations. */
 export const INVITE_MESSAGES = {
   addAtLeastOne: 'Please add at least one participant',
   enterEmails: 'Please enter participant email addresses',
@@ -172,7 +172,7 @@ export const INVITE_MESSAGES = {
   collaboratorSubject: (studyName: string) => `Collaborator Invitation: ${studyName}`,
 } as const;
 
-/** Contact e-mails to participants or collaborators (001 §5, §8). */
+/** Contact e-mails to participants or collaborators. */
 export const CONTACT_MESSAGES = {
   titleAndContentRequired: 'Email title and content are required',
   selectRecipient: 'Please select at least one recipient',
@@ -181,7 +181,7 @@ export const CONTACT_MESSAGES = {
   sentTitle: 'Emails Sent',
 } as const;
 
-/** Researcher actions on participants and pending participants (001 §5, §8). */
+/** Researcher actions on participants and pending participants. */
 export const PARTICIPANT_MESSAGES = {
   namesRequired: 'First name and last name are required',
   noneSelected: 'No participant selected',
@@ -197,7 +197,7 @@ export const PARTICIPANT_MESSAGES = {
   removedTitle: 'Participant Removed',
 } as const;
 
-/** Participant enrolment, pre-approved flow and profile form (001 §5, §8). */
+/** Participant enrolment, pre-approved flow and profile form. */
 export const ENROLMENT_MESSAGES = {
   fillRequiredFields: 'Please fill in all required fields',
   underAge: 'You must be at least 18 years old to participate',
@@ -214,7 +214,7 @@ export const ENROLMENT_MESSAGES = {
 
 export type VerificationChannel = 'email' | 'phone';
 
-/** Participant verification codes and lookups (001 §4.3, §5, §8). */
+/** Participant verification codes and lookups. */
 export const VERIFICATION_MESSAGES = {
   invalidCodeFormat: 'Please enter a valid 6-digit code',
   codeRequired: 'Please enter the verification code',
@@ -233,7 +233,7 @@ export const VERIFICATION_MESSAGES = {
   attempts: (used: number) => `${used}/${MAX_EMAIL_CODE_ATTEMPTS}`,
 } as const;
 
-/** Wearable authorization popup and callback (001 §4.4, §5, §8). */
+/** Wearable authorization popup and callback. */
 export const WEARABLE_MESSAGES = {
   popupBlocked: 'Popup blocked. Please allow popups for this site and try again.',
   authorizationFailed: 'Fitbit authorization failed',
@@ -260,7 +260,7 @@ export const WEARABLE_MESSAGES = {
   failed: 'There was an issue connecting your Fitbit device.',
 } as const;
 
-/** Reauthorization page (001 §4.5, §5, §8). */
+/** Reauthorization page. */
 export const REAUTH_MESSAGES = {
   emailRequired: 'Email is required for verification.',
   participantIdRequired: 'Please enter your Participant ID',

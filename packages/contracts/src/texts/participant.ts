@@ -1,7 +1,7 @@
 /**
  * Texts of the participant screens and calls: enrolment, verification codes and the profile
- * (001 §2.2, §4.3, §5). The spec's own texts — step names, headers — are quoted exactly; its §5
- * and §8 messages that every layer shares live in messages.ts (ENROLMENT_MESSAGES,
+ * form. The specified texts — step names, headers — are quoted exactly; the validation and
+ * error messages that every layer shares live in messages.ts (ENROLMENT_MESSAGES,
  * VERIFICATION_MESSAGES, STUDY_CODE_MESSAGES). The rest is ours, shared by the server's answers
  * and the pages.
  */
@@ -51,7 +51,7 @@ export const PARTICIPANT_SESSION_DOC =
 
 // ---- Pages ----
 
-/** The four steps of /participant/enroll (001 §2.2). */
+/** The four steps of /participant/enroll. */
 export const ENROLL_STEPS = [
   'Enter Study Code',
   'Study Information',
@@ -59,7 +59,7 @@ export const ENROLL_STEPS = [
   'Fitbit Authorization',
 ] as const;
 
-/** The eight steps of /participant/flow (001 §2.2). */
+/** The eight steps of /participant/flow. */
 export const FLOW_STEPS = [
   'Enter Study Code',
   'Enter Contact Info',
@@ -71,7 +71,7 @@ export const FLOW_STEPS = [
   'Complete',
 ] as const;
 
-/** The four steps of /participant/verify-email (001 §2.2). */
+/** The four steps of /participant/verify-email. */
 export const VERIFY_EMAIL_STEPS = [
   'Enter Information',
   'Email Verification',
@@ -102,7 +102,7 @@ export const ENROLL_TEXTS = {
   studyName: 'Study',
   description: 'Description',
   researcher: 'Researcher',
-  /** 001 §3: the study lookup's researcher name defaults to this. */
+  /** The study lookup's researcher name when the study names none. */
   defaultResearcher: 'Research Team',
   noDescription: 'No description provided',
   enroll: 'Enroll and Connect Fitbit',

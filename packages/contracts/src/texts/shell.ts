@@ -1,14 +1,14 @@
 /**
  * Texts of the app shell on every page: navigation, footer, error page, notification modal,
- * the session's messages (000 §5, §8) and the API client's failures. A module apart from the
- * areas' texts: whatever module the shell imports travels whole in the landing route's bundle
- * (DESIGN §12).
+ * the session's messages and the API client's failures. A module apart from the
+ * areas' texts: whatever module the shell imports travels whole in the landing route's bundle,
+ * whose JavaScript budget is tight (150 KB gzip).
  */
 
 /** Fallback used wherever the spec shows 'Unknown error' for a missing reason. */
 export const UNKNOWN_ERROR = 'Unknown error';
 
-/** Sign-in, sign-up, password reset and session handling (000 §5, §8). */
+/** Sign-in, sign-up, password reset and session handling. */
 export const AUTH_MESSAGES = {
   invalidResponse: 'Invalid response from server',
   loginFailed: 'Login failed',
@@ -20,7 +20,7 @@ export const AUTH_MESSAGES = {
   useUserOutsideProvider: 'useUser must be used within a UserProvider',
 } as const;
 
-/** Generic HTTP client failures (000 §8). */
+/** Generic HTTP client failures. */
 export const NETWORK_MESSAGES = {
   requestTimeout: 'Request timeout',
   connectionFailed: 'Network connection failed',
@@ -28,7 +28,7 @@ export const NETWORK_MESSAGES = {
   httpStatus: (status: number, statusText: string) => `HTTP ${status}: ${statusText}`,
 } as const;
 
-/** Router fallback page (000 §8). */
+/** Router fallback page. */
 export const ROUTER_MESSAGES = {
   unexpectedError: 'Unexpected Application Error!',
   goHome: 'Go to home page',
@@ -56,6 +56,6 @@ export const SHELL_TEXTS = {
   footerAbout:
     'A secure research platform for health data collection and analysis, built with privacy and compliance in mind.',
   copyright: (year: number) => `© ${year} Wearable Health Research Platform. All rights reserved.`,
-  /** The notification modal's button (000 §2). */
+  /** The notification modal's button. */
   gotIt: 'Got it',
 } as const;

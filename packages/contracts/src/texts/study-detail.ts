@@ -1,7 +1,7 @@
 /**
- * Texts of the study detail screen (001 §2.1, §4.3, §8) and of its calls: the spec's words that
- * `messages.ts` does not hold, ours where the spec is silent (DESIGN: 'not shown' is ours to
- * decide), the server's answers, the mail it adds and the bucket page it serves.
+ * Texts of the study detail screen and of its calls: the spec's words that
+ * `messages.ts` does not hold, ours where the spec is silent (where it said "not shown", the
+ * wording is ours), the server's answers, the mail it adds and the bucket page it serves.
  */
 
 /** Words several tables and dialogs of the screen label with. */
@@ -35,7 +35,7 @@ const participantInvitationsSent = (count: number) =>
 const invitationsSkipped = (count: number) =>
   `${count === 1 ? '1 invitation was' : `${count} invitations were`} already sent in the last ${INVITATION_REPEAT_LIMITS.windowHours} hours and ${count === 1 ? 'was' : 'were'} skipped.`;
 
-/** The page frame, header, tabs and empty states (001 §2.1), and what every tab shares. */
+/** The page frame, header, tabs and empty states, and what every tab shares. */
 export const STUDY_DETAIL_TEXTS = {
   loading: 'Loading study details...',
   backToDashboard: 'Back to Dashboard',
@@ -188,7 +188,7 @@ export const STUDY_MEMBER_TEXTS = {
   removeFailed: 'Failed to remove collaborator',
 } as const;
 
-/** The Email History tab: summary lines (001 §2.1) and the Email Details dialog. */
+/** The Email History tab: summary lines and the Email Details dialog. */
 export const EMAIL_HISTORY_TEXTS = {
   invited: (n: number) => `Invited ${n} participant(s)`,
   contactedParticipants: (n: number) => `Contacted ${n} participant(s)`,

@@ -1,7 +1,8 @@
 /**
- * Texts of the wearable connection that the spec leaves to us (its §4.4, §4.5 and §8 messages
- * live in messages.ts: WEARABLE_MESSAGES, REAUTH_MESSAGES): the server's answers, the study's
- * authorization listing, the reauthorization e-mail and the pages around the consent.
+ * Texts of the wearable connection that the spec leaves to us (its popup, callback and
+ * reauthorization messages live in messages.ts: WEARABLE_MESSAGES, REAUTH_MESSAGES): the server's
+ * answers, the study's authorization listing, the reauthorization e-mail and the pages around the
+ * consent.
  */
 
 import { REAUTH_MESSAGES } from './messages.js';
@@ -36,7 +37,10 @@ export const WEARABLE_SERVER_MESSAGES = {
 /** Authorization listing on the study screen's Data Extraction tab. */
 export const WEARABLE_LISTING_TEXTS = {
   title: 'Wearable Authorizations',
-  /** Reference §9 in one plain sentence for researchers. */
+  /**
+   * What changed with Google (docs/wearables.md#what-researchers-are-told) in one plain sentence
+   * for researchers.
+   */
   providerNote:
     'Fitbit data now comes through the Google Health API: participants sign in with Google and may share only some kinds of data, the profile holds only age, heart-rate zones follow Google’s model, and while the app is in testing mode access lasts 7 days before participants must reconnect.',
   empty: 'No participants yet.',
@@ -77,7 +81,7 @@ export const REAUTH_MAIL_TEXTS = {
     'You receive this e-mail because you take part in a research study. If you no longer wish to take part, contact the research team.',
 } as const;
 
-/** /fitbit/reauthorize, the link of the reauthorization e-mail (001 §4.5): the page copy. */
+/** /fitbit/reauthorize, the link of the reauthorization e-mail: the page copy. */
 export const REAUTHORIZE_TEXTS = {
   title: 'Reconnect Your Fitbit Device',
   subtitle: 'Your study needs permission again to keep collecting data from your Fitbit device.',

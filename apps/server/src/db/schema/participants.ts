@@ -14,7 +14,7 @@ import { users } from './auth.js';
 import { participants, studies } from './studies.js';
 
 /**
- * People named for a study before they enrol (001 §3 "Pending participant"): added by roster or
+ * People named for a study before they enrol: added by roster or
  * invited by e-mail. One row per study and address (compared lower-cased). Removing one deletes
  * the row: it holds nothing but contact details, so nothing is kept longer than needed.
  */

@@ -82,7 +82,7 @@ export const collaboratorInvitations = pgTable(
 );
 
 /**
- * Study participants (DESIGN §7). The enrolment issue fills in the rest of this table; the
+ * Study participants. The enrolment issue fills in the rest of this table; the
  * dashboard already counts its live rows.
  */
 export const participants = pgTable(
@@ -100,9 +100,9 @@ export const participants = pgTable(
     status: text('status').notNull().default('enrolled'),
     enrolledAt: timestamp('enrolled_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
-    /** Free text from the profile form (001 §2.2 /participant/info). */
+    /** Free text from the profile form. */
     additionalInfo: text('additional_info'),
-    /** Set when the profile form is completed (001 §3 informationCompleted). */
+    /** Set when the profile form is completed. */
     informationCompletedAt: timestamp('information_completed_at', { withTimezone: true }),
     /** First wearable authorization. */
     authorizedAt: timestamp('authorized_at', { withTimezone: true }),

@@ -7,7 +7,7 @@ export const WEARABLE_CONNECTION_STATUSES = ['active', 'needs_reauthorization', 
 export type WearableConnectionStatus = (typeof WEARABLE_CONNECTION_STATUSES)[number];
 
 /**
- * A participant's grant at the wearable provider (DESIGN §9). Tokens are stored only as
+ * A participant's grant at the wearable provider. Tokens are stored only as
  * ciphertexts of the platform cipher, bound to their column; they never leave the server.
  */
 export const wearableConnections = pgTable(

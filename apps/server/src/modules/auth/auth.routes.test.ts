@@ -208,7 +208,7 @@ describe('sign-up, sign-in and sessions', () => {
     expect(bad.json()).toMatchObject({ success: false, code: 'SESSION_EXPIRED' });
   });
 
-  it('returns the §3 profile: a researcher without an application is noprofile', async () => {
+  it('returns the profile: a researcher without an application is noprofile', async () => {
     const account = await registerUser(t.app, { displayName: 'Mary  Jackson Smith' });
     const res = await t.app.inject({ url: '/api/auth/profile', headers: bearer(account.token) });
     expect(res.json()).toEqual({

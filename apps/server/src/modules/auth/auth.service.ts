@@ -78,7 +78,7 @@ const splitName = (displayName: string) => {
 };
 
 /**
- * The profile of spec 000 §3; a master's id is the literal 'master'. A researcher's status,
+ * The profile; a master's id is the literal 'master'. A researcher's status,
  * names and institution come from their current application ('noprofile' without one).
  */
 export function toProfile(user: repo.UserRow, application?: ApplicationRow): UserProfile {

@@ -41,7 +41,7 @@ type StudyRow = studiesRepo.StudyRow;
 
 const CFB_MIME = 'application/x-cfb';
 
-/** The documents a participant may attach, recognised by content (001 §5). */
+/** The documents a participant may attach, recognised by content. */
 export const PARTICIPANT_DOCUMENT_TYPES: AllowedType[] = [
   { mime: 'application/pdf', extensions: ['pdf'] },
   // file-type names the legacy Office container by its format (Compound File Binary); only a
@@ -476,7 +476,7 @@ export function createEnrolmentService({
     },
 
     /**
-     * POST /api/participants/verify-secure: the participant verify data (001 §3, §7), answered
+     * POST /api/participants/verify-secure: the participant verify data, answered
      * only to the participant's own verified session; the id and e-mail must also match it.
      */
     async verifyParticipantSecure(

@@ -42,7 +42,7 @@ import { TaskPart } from './task-part.js';
 import { type CallPages, COLUMNS, DICTIONARY_COLUMNS, dictionaryRows, tidyRows } from './tidy.js';
 
 /**
- * The extraction engine (DESIGN §10): a start writes one run, one job per participant and the
+ * The extraction engine: a start writes one run, one job per participant and the
  * planned tasks, then queues one pg-boss job per participant. A job works through its tasks in
  * order, persisting each; a crash or restart resumes at the first unfinished task, and a task run
  * twice writes the same objects (deterministic keys) and the same row. The last job to finish
@@ -127,7 +127,7 @@ const civil = (date: string) => {
   return { date: { year: year ?? 0, month: month ?? 0, day: day ?? 0 } };
 };
 
-/** The list filter of a call (reference §3.3): civil bounds, end-based for sleep. */
+/** The list filter of a call: civil bounds, end-based for sleep. */
 export function filterOf(call: PlannedCall): string | undefined {
   const { spec, from, to } = call;
   if (!spec.apiType || !from || !to) return undefined;

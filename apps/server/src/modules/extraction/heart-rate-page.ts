@@ -1,10 +1,11 @@
 import { csvField } from './csv.js';
 
 /**
- * A raw heart-rate page (the engine's partial response, reference §0) turned into its tidy CSV
- * rows straight from the answer's bytes. A week of raw heart rate is ~200,000 samples a
- * participant; JSON.parse made four objects and five strings of each, which the rows then copied
- * again, and that was most of the engine's CPU. This reads the one shape the engine asks for,
+ * A raw heart-rate page (the engine's partial response; see
+ * docs/decisions/0002-heart-rate-byte-reader.md) turned into its tidy CSV rows straight from the
+ * answer's bytes. A week of raw heart rate is ~200,000 samples a participant; JSON.parse made four
+ * objects and five strings of each, which the rows then copied again, and that was most of the
+ * engine's CPU. This reads the one shape the engine asks for,
  *
  *   {"dataPoints":[{"heartRate":{"sampleTime":{"physicalTime":"2026-11-10T05:00:00Z",
  *     "utcOffset":"-18000s"},"beatsPerMinute":"72"}}, …],"nextPageToken":"…"}

@@ -9,9 +9,9 @@ import {
 
 /**
  * Extraction planning (pure): which Google Health calls each research type needs for a participant
- * and a date range (reference §4.2), cut into windows the provider's caps allow (§3.6, §3.7: 14 or
- * 90 days per rollup; `list` pages of at most 10,000 points, 25 for sleep), so the planned call
- * count is the minimum those limits allow.
+ * and a date range, cut into windows the provider's caps allow
+ * (docs/wearables.md#caps-the-planner-respects: 14 or 90 days per rollup; `list` pages of at most
+ * 10,000 points, 25 for sleep), so the planned call count is the minimum those limits allow.
  */
 
 /** One kind of request a research type is made of. */
@@ -33,14 +33,14 @@ export interface CallSpec {
   /** For `rollUp`: the bucket width. */
   windowSize?: string;
   /**
-   * Partial response (reference §0) for the bulk calls, a point per second or minute: only the
+   * Partial response for the bulk calls, a point per second or minute: only the
    * members their tidy rows read. The raw JSON stored is then exactly what this selection returns.
    */
   fields?: string;
 }
 
 const DAY_MS = 86_400_000;
-/** Largest page of `list`/`rollUp` (reference §3.3, §3.6). */
+/** Largest page of `list`/`rollUp`. */
 export const MAX_PAGE_SIZE = 10_000;
 /** Sleep and exercise pages hold at most 25 sessions. */
 export const SLEEP_PAGE_SIZE = 25;
@@ -59,7 +59,7 @@ const daily = (key: string, apiType: string, cap: 14 | 90): CallSpec => ({
   pagesPerChunk: 1,
 });
 
-/** The calls behind each research type (reference §4.2), with the caps of §3.6/§3.7. */
+/** The calls behind each research type, with Google's per-call range caps. */
 export const DATA_TYPE_CALLS: Record<DataType, readonly CallSpec[]> = {
   profile: [
     { key: 'identity', method: 'identity', chunkDays: null, pagesPerChunk: 1 },
@@ -145,7 +145,7 @@ export const DATA_TYPE_CALLS: Record<DataType, readonly CallSpec[]> = {
       pagesPerChunk: HEART_RATE_PAGES_PER_DAY,
       filter: 'sample-civil',
       pageSize: MAX_PAGE_SIZE,
-      // Not civilTime: it is physicalTime + utcOffset (reference §5), computed here; asking for it
+      // Not civilTime: it is physicalTime + utcOffset, computed here; asking for it
       // would make each sample's JSON twice as long.
       fields:
         'dataPoints(heartRate(sampleTime(physicalTime,utcOffset),beatsPerMinute)),nextPageToken',

@@ -3,7 +3,7 @@ import type { Db } from '../../db/client.js';
 import { extractionQuotaWindows } from '../../db/schema/index.js';
 
 /**
- * Google Health's per-user and per-project request quotas (reference §6), shared by every worker
+ * Google Health's per-user and per-project request quotas, shared by every worker
  * process through the database: each call first takes a slot in the current one-minute window of
  * `user:{healthUserId}` and of `project`, with one atomic upsert each. When a window is full the
  * caller waits for the next one (plus a little jitter, so waiting workers do not all wake at once).

@@ -12,7 +12,7 @@ import {
 } from '../../test/wearables-kit.js';
 
 /**
- * Deleting a participant (001 §2.1, issue 9) ends their wearable connection: the grant at Google
+ * Deleting a participant (issue 9) ends their wearable connection: the grant at Google
  * is revoked and the stored tokens are forgotten, besides the soft delete and the audit entry.
  */
 describe('deleting a participant with a wearable connection', () => {

@@ -48,13 +48,15 @@ export interface Page<S extends string> {
  */
 const authorized = sql<boolean>`coalesce(${wearableConnections.status} = 'active', false)`;
 const hasAccessToken = sql<boolean>`(${wearableConnections.accessTokenEncrypted} is not null)`;
-// Google access tokens live an hour and are refreshed on use, so the expiry that decides §4.1's
-// status is the grant's: the refresh token's (7 days for a "Testing" client), none otherwise.
+// Google access tokens live an hour and are refreshed on use, so the expiry that decides the
+// display status is the grant's: the refresh token's (7 days for a "Testing" client), none
+// otherwise.
 const tokenExpiresAt = wearableConnections.refreshExpiresAt;
 /**
- * 001 §4.1 (`participantDisplayStatus` in the contracts) in SQL: inactive without authorization;
- * with a token and an expiry, active only while the expiry is ahead; otherwise active. One
- * expression for the listed chip and for `sort=status`, so the order is the one the table shows.
+ * The display status (`participantDisplayStatus` in the contracts) in SQL: inactive without
+ * authorization; with a token and an expiry, active only while the expiry is ahead; otherwise
+ * active. One expression for the listed chip and for `sort=status`, so the order is the one the
+ * table shows.
  */
 const displayStatus = sql<ParticipantDisplayStatus>`(case
   when ${authorized}
@@ -104,8 +106,8 @@ const participantSortColumns: Record<ParticipantSort, SQL[]> = {
   name: [sql`lower(${participants.lastName})`, sql`lower(${participants.firstName})`],
   email: [sql`${participants.email}`],
   phone: [sql`${participants.phoneNumber}`],
-  // The §4.1 status depends on now(), so no index can hold it: the study's live rows (found by
-  // index) are top-N sorted, a few milliseconds for a study of 5,000 participants.
+  // The active/inactive status depends on now(), so no index can hold it: the study's live rows
+  // (found by index) are top-N sorted, a few milliseconds for a study of 5,000 participants.
   status: [displayStatus],
   enrolledAt: [sql`${participants.enrolledAt}`],
 };

@@ -176,7 +176,7 @@ describe('study detail: participants, pending participants, roster, members, sta
     await t.app.platform.db.delete(participants).where(eq(participants.id, id));
   });
 
-  it('sorts by the §4.1 status the table shows, not the stored enrolment status', async () => {
+  it('sorts by the active/inactive status the table shows, not the stored enrolment status', async () => {
     const created = await call(owner.token, 'POST', '/api/auth/create-study', {
       name: 'Status sort',
     });
@@ -234,7 +234,7 @@ describe('study detail: participants, pending participants, roster, members, sta
         await call(owner.token, 'GET', `/api/studies/${sortStudy}/participants?${query}`)
       ).json() as { participants: { participantId: string; displayStatus: string }[] };
     const asc = await list('sort=status&order=asc&limit=50');
-    // The list shows the same status the sort uses, and it is §4.1's.
+    // The list shows the same status the sort uses, and it is the active/inactive display status.
     for (const row of asc.participants)
       expect([row.participantId, row.displayStatus]).toEqual([
         row.participantId,
@@ -623,7 +623,7 @@ describe('study detail: participants, pending participants, roster, members, sta
     });
 
     it('takes a file just under 5 MB and refuses one of exactly 5 MB (5,242,880 bytes)', async () => {
-      // §5 'The size must be under 5 MB': the §9 maximum of 5,242,880 bytes is itself refused.
+      // 'The size must be under 5 MB': the maximum of 5,242,880 bytes is itself refused.
       const sized = (bytes: number) => {
         const file = Buffer.alloc(bytes, '\n');
         file.write('email\nedge.size@example.org\n');

@@ -50,7 +50,7 @@ function delimiterOf(text: string): ',' | ';' {
 }
 
 /**
- * Reads a roster CSV (001 §5): BOM, CRLF, quoted fields, ',' or ';'. Header names are matched
+ * Reads a roster CSV: BOM, CRLF, quoted fields, ',' or ';'. Header names are matched
  * loosely; a file without a recognisable header but whose first column holds e-mails is read as
  * e-mail[, phone[, first name, last name]]. Throws with the spec's messages, and refuses more
  * than ROSTER_MAX_ROWS rows (the cap JSON rosters have too).

@@ -42,10 +42,10 @@ export const systemClock = (): Clock => ({ now: () => new Date() });
 export type Channel = repo.Channel;
 type StudyRow = studiesRepo.StudyRow;
 
-/** 'P' + 16 hex characters (001 §3, §9), from the CSPRNG. */
+/** 'P' + 16 hex characters, from the CSPRNG. */
 export const newParticipantId = () => `P${randomBytes(8).toString('hex')}`;
 
-/** Phones carry 10 digits (001 §9); Twilio wants E.164, so they are North American numbers. */
+/** Phones carry 10 digits; Twilio wants E.164, so they are North American numbers. */
 export const e164 = (phone: string) => `+1${phoneDigits(phone)}`;
 
 export const statusOf = (subject: {

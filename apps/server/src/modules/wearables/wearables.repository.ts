@@ -130,7 +130,7 @@ export async function upsertConnection(
   return row;
 }
 
-/** The participant's `authorizedAt` (spec §3): when they last granted access to their data. */
+/** The participant's `authorizedAt`: when they last granted access to their data. */
 export async function markParticipantAuthorized(db: DbOrTx, participantId: string, at: Date) {
   await db
     .update(participants)

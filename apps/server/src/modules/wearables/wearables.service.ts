@@ -48,9 +48,10 @@ const AD = {
 } as const;
 
 /**
- * The expiry researchers see (and §4.1's display status reads): until when the stored grant
- * works without the participant. Access tokens last an hour and are refreshed on use, so their
- * expiry says nothing; a refresh token may expire (7 days for a "Testing" client) or not (null).
+ * The expiry researchers see (and the active/inactive display status reads): until when the stored
+ * grant works without the participant. Access tokens last an hour and are refreshed on use, so
+ * their expiry says nothing; a refresh token may expire (7 days for a "Testing" client) or not
+ * (null).
  */
 const grantExpiry = (refreshExpiresAt: Date | null) => refreshExpiresAt?.toISOString() ?? null;
 

@@ -11,7 +11,7 @@ import type {
 } from './types.js';
 
 /**
- * Google Health API and its Google OAuth endpoints (reference §1, §3, §6), over plain fetch.
+ * Google Health API and its Google OAuth endpoints, over plain fetch.
  *
  * Why not a library: `google-auth-library` brings its own token cache and retry policy and cannot
  * persist a refreshed token before use under our row lock; `openid-client` v6 is built around
@@ -39,7 +39,7 @@ export interface RetryPolicy {
 
 export interface GoogleHealthClientOptions {
   retry?: Partial<RetryPolicy>;
-  /** Per-request timeout (spec 001 §9: 30 s). */
+  /** Per-request timeout (30 s). */
   timeoutMs?: number;
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
@@ -82,7 +82,7 @@ export class GoogleHealthError extends Error {
   }
 }
 
-/** Hosts of the Fitbit Web API and Fitbit OAuth, switched off on 2 Nov 2026 (DESIGN §1). */
+/** Hosts of the Fitbit Web API and Fitbit OAuth, switched off on 2 Nov 2026. */
 const FITBIT_HOST = /(?:^|\.)fitbit\.com$/;
 
 export function isFitbitHost(url: string): boolean {
@@ -141,7 +141,7 @@ interface RpcErrorBody {
 function toError(status: number, body: RpcErrorBody | null): GoogleHealthError {
   const err = body?.error;
   if (typeof err === 'string') {
-    // OAuth endpoint shape (§1.4).
+    // OAuth endpoint shape.
     const kind: GoogleHealthErrorKind =
       err === 'invalid_grant'
         ? 'invalid_grant'
@@ -283,7 +283,7 @@ export function createGoogleHealthClient(
   return {
     endpoints,
 
-    /** The consent page address (§1.2): offline access, forced consent, PKCE S256. */
+    /** The consent page address: offline access, forced consent, PKCE S256. */
     authorizationUrl(input: {
       state: string;
       codeChallenge: string;
@@ -363,7 +363,7 @@ export function createGoogleHealthClient(
       return { healthUserId: body.healthUserId, legacyUserId: body.legacyUserId ?? null };
     },
 
-    /** One page of `dataPoints.list` (§3.3); pass `nextPageToken` back with the same query. */
+    /** One page of `dataPoints.list`; pass `nextPageToken` back with the same query. */
     async listDataPoints<T = Record<string, unknown>>(
       accessToken: string,
       dataType: string,
@@ -400,7 +400,7 @@ export function createGoogleHealthClient(
       } while (pageToken);
     },
 
-    /** `dataPoints:rollUp` (§3.6): physical-time buckets; max 14 or 90 days per call. */
+    /** `dataPoints:rollUp`: physical-time buckets; max 14 or 90 days per call. */
     async rollUp<T = Record<string, unknown>>(
       accessToken: string,
       dataType: string,
@@ -417,7 +417,7 @@ export function createGoogleHealthClient(
       };
     },
 
-    /** `dataPoints:dailyRollUp` (§3.7): civil-day buckets; send no pageSize (observed 400). */
+    /** `dataPoints:dailyRollUp`: civil-day buckets; send no pageSize (observed 400). */
     async dailyRollUp<T = Record<string, unknown>>(
       accessToken: string,
       dataType: string,
@@ -434,7 +434,7 @@ export function createGoogleHealthClient(
       };
     },
 
-    /** `users.getProfile` / `getSettings` (§3.2). */
+    /** `users.getProfile` / `getSettings`. */
     getProfile: (accessToken: string) =>
       send(`${api}/v4/users/me/profile`, bearer(accessToken)) as Promise<Record<string, unknown>>,
     getSettings: (accessToken: string) =>

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createGoogleHealthClient, isFitbitHost } from './client.js';
 
 /**
- * Google switched the Fitbit Web API and Fitbit OAuth off on 2 Nov 2026 (DESIGN §1): no code may
+ * Google switched the Fitbit Web API and Fitbit OAuth off on 2 Nov 2026: no code may
  * build a URL to a Fitbit host. User-facing route names such as `/fitbit/callback` are fine.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');

@@ -30,7 +30,7 @@ const KINDS: AccountKind[] = [
   'master',
 ];
 
-/** Where each account ends up when it opens each route (spec 000 §2 routes table). */
+/** Where each account ends up when it opens each route. */
 const MATRIX: Record<string, Record<AccountKind, string>> = {
   '/dashboard': {
     'signed-out': AUTH,

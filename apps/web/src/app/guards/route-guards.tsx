@@ -12,7 +12,7 @@ import {
 import { useUser } from '../../lib/auth/user-provider';
 
 /**
- * Route guards of spec 000 §2. Each is the Component of a pathless route whose children are the
+ * Route guards. Each is the Component of a pathless route whose children are the
  * guarded pages. While auth or the profile is loading they show the loading indicator, so the
  * wrong page never flashes. They wait on `initializing` (not on the sign-in `loading` flag) so a
  * sign-in in progress never unmounts the portal that started it.

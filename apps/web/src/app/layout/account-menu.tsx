@@ -22,7 +22,7 @@ interface AccountMenuProps {
 }
 
 /**
- * The signed-in account menu (spec 000 §2): the avatar opens it; it holds the dashboard link of
+ * The signed-in account menu: the avatar opens it; it holds the dashboard link of
  * the user's role (highlighted when current) and 'Sign Out'. MUI's Menu gives focus handling,
  * arrow keys and Escape.
  */

@@ -6,10 +6,11 @@ import { lazy, Suspense } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { BrandLogo } from '../../components/brand-logo';
 
-// MUI Menu, Avatar and IconButton load only for signed-in users (landing budget, DESIGN §12).
+// MUI Menu, Avatar and IconButton load only for signed-in users (the landing route has a 150 KB
+// gzip JavaScript budget).
 const AccountMenu = lazy(() => import('./account-menu'));
 
-/** What the navigation needs to know about a signed-in user (spec 000 §2, §3). */
+/** What the navigation needs to know about a signed-in user. */
 export interface NavUser {
   email: string;
   displayName?: string | null;
@@ -26,7 +27,7 @@ export interface TopNavProps {
 export function TopNav({ user = null, pending = false }: TopNavProps) {
   return (
     // A plain <header> rather than AppBar/Toolbar/Container: same look, ~2 KB less JavaScript on
-    // the landing route, whose budget is tight (DESIGN §12).
+    // the landing route, whose budget is tight.
     <Box
       component="header"
       sx={{

@@ -99,7 +99,7 @@ function renderPanel(options: { jobs?: ExtractionJob[]; routes?: Record<string, 
   return { posted, notify };
 }
 
-describe('data extraction panel (001 §2.1, §5, §9)', () => {
+describe('data extraction panel', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('starts disabled at 0 calls; Select All takes only connected participants; shows what a grant cannot give', async () => {
@@ -150,7 +150,7 @@ describe('data extraction panel (001 §2.1, §5, §9)', () => {
     // Typing dates and a name takes a while on a busy machine.
   }, 15_000);
 
-  it('says which input is missing (§5)', async () => {
+  it('says which input is missing', async () => {
     const user = userEvent.setup();
     const { notify } = renderPanel();
     await waitFor(() => expect(screen.getByRole('button', { name: 'Select All' })).toBeEnabled());

@@ -2,7 +2,7 @@ import { WEARABLE_MESSAGES, WEARABLE_STORAGE_KEYS } from '@research/contracts';
 import { fetchAuthUrl } from './api/get-auth-url';
 
 /**
- * The browser side of the PKCE path (001 §3, §7). The page keeps a code verifier (32 random
+ * The browser side of the PKCE path. The page keeps a code verifier (32 random
  * bytes in hex), the study code and the participant data in local storage, so the callback —
  * in this tab or in a popup of it — can finish. The verifier is not Google's PKCE verifier (that
  * one never leaves the server): the server binds its SHA-256 to the state, so only this browser
@@ -53,7 +53,7 @@ export function readStoredFlow(): StoredFlow {
   };
 }
 
-/** Removes every stored value of the flow (after completion or failure, 001 §4.4). */
+/** Removes every stored value of the flow (after completion or failure). */
 export function clearStoredFlow(): void {
   for (const key of Object.values(WEARABLE_STORAGE_KEYS)) localStorage.removeItem(key);
 }

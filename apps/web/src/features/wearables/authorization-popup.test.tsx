@@ -10,7 +10,7 @@ function post(data: unknown, origin = window.location.origin) {
   window.dispatchEvent(new MessageEvent('message', { data, origin }));
 }
 
-describe('openAuthorizationPopup (001 §4.4)', () => {
+describe('openAuthorizationPopup', () => {
   beforeEach(() => {
     vi.useFakeTimers();
   });

@@ -19,7 +19,7 @@ export interface PopupAuthorizationResult {
 const POPUP_NAME = 'fitbit-authorization';
 
 /**
- * The authorization popup of 001 §4.4: 600×700, checked for closing every 3 s; a success message
+ * The authorization popup: 600×700, checked for closing every 3 s; a success message
  * closes it after 500 ms and resolves; an error message rejects with its text (default
  * 'Authorization failed'); closing it by hand rejects with 'Authorization cancelled by user'.
  *

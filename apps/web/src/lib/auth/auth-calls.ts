@@ -4,7 +4,7 @@ import { callOperation } from '../api-client';
 /**
  * The session calls of the auth and user providers, loaded on first use: their operations carry
  * the contracts' schemas (and so zod), which a signed-out visitor of the landing route never
- * needs (DESIGN §12: 150 KB gzip for that route).
+ * needs (its JavaScript budget is 150 KB gzip).
  */
 
 /** Sessions are opened without the stored token: a stale one must not ride along. */

@@ -26,7 +26,7 @@ export interface SecureAuthValue {
   user: AuthUser | null;
   token: string | null;
   isAuthenticated: boolean;
-  /** The spec's loading flag (000 §4): true at start, and while signing in, up or with Google. */
+  /** The spec's loading flag: true at start, and while signing in, up or with Google. */
   loading: boolean;
   /**
    * True only until the stored session has been verified. Guards wait on this rather than on
@@ -56,8 +56,8 @@ const SIGNED_OUT: SessionState = { token: null, user: null };
 const calls = () => import('./auth-calls');
 
 /**
- * Auth state of spec 000 §4. Deliberately plain React and `callOperation` (no TanStack Query): it
- * sits on the landing route, whose JavaScript budget is 150 KB gzip (DESIGN §12).
+ * Auth state. Deliberately plain React and `callOperation` (no TanStack Query): it
+ * sits on the landing route, whose JavaScript budget is 150 KB gzip.
  */
 export function SecureAuthProvider({ children }: { children: ReactNode }) {
   const [session, setSession] = useState<SessionState>(SIGNED_OUT);
@@ -176,7 +176,7 @@ export function SecureAuthProvider({ children }: { children: ReactNode }) {
     try {
       await (await calls()).logout(token);
     } catch {
-      // A failed sign-out is ignored (000 §2).
+      // A failed sign-out is ignored.
     }
   }, [session.token]);
 

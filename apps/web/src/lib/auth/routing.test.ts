@@ -36,7 +36,7 @@ function profile(overrides: Partial<UserProfile>): UserProfile {
 
 const master = profile({ id: 'master', role: 'master', status: 'approved', isMasterAccount: true });
 
-describe('/dashboard redirect (spec 000 §2)', () => {
+describe('/dashboard redirect', () => {
   it.each([
     ['signed out', null, null, '/researcher/auth'],
     ['master', user, master, '/master/dashboard'],

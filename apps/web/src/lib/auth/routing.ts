@@ -1,7 +1,7 @@
 import type { AuthUser, UserProfile } from '@research/contracts';
 
 /**
- * Where each signed-in state belongs (spec 000 §2 routes table). Pure functions, shared by the
+ * Where each signed-in state belongs. Pure functions, shared by the
  * route guards and the pages that redirect on entry, and tested as a table.
  */
 export const ROUTES = {

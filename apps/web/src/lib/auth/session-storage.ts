@@ -1,6 +1,6 @@
 import { AUTH_STORAGE_KEYS, type AuthUser } from '@research/contracts';
 
-/** The session as kept in sessionStorage (spec 000 §3): `auth_token` and `auth_user` (JSON). */
+/** The session as kept in sessionStorage: `auth_token` and `auth_user` (JSON). */
 export interface StoredSession {
   token: string;
   user: AuthUser;
@@ -8,7 +8,7 @@ export interface StoredSession {
 
 /**
  * The stored session, or null when either entry is missing or the user does not parse. A broken
- * half of a session is worthless, so anything short of both entries clears both (000 §4).
+ * half of a session is worthless, so anything short of both entries clears both.
  */
 export function readStoredSession(): StoredSession | null {
   try {

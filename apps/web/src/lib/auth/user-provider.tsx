@@ -14,7 +14,7 @@ export interface UserValue {
   profile: UserProfile | null;
   /** True while auth is loading and until the profile of the current user has loaded. */
   loading: boolean;
-  /** Kept when loading failed (000 §4, §8). */
+  /** Kept when loading failed. */
   error: string | null;
   refresh: () => void;
 }
@@ -29,7 +29,7 @@ interface LoadedProfile {
 }
 
 /**
- * Profile state of spec 000 §4: loads when the signed-in user changes, can be refreshed. Plain
+ * Profile state: loads when the signed-in user changes, can be refreshed. Plain
  * React rather than TanStack Query for the same reason as the auth provider: it is on the
  * landing route and must stay tiny.
  */
@@ -90,7 +90,7 @@ function splitDisplayName(displayName: string | null | undefined): {
   return { firstName, lastName: rest.join(' ') };
 }
 
-/** The profile of a signed-in user the server has none for (000 §3). */
+/** The profile of a signed-in user the server has none for. */
 export function fallbackProfile(user: AuthUser): UserProfile {
   return {
     id: userIdOf(user),
@@ -124,7 +124,7 @@ export function masterProfile(user: AuthUser): UserProfile {
   };
 }
 
-/** Master check first (a failure is ignored), then the profile, then the fallbacks of 000 §8. */
+/** Master check first (a failure is ignored), then the profile, then the fallbacks. */
 async function loadProfile(
   user: AuthUser,
   token: string | null,
@@ -138,7 +138,7 @@ async function loadProfile(
       return { profile: masterProfile(user), error: null };
     }
   } catch {
-    // Ignored: the profile call below still tells a researcher apart (000 §8).
+    // Ignored: the profile call below still tells a researcher apart.
   }
   try {
     const response = await (await import('./auth-calls')).getProfile(token);

@@ -2,7 +2,7 @@ import type { ApplicationStatus } from '@research/contracts';
 
 /**
  * Query keys of the master dashboard. Every key starts with 'admin', so a review action can
- * invalidate the counts and all three lists in one call (spec 000 §4: after approve, reject or
+ * invalidate the counts and all three lists in one call (after approve, reject or
  * reset, lists reload).
  */
 export const adminKeys = {

@@ -32,7 +32,7 @@ const applicationsQueryOptions = (params: ApplicationListParams) =>
     queryFn: ({ signal }) => fetchApplications(params, signal),
   });
 
-/** How many applications have the status: a `limit=1` call read for its totalCount (000 §9). */
+/** How many applications have the status: a `limit=1` call read for its totalCount. */
 const applicationCountQueryOptions = (status: ApplicationStatus) =>
   queryOptions({
     ...applicationsQueryOptions({ status, limit: COUNT_REQUEST_LIMIT, offset: 0 }),

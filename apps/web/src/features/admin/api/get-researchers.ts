@@ -22,7 +22,7 @@ const researchersQueryOptions = (params: ResearcherListParams) =>
     queryFn: ({ signal }) => fetchResearchers(params, signal),
   });
 
-/** Active researchers = approved researchers' totalCount, from a `limit=1` call (000 §9). */
+/** Active researchers = approved researchers' totalCount, from a `limit=1` call. */
 const activeResearcherCountQueryOptions = () =>
   queryOptions({
     ...researchersQueryOptions({ status: 'approved', limit: COUNT_REQUEST_LIMIT, offset: 0 }),

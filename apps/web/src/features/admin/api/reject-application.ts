@@ -8,7 +8,7 @@ type RejectApplicationInput = { applicationId: string } & Pick<
   'reviewNotes'
 >;
 
-/** Rejects a pending application; the reason is required (000 §5), the server answers 400 when blank. */
+/** Rejects a pending application; the reason is required, the server answers 400 when blank. */
 function rejectApplication({ applicationId, reviewNotes }: RejectApplicationInput) {
   return callOperation(applicationsApi.rejectApplication, {
     params: { id: applicationId },

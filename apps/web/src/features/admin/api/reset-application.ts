@@ -4,7 +4,7 @@ import { callOperation } from '../../../lib/api-client';
 import { adminKeys } from './admin-keys';
 
 /**
- * A rejected application leaves the rejected list and its owner may apply again (000 §4).
+ * A rejected application leaves the rejected list and its owner may apply again.
  */
 function resetApplication(applicationId: string) {
   return callOperation(applicationsApi.resetApplication, { params: { id: applicationId } });

@@ -17,7 +17,7 @@ interface ApplicationDetailsDialogProps {
   onReview: (action: ReviewAction) => void;
 }
 
-/** A pending application in full, with its documents to download (000 §2 'Details dialog'). */
+/** A pending application in full, with its documents to download. */
 export function ApplicationDetailsDialog({
   application,
   onClose,

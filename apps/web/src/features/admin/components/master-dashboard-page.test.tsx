@@ -370,7 +370,7 @@ describe('Master dashboard', { timeout: 20_000 }, () => {
     expect(dialog).toHaveTextContent('Missing proof of affiliation');
     expect(dialog).toHaveTextContent('id-card.png');
     expect(dialog).toHaveTextContent('1.5 KB');
-    // Sizes read in KB or MB only (000 §9); a small file reads '0.1 KB', never '0.0 KB'.
+    // Sizes read in KB or MB only; a small file reads '0.1 KB', never '0.0 KB'.
     expect(dialog).toHaveTextContent('0.1 KB');
     expect(dialog).not.toHaveTextContent('0.0 KB');
     expect(dialog).not.toHaveTextContent('Bytes');

@@ -24,7 +24,7 @@ type TabName = (typeof TABS)[number];
 const isTabName = (value: string | null): value is TabName => TABS.includes(value as TabName);
 
 /**
- * /master/dashboard (master only, 000 §2): four counts from `limit=1` calls, then the pending,
+ * /master/dashboard (master only): four counts from `limit=1` calls, then the pending,
  * approved and rejected lists as tabs. The open tab lives in the URL (?tab=), so a reload or the
  * back button keeps it.
  */

@@ -21,7 +21,7 @@ interface RejectedDetailsDialogProps {
   onClose: () => void;
 }
 
-/** A rejected application with the reason given (000 §2 'Rejected tab'). */
+/** A rejected application with the reason given. */
 export function RejectedDetailsDialog({ application, onClose }: RejectedDetailsDialogProps) {
   const titleId = useId();
   const fullScreen = useFullScreenDialog();

@@ -24,7 +24,7 @@ interface ResearcherApplicationDialogProps {
 }
 
 /**
- * The application behind an approved researcher (000 §2 'view-application action'), looked up by
+ * The application behind an approved researcher, looked up by
  * e-mail and matched on the researcher's applicationId.
  */
 export function ResearcherApplicationDialog({

@@ -32,7 +32,7 @@ interface ReviewDialogProps {
 
 /**
  * Approve with optional 'Approval Notes', or reject with a required 'Rejection Reason *'
- * (000 §2, §5). The Reject button stays disabled while the reason is blank; a blank reason that
+ * The Reject button stays disabled while the reason is blank; a blank reason that
  * was touched shows the error text the server would answer with. Mounted per opening, so every
  * opening starts with an empty box.
  */

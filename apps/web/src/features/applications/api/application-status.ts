@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callOperation } from '../../../lib/api-client';
 
 /**
- * A failure the status page names with a spec text of 000 §8 ('No authentication token
+ * A failure the status page names with a spec text ('No authentication token
  * available', 'Invalid application status'); any other failure reads 'Failed to load rejection
  * details' there.
  */

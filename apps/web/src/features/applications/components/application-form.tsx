@@ -32,7 +32,7 @@ const FIELD_NAMES = [
 type FieldName = (typeof FIELD_NAMES)[number];
 export type FormValues = Record<FieldName, string>;
 
-/** Required by 000 §5 (trimmed non-empty); department, research area, description are optional. */
+/** Required (trimmed non-empty); department, research area, description are optional. */
 const REQUIRED: readonly FieldName[] = [
   'firstName',
   'lastName',
@@ -47,7 +47,7 @@ const OPTIONAL: readonly FieldName[] = ['department', 'researchArea', 'descripti
 const isFieldName = (name: string): name is FieldName =>
   (FIELD_NAMES as readonly string[]).includes(name);
 
-/** Trimmed values; optional fields left empty are sent as absent (000 §5). */
+/** Trimmed values; optional fields left empty are sent as absent. */
 function toRequest(values: FormValues): Record<string, string> {
   const request: Record<string, string> = {};
   for (const name of FIELD_NAMES) {

@@ -24,7 +24,7 @@ import { ApplicationStatusError, useApplicationStatus } from '../api/application
 import { PageCard } from './page-card';
 
 /**
- * /researcher/application-status (spec 000 §2): pending and rejected applications are shown
+ * /researcher/application-status: pending and rejected applications are shown
  * here; without an application the user goes to the form, approved researchers to their
  * dashboard, the master to the master dashboard.
  *

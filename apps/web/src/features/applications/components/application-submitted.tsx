@@ -8,7 +8,7 @@ import { useEffect } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { ROUTES } from '../../../lib/auth/routing';
 
-/** Shown for the 3 seconds between a successful submission and the status page (000 §2). */
+/** Shown for the 3 seconds between a successful submission and the status page. */
 export function ApplicationSubmitted({ email }: { email: string }) {
   // The form was long and the user submitted from its end: bring the short panel into view.
   useEffect(() => {

@@ -32,7 +32,7 @@ const sameFile = (a: File, b: File) =>
   a.name === b.name && a.size === b.size && a.lastModified === b.lastModified;
 
 /**
- * Adds picked files to the chosen ones within the limits of 000 §9 (5 files, 10 MB, PDF/PNG/
+ * Adds picked files to the chosen ones within the limits (5 files, 10 MB, PDF/PNG/
  * JPEG). Files that break a limit are left out, and the first reason is returned for display;
  * the server checks the same limits (and the real content type) again.
  */

@@ -18,7 +18,7 @@ import { ConfirmEmailNotice } from './confirm-email-notice';
 import { PageCard } from './page-card';
 
 /**
- * /researcher/register: the researcher application form of spec 000 §2. On entry a master goes
+ * /researcher/register: the researcher application form. On entry a master goes
  * to the master dashboard, an approved researcher to the researcher dashboard and a pending one
  * to the status page; a rejected researcher (or one without an application) may apply.
  */

@@ -38,7 +38,7 @@ function reasonOf(error: unknown): string | undefined {
   return error instanceof Error && error.message ? error.message : undefined;
 }
 
-/** /researcher/auth: the Researcher Portal of spec 000 §2 (sign in / sign up). */
+/** /researcher/auth: the Researcher Portal (sign in / sign up). */
 export default function ResearcherPortalPage() {
   const auth = useSecureAuth();
   const navigate = useNavigate();
@@ -61,7 +61,7 @@ export default function ResearcherPortalPage() {
 
   const changeTab = (_: unknown, next: PortalTab) => {
     setTab(next);
-    // Switching tabs clears error and success messages (000 §2).
+    // Switching tabs clears error and success messages.
     setMessages(NO_MESSAGES);
   };
 

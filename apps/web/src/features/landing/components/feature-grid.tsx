@@ -19,7 +19,7 @@ interface Feature {
 
 const { features } = LANDING_TEXTS;
 
-// The six marketing features of spec 000 §1, in its order.
+// The six marketing features, in the order the page shows them.
 const FEATURES: readonly Feature[] = [
   { ...features.secure, Icon: Security },
   { ...features.wearables, Icon: Watch },
@@ -31,7 +31,7 @@ const FEATURES: readonly Feature[] = [
 
 export function FeatureGrid() {
   return (
-    // CSS grid instead of MUI Grid: the landing route's JavaScript budget is tight (DESIGN §12).
+    // CSS grid instead of MUI Grid: the landing route's JavaScript budget is tight.
     <Box
       component="ul"
       sx={{

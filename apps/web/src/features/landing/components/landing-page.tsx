@@ -15,7 +15,7 @@ import { AudienceCard } from './audience-card';
 import { FeatureGrid } from './feature-grid';
 
 /**
- * The landing page (spec 000 §2). Signed out: the entry cards come straight after the hero, since
+ * The landing page. Signed out: the entry cards come straight after the hero, since
  * a participant arriving with a study code should not have to scroll past the marketing grid.
  * Signed in: a welcome with the user's name and 'Go to Dashboard' in their place.
  */

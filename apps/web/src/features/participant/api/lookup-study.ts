@@ -1,7 +1,7 @@
 import { type OperationResponse, studiesApi } from '@research/contracts';
 import { callOperation } from '../../../lib/api-client';
 
-/** The study lookup result of 001 §3 (the page shows 'Research Team' without a researcher name). */
+/** The study lookup result (the page shows 'Research Team' without a researcher name). */
 export type StudyLookup = OperationResponse<typeof studiesApi.verifyStudyCode>['study'];
 
 /** Looks a study up by its code, without a session. */

@@ -11,7 +11,7 @@ const ended = () =>
     new ApiError('Too many failed attempts. Please request a new code.', 400, 'TOO_MANY_ATTEMPTS'),
   );
 
-describe('CodeEntry (001 §4.3, §5)', () => {
+describe('CodeEntry', () => {
   it('checks the format, counts wrong codes n/3, locks after the third and unlocks with a new code', async () => {
     const user = userEvent.setup();
     const verify = vi

@@ -33,7 +33,7 @@ function secondsLeft(until: number): number {
   return Math.max(0, Math.ceil((until - Date.now()) / 1000));
 }
 
-/** A countdown to the moment a new code may be requested (30 s, 001 §4.3, §9). */
+/** A countdown to the moment a new code may be requested (30 s). */
 export function useResendCountdown() {
   const [until, setUntil] = useState(0);
   const [left, setLeft] = useState(0);
@@ -72,7 +72,7 @@ export interface CodeEntryProps {
 }
 
 /**
- * 'Enter Verification Code' (001 §4.3, §5): exactly 6 digits; 'Verification code sent to your
+ * 'Enter Verification Code': exactly 6 digits; 'Verification code sent to your
  * {email|phone}!' after sending, then a 30-second resend countdown; a wrong code shows the
  * server's count of attempts on that code as n/3, and after the third the entry resets with 'Too many failed attempts. Please request a
  * new code.' until a new code is sent.

@@ -43,7 +43,7 @@ function goTo(url: string) {
 }
 
 /**
- * /participant/enroll (001 §2.2, §4.3 'Direct enrolment'), the link of the invitation e-mail:
+ * /participant/enroll, the link of the invitation e-mail:
  * study code, study information, personal information, then 'Redirecting' to the returned
  * authorization address. When the study requires verification, the e-mail code is asked for
  * within the personal-information step before the redirect (issue 11).

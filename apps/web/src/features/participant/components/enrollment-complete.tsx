@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import { ENROLMENT_SUCCESS_TEXTS } from '@research/contracts';
 import { Link as RouterLink } from 'react-router';
 
-/** 'Enrollment Complete' (001 §2.2): thanks, the participant id if known, and home. */
+/** 'Enrollment Complete': thanks, the participant id if known, and home. */
 export function EnrollmentComplete({
   participantId,
   headingLevel = 'h2',

@@ -50,7 +50,7 @@ import { errorText, ParticipantPage, StepActions } from './participant-page';
 import { ProfileForm } from './profile-form';
 import { StudyCodeForm } from './study-code-form';
 
-/** What /participant/verify-email hands over (001 §2.2). */
+/** What /participant/verify-email hands over. */
 export interface FlowNavigationState {
   participantId?: string;
   email?: string;
@@ -71,7 +71,7 @@ const STEP = {
 } as const;
 
 /**
- * /participant/flow (001 §2.2, §4.3 'Pre-approved flow'): study code, contact info (e-mail and
+ * /participant/flow: study code, contact info (e-mail and
  * phone), the pending check, the verification method (phone disabled without a phone on
  * record), the 6-digit code, the wearable popup, Personal Information and Complete.
  */

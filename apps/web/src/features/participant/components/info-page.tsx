@@ -14,7 +14,7 @@ import { ParticipantPage } from './participant-page';
 import { ProfileForm } from './profile-form';
 
 /**
- * /participant/info (001 §2.2): 'Complete Your Profile'. The wearable callback sends the
+ * /participant/info: 'Complete Your Profile'. The wearable callback sends the
  * participant here with participantId and studyCode; the rest (e-mail, phone, names, the
  * session) comes from this tab's enrolment storage, or the session from the navigation state. After saving, a success panel, then
  * /participant/success after 3 seconds.

@@ -46,7 +46,7 @@ export interface ProfileFormProps {
 const ACCEPT = PARTICIPANT_DOCUMENT_EXTENSIONS.map((ext) => `.${ext}`).join(',');
 
 /**
- * The profile form of 001 §5 (used by /participant/info and the flow's Personal Information
+ * The profile form (used by /participant/info and the flow's Personal Information
  * step): first and last name required, e-mail and phone read-only, optional additional info and
  * optional documents (pdf, doc, docx, jpg, jpeg, png, gif; several, each removable, sizes in
  * Bytes/KB/MB/GB). Sent as multipart to update-info with the participant session.

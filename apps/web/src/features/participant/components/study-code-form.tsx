@@ -16,7 +16,7 @@ import { lookupStudy, type StudyLookup } from '../api/lookup-study';
 import { StepActions } from './participant-page';
 
 /**
- * 'Enter Study Code' (001 §5): 6-8 letters and digits, upper-cased as typed, at most 8; looked up
+ * 'Enter Study Code': 6-8 letters and digits, upper-cased as typed, at most 8; looked up
  * with POST /api/auth/verify-study-code.
  */
 export function StudyCodeForm({

@@ -4,7 +4,7 @@ import { isValidParticipantId } from '@research/contracts';
 import { useLocation, useSearchParams } from 'react-router';
 import { EnrollmentComplete } from './enrollment-complete';
 
-/** /participant/success (001 §2.2): the thank-you screen, with the participant id if passed. */
+/** /participant/success: the thank-you screen, with the participant id if passed. */
 export default function SuccessPage() {
   const location = useLocation();
   const [searchParams] = useSearchParams();

@@ -6,7 +6,7 @@ import { installFakeApi } from '../../../test/fake-api';
 import { renderRoute } from '../../../test/render-route';
 import { startStepFor } from './verify-email-page';
 
-describe('the multi-step verification start (001 §4.3 table)', () => {
+describe('the multi-step verification start', () => {
   it.each([
     ['fully_verified', 'Complete Enrollment'],
     ['email_verified', 'Phone Verification'],
@@ -74,7 +74,7 @@ const PAGE_TEST_TIMEOUT = 20_000;
 
 const stepHeading = (name: string) => screen.findByRole('heading', { level: 2, name });
 
-describe('/participant/verify-email Back buttons (001 §4.3 "Back buttons step back")', () => {
+describe('/participant/verify-email Back buttons', () => {
   it(
     'goes from the phone code back to the e-mail step, not to the start',
     async () => {

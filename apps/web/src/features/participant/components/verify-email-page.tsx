@@ -34,7 +34,7 @@ import { errorText, ParticipantPage, StepActions } from './participant-page';
 
 const STEP = { info: 0, email: 1, phone: 2, complete: 3 } as const;
 
-/** The start step for a verification status (001 §4.3 table). */
+/** The start step for a verification status. */
 export function startStepFor(status: VerificationStatus): number {
   switch (status) {
     case 'fully_verified':
@@ -56,7 +56,7 @@ interface Handed {
 }
 
 /**
- * /participant/verify-email (001 §2.2, §4.3): Enter Information, Email Verification, Phone
+ * /participant/verify-email: Enter Information, Email Verification, Phone
  * Verification and Complete Enrollment. The start step follows `verificationStatus`; after the
  * e-mail the phone step, then complete; the final button goes to /participant/flow with the
  * participant id, e-mail, study code, study name and participant data.
@@ -156,7 +156,7 @@ export default function VerifyEmailPage() {
     navigate('/participant/flow', { state });
   }
 
-  /** 'Back' goes to the step before this one (001 §4.3 "Back buttons step back"). */
+  /** 'Back' goes to the step before this one. */
   const back = (to: number) => (
     <Button
       variant="outlined"

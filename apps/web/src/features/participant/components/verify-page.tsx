@@ -29,7 +29,7 @@ type Status = Found & {
 };
 
 /**
- * /participant/verify (001 §2.2): participant id and e-mail, then 'Check Status' (POST
+ * /participant/verify: participant id and e-mail, then 'Check Status' (POST
  * /api/participants/verify) or 'Send Verification Email' (the e-mail code, then
  * /participant/verify-email). Prefilled from navigation state.
  */

@@ -24,7 +24,7 @@ export interface ChangePasswordForm {
 export const needsCurrentPassword = (study: Study) => study.hasPassword !== false;
 
 /**
- * The first client rule of spec 000 §5 the form breaks, and the field it is shown under. The
+ * The first client rule the form breaks, and the field it is shown under. The
  * current password is only asked for (and required) when the study has one.
  */
 export function changePasswordError(

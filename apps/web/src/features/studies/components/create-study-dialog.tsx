@@ -32,13 +32,13 @@ export const EMPTY_CREATE_FORM: CreateStudyForm = {
   collaborators: '',
 };
 
-/** A password, when given, is at least 6 characters (spec 000 §5): Create stays disabled otherwise. */
+/** A password, when given, is at least 6 characters: Create stays disabled otherwise. */
 function studyPasswordTooShort(password: string): boolean {
   return password.length > 0 && password.length < MIN_PASSWORD_LENGTH;
 }
 
 /**
- * The create payload of spec 000 §3 from the form: empty optional strings are left out,
+ * The create payload from the form: empty optional strings are left out,
  * collaborators are the comma-separated e-mails (trimmed, empties dropped), default settings.
  */
 export function toCreatePayload(form: CreateStudyForm): CreateStudyInput {
@@ -107,7 +107,7 @@ export function CreateStudyDialog({
     onChange({ ...form, [field]: value });
   const passwordTooShort = studyPasswordTooShort(form.password);
   const errors = createFormErrors(form);
-  // Shown after the first attempt to submit; the password rule shows while typing (spec 000 §5).
+  // Shown after the first attempt to submit; the password rule shows while typing.
   const shown = (field: keyof CreateStudyForm) => (touched ? errors[field] : undefined);
 
   const submit = (event: FormEvent) => {

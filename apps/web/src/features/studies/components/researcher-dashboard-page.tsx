@@ -64,7 +64,7 @@ function messageOf(error: unknown, fallback: string): string {
   return error instanceof Error && error.message.trim() ? error.message : fallback;
 }
 
-/** /researcher/dashboard: the approved researcher's owned and collaborative studies (000 §2). */
+/** /researcher/dashboard: the approved researcher's owned and collaborative studies. */
 export default function ResearcherDashboardPage() {
   const { user, token } = useSecureAuth();
   const navigate = useNavigate();

@@ -110,7 +110,7 @@ export function StudyCard({ study, owned, onOpen, onCopyCode, onEdit, onDelete }
                 <MenuItem
                   sx={{ color: 'error.main' }}
                   onClick={() => {
-                    // The menu closes first, then the confirmation opens (spec 000 §4).
+                    // The menu closes first, then the confirmation opens.
                     setMenuAnchor(null);
                     onDelete(study);
                   }}

@@ -1,5 +1,5 @@
 /**
- * Text fitting for the study cards (spec 000 §2): the name takes at most 2 lines of about 28
+ * Text fitting for the study cards: the name takes at most 2 lines of about 28
  * characters; the description preview at most 4 lines, the first of about 45 characters and the
  * others of about 39, the last one trimmed to 36 characters plus an ellipsis when text is left
  * over. Pure functions so the rules are unit-tested apart from layout.

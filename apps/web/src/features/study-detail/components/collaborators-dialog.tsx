@@ -63,7 +63,7 @@ function inviteProblem(draft: InviteDraft): string | null {
 }
 
 /**
- * 'Invite/Contact Collaborators' (001 §2.1, §4.3). Invite: addresses, the default title
+ * 'Invite/Contact Collaborators'. Invite: addresses, the default title
  * 'Collaborator Invitation: {study name}' and an optional message (blank = the default text);
  * the server appends the code, the password and the join link, which the review shows without the
  * password. Contact: like contacting participants, over the study's members.

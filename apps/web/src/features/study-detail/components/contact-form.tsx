@@ -17,7 +17,7 @@ import {
   normalizeEmail,
 } from '@research/contracts';
 
-/** The contact list scrolls at 200 px (001 §9). */
+/** The contact list scrolls at 200 px. */
 export const CONTACT_LIST_HEIGHT = 200;
 
 export interface RecipientOption {
@@ -48,7 +48,7 @@ export function contactRecipients(draft: ContactDraft): string[] {
   ];
 }
 
-/** The first §5 'Contact' rule the draft breaks, or null. */
+/** The first 'Contact' rule the draft breaks, or null. */
 export function contactProblem(draft: ContactDraft): string | null {
   if (!draft.title.trim() || !draft.content.trim()) return CONTACT_MESSAGES.titleAndContentRequired;
   if (contactRecipients(draft).length === 0) return CONTACT_MESSAGES.selectRecipient;

@@ -30,7 +30,7 @@ export interface EditParticipantDialogProps {
   onSubmit: (participant: ParticipantRow, values: EditParticipantValues) => void;
 }
 
-/** 'Edit Participant' (001 §5): first and last name required, e-mail checked; trimmed. */
+/** 'Edit Participant': first and last name required, e-mail checked; trimmed. */
 export function EditParticipantDialog({
   participant,
   busy,

@@ -30,7 +30,7 @@ export interface EditPendingDialogProps {
   onSubmit: (participant: PendingParticipant | null, phone: string) => void;
 }
 
-/** 'Edit Pending Participant' (001 §5): phone optional, formatted as typed. */
+/** 'Edit Pending Participant': phone optional, formatted as typed. */
 export function EditPendingDialog({
   open,
   participant,

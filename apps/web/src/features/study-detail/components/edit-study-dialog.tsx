@@ -33,7 +33,7 @@ export interface EditStudyDialogProps {
   onSubmit: (values: EditStudyValues) => void;
 }
 
-/** 'Edit Study' (001 §5): name required; description and duration trimmed, duration optional. */
+/** 'Edit Study': name required; description and duration trimmed, duration optional. */
 export function EditStudyDialog({ open, study, busy, onClose, onSubmit }: EditStudyDialogProps) {
   const titleId = useId();
   return (

@@ -50,7 +50,7 @@ function Section({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /**
- * 'Email Details' (001 §2.1): subject, recipients or count, body, sent time, delivery status.
+ * 'Email Details': subject, recipients or count, body, sent time, delivery status.
  * The list row gives subject, count and time at once; body and recipients (with per-recipient
  * status) are fetched when the dialog opens.
  */

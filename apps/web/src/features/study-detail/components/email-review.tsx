@@ -32,7 +32,7 @@ export interface EmailReviewProps {
 }
 
 /**
- * The 'Review & Edit … Email' step (001 §4.3): the generated subject and body, both editable,
+ * The 'Review & Edit … Email' step: the generated subject and body, both editable,
  * then 'Back to Edit' or send. An emptied subject or body is refused here, under the field.
  */
 export function EmailReview({

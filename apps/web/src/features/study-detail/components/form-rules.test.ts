@@ -3,7 +3,7 @@ import { contactProblem, contactRecipients } from './contact-form';
 import { hasAnyEmail, inviteProblem } from './invite-rows';
 import { displayPhone } from './notify';
 
-describe('invite rules (001 §5)', () => {
+describe('invite rules', () => {
   const row = (email: string, phone = '') => ({ email, phone });
 
   it('Continue needs some row with an e-mail', () => {
@@ -25,7 +25,7 @@ describe('invite rules (001 §5)', () => {
   });
 });
 
-describe('contact rules (001 §5)', () => {
+describe('contact rules', () => {
   it('needs title and content, then a recipient; recipients are unique', () => {
     const empty = { title: '', content: 'c', selected: [], extras: '' };
     expect(contactProblem(empty)).toBe('Email title and content are required');

@@ -83,7 +83,7 @@ function csvFailure(error: unknown): string {
 }
 
 /**
- * 'Invite/Contact Participants' (001 §2.1, §4.3, §5): compose → Review & Edit → send, in either
+ * 'Invite/Contact Participants': compose → Review & Edit → send, in either
  * mode. Validation messages appear once, inline in the dialog; only the outcome of sending (and
  * a missing session) is a notification.
  */

@@ -36,13 +36,13 @@ export const EMPTY_ROW: InviteRow = { email: '', phone: '' };
 export const filledRows = (rows: readonly InviteRow[]): InviteRow[] =>
   rows.filter((row) => row.email.trim() !== '' || row.phone.trim() !== '');
 
-/** Continue stays disabled until some participant has an e-mail (001 §5). */
+/** Continue stays disabled until some participant has an e-mail. */
 export const hasAnyEmail = (rows: readonly InviteRow[]): boolean =>
   rows.some((row) => row.email.trim() !== '');
 
 const phoneInvalid = (phone: string) => phone.trim() !== '' && !INVITE_PHONE_PATTERN.test(phone);
 
-/** The first §5 'Invite participants' rule the rows break, or null. */
+/** The first 'Invite participants' rule the rows break, or null. */
 export function inviteProblem(rows: readonly InviteRow[], studyName: string): string | null {
   if (!studyName.trim()) return INVITE_MESSAGES.studyNameRequired;
   const filled = filledRows(rows);
@@ -64,7 +64,7 @@ export interface InviteRowsProps {
   /** The rule broken at the last Continue, shown once, inline, with the offending fields red. */
   problem: string | null;
   csvBusy: boolean;
-  /** The CSV problem (one of §5's messages, or the server's per-row list). */
+  /** The CSV problem (one of the CSV messages, or the server's per-row list). */
   csvError: string | null;
   /** Rows the server left out as duplicates. */
   csvNotice: string | null;

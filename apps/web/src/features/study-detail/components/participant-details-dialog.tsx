@@ -38,7 +38,7 @@ export interface ParticipantDetailsDialogProps {
   onClose: () => void;
 }
 
-/** 'Participant Details' (001 §3): every field, documents with size in whole KB and download. */
+/** 'Participant Details': every field, documents with size in whole KB and download. */
 export function ParticipantDetailsDialog({
   studyId,
   participant,

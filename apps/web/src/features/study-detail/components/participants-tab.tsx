@@ -30,7 +30,7 @@ import { displayPhone, messageOf, type Notify } from './notify';
 import { ParticipantDetailsDialog } from './participant-details-dialog';
 import { type Column, ServerTable, useListState } from './server-table';
 
-/** 001 §2.1 chip colours: active success, inactive warning, enrolled info. */
+/** Chip colours: active success, inactive warning, enrolled info. */
 export function participantStatusColor(status: string): 'success' | 'warning' | 'info' | 'default' {
   if (status === 'active') return 'success';
   if (status === 'inactive') return 'warning';
@@ -157,7 +157,7 @@ export function ParticipantsTab({ study, signedIn, notify, onInvite }: Participa
       >
         {rows.map((row) => {
           const name = participantName(row) || row.participantEmail;
-          // The server's §4.1 status: the same expression `sort=status` orders by.
+          // The active/inactive status: the same expression `sort=status` orders by.
           const status = row.displayStatus;
           return (
             <TableRow key={row.id} hover>

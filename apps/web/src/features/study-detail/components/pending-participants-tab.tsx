@@ -26,7 +26,7 @@ import { EmptyPanel, LoadFailedPanel } from './empty-panel';
 import { displayPhone, messageOf, type Notify } from './notify';
 import { type Column, ServerTable, useListState } from './server-table';
 
-/** 001 §2.1: 'pre-enrolled' and 'invited' are the known states; anything else is an error. */
+/** 'pre-enrolled' and 'invited' are the known states; anything else is an error. */
 export function pendingStatusColor(status: string): 'info' | 'secondary' | 'error' {
   if (status === 'pre-enrolled') return 'info';
   if (status === 'invited') return 'secondary';

@@ -57,7 +57,7 @@ const PARTICIPANT: ParticipantRow = {
   hasAccessToken: true,
   tokenExpiresAt: '2000-01-01T00:00:00.000Z',
   fitbitUserId: null,
-  // As the server computes it (001 §4.1): authorized, but the grant expired.
+  // As the server computes it: authorized, but the grant expired.
   displayStatus: 'inactive',
 };
 
@@ -242,7 +242,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
     );
   });
 
-  it('participants: §4.1 display status; the owner deletes after confirming', async () => {
+  it('participants: active/inactive status; the owner deletes after confirming', async () => {
     const { user, calls } = await openStudy({
       [`DELETE /api/participants/${PARTICIPANT.participantId}`]: {
         body: { success: true, message: 'Participant deleted' },
@@ -325,7 +325,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
       'MuiChip-colorSuccess',
     );
     expect(within(details).getByText('Completed')).toBeInTheDocument();
-    // 1,560 bytes is 1.52 KiB: shown rounded, as 2 KB (001 §9), with the en-US short date.
+    // 1,560 bytes is 1.52 KiB: shown rounded, as 2 KB, with the en-US short date.
     expect(within(details).getByText('application/pdf · 2 KB · 3/9/2026')).toBeInTheDocument();
     await user.click(within(details).getByRole('button', { name: 'Download consent.pdf' }));
     await waitFor(() => expect(saved).toEqual(['consent.pdf blob:document']));
@@ -610,7 +610,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
     );
   });
 
-  it('CSV: §5 file checks in the browser; a good file fills the rows with a 5-row preview', async () => {
+  it('CSV: file checks in the browser; a good file fills the rows with a 5-row preview', async () => {
     const parsed = Array.from({ length: 7 }, (_, i) => ({
       email: `p${i + 1}@example.test`,
       phoneNumber: i === 0 ? '1110000000' : null,

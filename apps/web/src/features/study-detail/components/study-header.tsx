@@ -24,7 +24,7 @@ export interface StudyHeaderProps {
   onInviteCollaborators: () => void;
 }
 
-/** 001 §2.1 header: back, name, status chip, description, code with copy, duration, actions. */
+/** Header: back, name, status chip, description, code with copy, duration, actions. */
 export function StudyHeader({
   study,
   refreshing,

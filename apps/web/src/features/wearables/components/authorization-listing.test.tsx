@@ -36,7 +36,7 @@ function renderListing(rows: WearableAuthorizationRow[]) {
   return () => calls.map((c) => `${c.path}${c.search}`);
 }
 
-describe('wearable authorization listing (001 §2.1, §4.1)', () => {
+describe('wearable authorization listing', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('shows each participant’s connection facts and the Google Health sentence', async () => {

@@ -38,7 +38,8 @@ const PAGE_SIZES = [10, 25, 50];
 
 function statusChip(row: WearableAuthorizationRow) {
   if (row.status === 'active') {
-    // §4.1: a grant past its stored expiry no longer works, though no call has failed yet.
+    // Display status: a grant past its stored expiry no longer works, though no call has failed
+    // yet.
     const expired = row.tokenExpiresAt !== null && Date.parse(row.tokenExpiresAt) <= Date.now();
     return expired ? (
       <Chip size="small" color="warning" label={T.expired} />
@@ -91,7 +92,7 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 /**
- * Tab 4's wearable authorization listing (001 §2.1): one row per participant with what the
+ * Tab 4's wearable authorization listing: one row per participant with what the
  * server knows about the connection — never a token, only whether one exists.
  */
 export function AuthorizationListing({ studyId, notify }: AuthorizationListingProps) {

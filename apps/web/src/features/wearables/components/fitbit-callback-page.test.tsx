@@ -4,7 +4,7 @@ import { appRoutes } from '../../../app/router';
 import { failure, installFakeApi } from '../../../test/fake-api';
 import { renderRoute } from '../../../test/render-route';
 
-describe('/fitbit/callback failures (001 §4.4, §8)', () => {
+describe('/fitbit/callback failures', () => {
   afterEach(() => {
     localStorage.clear();
     vi.unstubAllGlobals();
@@ -38,7 +38,7 @@ describe('/fitbit/callback failures (001 §4.4, §8)', () => {
   });
 });
 
-describe('/fitbit/callback PKCE path (001 §4.4)', () => {
+describe('/fitbit/callback PKCE path', () => {
   afterEach(() => {
     localStorage.clear();
     vi.unstubAllGlobals();
@@ -98,7 +98,7 @@ describe('/fitbit/callback PKCE path (001 §4.4)', () => {
   });
 });
 
-describe('/fitbit/callback direct path and popup (001 §4.4)', () => {
+describe('/fitbit/callback direct path and popup', () => {
   afterEach(() => {
     localStorage.clear();
     vi.unstubAllGlobals();

@@ -36,7 +36,7 @@ function openerWindow(): Window | null {
 }
 
 /**
- * Both paths of 001 §4.4. Without a stored verifier it is the direct path (one callback call);
+ * Both paths. Without a stored verifier it is the direct path (one callback call);
  * with one it is the PKCE path (exchange on the server, then store). Answers the participant id
  * and study code for the next page.
  */

@@ -34,7 +34,7 @@ async function reconnect() {
   return (await screen.findByRole('alert')).textContent;
 }
 
-describe('/fitbit/reauthorize failures (001 §8)', () => {
+describe('/fitbit/reauthorize failures', () => {
   beforeEach(answerVerify);
   afterEach(() => {
     vi.unstubAllGlobals();

@@ -21,7 +21,7 @@ const reasonOf = (error: unknown) =>
   error instanceof Error && error.message.trim() ? error.message : undefined;
 
 /**
- * /fitbit/reauthorize (001 §4.5): the link of the reauthorization e-mail. The participant
+ * /fitbit/reauthorize: the link of the reauthorization e-mail. The participant
  * confirms id and e-mail, then goes to Google's consent page in this tab.
  */
 export default function ReauthorizePage() {
@@ -70,7 +70,7 @@ export default function ReauthorizePage() {
       window.location.assign(authUrl);
     } catch (cause) {
       setBusy(false);
-      // 001 §8: each message on its own; without a reason, the default 'Unknown error' one.
+      // Each message on its own; without a reason, the default 'Unknown error' one.
       const reason = reasonOf(cause);
       setError(reason ? REAUTH_MESSAGES.initiateFailed(reason) : REAUTH_MESSAGES.failed());
     }
