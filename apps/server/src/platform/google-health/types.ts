@@ -1,5 +1,14 @@
 /** Shapes of the Google Health API and its OAuth answers (reference §1.3, §3) the platform reads. */
 
+export interface GoogleHealthEndpoints {
+  authUrl: string;
+  tokenUrl: string;
+  revokeUrl: string;
+  apiUrl: string;
+  clientId: string;
+  clientSecret: string;
+}
+
 export interface TokenSet {
   accessToken: string;
   /** Null when the answer kept the previous refresh token (normal for a refresh grant). */
