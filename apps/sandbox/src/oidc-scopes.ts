@@ -6,7 +6,7 @@ export const HEALTH_SCOPE_PREFIX = `${AUTH}googlehealth.`;
 /** Google accepts these short forms and answers with the long ones in the token response. */
 const ALIASES: Record<string, string> = { email: EMAIL_SCOPE, profile: PROFILE_SCOPE };
 
-/** Google Health API scope areas and the access levels each offers (reference §2.1). */
+/** Google Health API scope areas and the access levels each offers. */
 const HEALTH_AREAS: Record<string, { levels: ('readonly' | 'writeonly')[]; label: string }> = {
   activity_and_fitness: { levels: ['readonly', 'writeonly'], label: 'activity and fitness' },
   health_metrics_and_measurements: {

@@ -21,10 +21,10 @@ import {
   zoneMinimums,
 } from './data-generator.js';
 
-/** How a type's points are timed, which decides its filter members (reference §3.3). */
+/** How a type's points are timed, which decides its filter members. */
 export type RecordKind = 'interval' | 'sample' | 'daily' | 'session' | 'sleep' | 'aggregate';
 
-/** Scope areas (reference §2.1, §4.1). */
+/** Scope areas. */
 export type ScopeArea =
   | 'activity_and_fitness'
   | 'health_metrics_and_measurements'
@@ -439,7 +439,7 @@ export function sedentaryFlags(day: DayData): Uint8Array {
   return flags;
 }
 
-/** The rollup value under the type's camelCase key (reference §3.7 table). */
+/** The rollup value under the type's camelCase key. */
 export function rollupValue(type: string, b: Bucket): Record<string, unknown> {
   const zones = (values: number[], field: string, format: (v: number) => unknown) =>
     values

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 
-/** Google's error envelope (reference §1.7). */
+/** Google's error envelope. */
 export class ApiError extends Error {
   constructor(
     readonly code: number,

@@ -1,7 +1,7 @@
 import { invalidArgument } from './errors.js';
 
 /**
- * Google's partial responses (the standard `fields` query parameter, reference §0): a
+ * Google's partial responses (the standard `fields` query parameter): a
  * comma-separated selection where `a/b` selects `b` inside `a`, `a(b,c)` selects `b` and `c`
  * inside `a`, and `*` selects every field at its level. A selection applies to every element of
  * an array. What it leaves empty is omitted, as proto3 JSON omits empty messages.

@@ -32,7 +32,7 @@ export interface RetryPolicy {
 
 export interface GoogleHealthClientOptions {
   retry?: Partial<RetryPolicy>;
-  /** Per-request timeout (spec 001 §9: 30 s). */
+  /** Per-request timeout (30 s: a slow answer is retried rather than waited for). */
   timeoutMs?: number;
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
@@ -50,7 +50,7 @@ export interface GoogleHealthClientOptions {
   decode?: (bytes: Buffer) => unknown;
 }
 
-/** Hosts of the Fitbit Web API and Fitbit OAuth, switched off on 2 Nov 2026 (DESIGN §1). */
+/** Hosts of the Fitbit Web API and Fitbit OAuth, switched off on 2 Nov 2026. */
 const FITBIT_HOST = /(?:^|\.)fitbit\.com$/;
 
 export function isFitbitHost(url: string): boolean {
@@ -191,7 +191,7 @@ export function createGoogleHealthClient(
   return {
     endpoints,
 
-    /** The consent page address (§1.2): offline access, forced consent, PKCE S256. */
+    /** The consent page address: offline access, forced consent, PKCE S256. */
     authorizationUrl(input: {
       state: string;
       codeChallenge: string;
@@ -244,7 +244,7 @@ export function createGoogleHealthClient(
       return { healthUserId: body.healthUserId, legacyUserId: body.legacyUserId ?? null };
     },
 
-    /** One page of `dataPoints.list` (§3.3); pass `nextPageToken` back with the same query. */
+    /** One page of `dataPoints.list`; pass `nextPageToken` back with the same query. */
     async listDataPoints<T = Record<string, unknown>>(
       accessToken: string,
       dataType: string,
@@ -281,7 +281,7 @@ export function createGoogleHealthClient(
       } while (pageToken);
     },
 
-    /** `dataPoints:rollUp` (§3.6): physical-time buckets; max 14 or 90 days per call. */
+    /** `dataPoints:rollUp`: physical-time buckets; max 14 or 90 days per call. */
     async rollUp<T = Record<string, unknown>>(
       accessToken: string,
       dataType: string,
@@ -298,7 +298,7 @@ export function createGoogleHealthClient(
       };
     },
 
-    /** `dataPoints:dailyRollUp` (§3.7): civil-day buckets; send no pageSize (observed 400). */
+    /** `dataPoints:dailyRollUp`: civil-day buckets; send no pageSize (observed 400). */
     async dailyRollUp<T = Record<string, unknown>>(
       accessToken: string,
       dataType: string,
@@ -315,7 +315,7 @@ export function createGoogleHealthClient(
       };
     },
 
-    /** `users.getProfile` / `getSettings` (§3.2). */
+    /** `users.getProfile` / `getSettings`. */
     getProfile: (accessToken: string) =>
       send(`${api}/v4/users/me/profile`, bearer(accessToken)) as Promise<Record<string, unknown>>,
     getSettings: (accessToken: string) =>

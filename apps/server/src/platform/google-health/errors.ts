@@ -42,7 +42,7 @@ export interface RpcErrorBody {
 export function toError(status: number, body: RpcErrorBody | null): GoogleHealthError {
   const err = body?.error;
   if (typeof err === 'string') {
-    // OAuth endpoint shape (§1.4).
+    // OAuth endpoint: `error` is a string code.
     const kind: GoogleHealthErrorKind =
       err === 'invalid_grant'
         ? 'invalid_grant'

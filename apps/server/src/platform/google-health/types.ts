@@ -1,4 +1,4 @@
-/** Shapes of the Google Health API and its OAuth answers (reference §1.3, §3) the platform reads. */
+/** Shapes of the Google Health API and its OAuth answers that the platform reads. */
 
 export interface GoogleHealthEndpoints {
   authUrl: string;
@@ -33,7 +33,7 @@ export interface ListDataPointsQuery {
   dataSourceFamily?: string;
   /** Use `:reconcile` instead of `list` (merged sources, recommended for sleep). */
   reconcile?: boolean;
-  /** Partial response (reference §0): only these members in the answer. */
+  /** Partial response: only these members in the answer. */
   fields?: string;
 }
 
