@@ -1,6 +1,7 @@
 import { DAY_MS } from './civil.js';
 import { DATA_START_DAY, wakeDayOfSleepId } from './data-generator.js';
-import { camel, type Point, pointsOfUnit, type TypeSpec } from './data-types.js';
+import { type Point, pointsOfUnit } from './data-points.js';
+import { camel, type TypeSpec } from './data-types.js';
 import { invalidArgument, notFound } from './errors.js';
 import type { FieldMask } from './field-mask.js';
 import { type Filter, matches, parseFilter, physicalBounds } from './filter.js';

@@ -3,7 +3,8 @@ import type { Grant } from '../oidc-grants.js';
 import { HEALTH_SCOPE_PREFIX } from '../oidc-scopes.js';
 import { civilDayNumber } from './civil.js';
 import { utcOffsetAt } from './data-generator.js';
-import { findType, type Point, type TypeSpec } from './data-types.js';
+import type { Point } from './data-points.js';
+import { findType, type TypeSpec } from './data-types.js';
 import { ApiError, errorInfo, invalidArgument } from './errors.js';
 
 /** What the Health API routes share: the caller, scope checks, request parameters, page tokens. */

@@ -11,14 +11,7 @@ import {
   rfc3339,
 } from './civil.js';
 import { DATA_START_DAY, dayData, restingHeartRate, utcOffsetAt } from './data-generator.js';
-import {
-  addMinute,
-  Bucket,
-  rollupKey,
-  rollupValue,
-  sedentaryFlags,
-  type TypeSpec,
-} from './data-types.js';
+import type { TypeSpec } from './data-types.js';
 import { type ApiError, errorInfo, invalidArgument } from './errors.js';
 import {
   type Caller,
@@ -30,6 +23,7 @@ import {
   queryHash,
   readPageToken,
 } from './resource-common.js';
+import { addMinute, Bucket, rollupKey, rollupValue, sedentaryFlags } from './rollups.js';
 
 /**
  * Walks the atoms (minutes, or heart-rate samples) whose start lies in [from, to) physical time and
