@@ -1,7 +1,3 @@
-import type { GoogleHealthEndpoints } from './types.js';
-
-export type { GoogleHealthEndpoints };
-
 export type GoogleHealthErrorKind =
   | 'invalid_grant'
   | 'unauthenticated'

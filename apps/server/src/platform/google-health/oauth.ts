@@ -1,6 +1,6 @@
 import * as oidc from 'openid-client';
-import { type GoogleHealthEndpoints, GoogleHealthError } from './errors.js';
-import type { TokenSet } from './types.js';
+import { GoogleHealthError } from './errors.js';
+import type { GoogleHealthEndpoints, TokenSet } from './types.js';
 
 /**
  * Google's OAuth grants (code exchange, refresh, revocation) through `openid-client`, which builds
