@@ -32,7 +32,8 @@ export {
   timeZoneAt,
   utcOffsetAt,
 } from './health/data-generator.js';
-export { DATA_TYPES, pointsOfUnit } from './health/data-types.js';
+export { pointsOfUnit } from './health/data-points.js';
+export { DATA_TYPES } from './health/data-types.js';
 export { type CivilDayTotals, civilDayTotals } from './health/expected.js';
 export { UNBOUNDED_LOOKBACK_DAYS } from './health/resource-server.js';
 export type { IdTokenTamper, OAuthClient } from './oidc.js';

@@ -1,11 +1,10 @@
 import { invalidArgument } from './errors.js';
 
 /**
- * Google's partial responses (the standard `fields` query parameter; see
- * docs/wearables.md#conventions): a comma-separated selection where `a/b` selects `b` inside `a`,
- * `a(b,c)` selects `b` and `c` inside `a`, and `*` selects every field at its level. A selection
- * applies to every element of an array. What it leaves empty is omitted, as proto3 JSON omits empty
- * messages.
+ * Google's partial responses (the standard `fields` query parameter): a
+ * comma-separated selection where `a/b` selects `b` inside `a`, `a(b,c)` selects `b` and `c`
+ * inside `a`, and `*` selects every field at its level. A selection applies to every element of
+ * an array. What it leaves empty is omitted, as proto3 JSON omits empty messages.
  */
 
 /** The selected fields of one level: a name (or `*`) to `null` (the whole value) or a deeper mask. */

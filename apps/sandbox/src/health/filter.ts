@@ -25,9 +25,7 @@ const MEMBERS: Record<RecordKind, Record<string, 'instant' | 'civil' | 'date'>> 
 
 const COMPARISON = /^\(?\s*([A-Za-z0-9_.]+)\s*(>=|<=|!=|>|<|=)\s*"([^"]*)"\s*\)?$/;
 
-/**
- * Parses the subset of AIP-160 filters the Health API accepts on `list`, with its error reasons.
- */
+/** Parses the AIP-160 subset the Health API accepts for dataPoints filters, with its error reasons. */
 export function parseFilter(type: TypeSpec, text: string | null): Filter {
   if (text === null || !text.trim()) return [[]];
   const groups = text.trim().split(/\s+OR\s+/);

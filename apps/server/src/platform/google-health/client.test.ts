@@ -277,4 +277,46 @@ describe('Google Health client against the sandbox', () => {
     expect((error as GoogleHealthError).kind).toBe('unauthenticated');
     expect(seen).toHaveLength(2);
   });
+
+  it('retries the token endpoint on 5xx and classifies what it finally says', async () => {
+    const { client, calls, sleeps } = clientOnSandbox({
+      retry: { maxAttempts: 3 },
+      fetch: async (input) => {
+        calls.push(String(input));
+        return new Response('<html>Service Unavailable</html>', { status: 503 });
+      },
+    });
+    const error = await client.refresh('1//any').catch((e: unknown) => e);
+    expect((error as GoogleHealthError).kind).toBe('unavailable');
+    expect((error as GoogleHealthError).status).toBe(503);
+    expect(calls).toHaveLength(3);
+    expect(sleeps).toHaveLength(2);
+  });
+
+  it('reports a token answer it cannot use as an invalid answer, without retrying', async () => {
+    const { client, calls } = clientOnSandbox({
+      fetch: async (input) => {
+        calls.push(String(input));
+        return Response.json({ token_type: 'Bearer', expires_in: 3599 });
+      },
+    });
+    const error = await client.refresh('1//any').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GoogleHealthError);
+    expect((error as GoogleHealthError).kind).toBe('invalid_response');
+    expect(calls).toHaveLength(1);
+  });
+
+  it('sends the revocation the token alone, without the client secret', async () => {
+    const bodies: string[] = [];
+    const { client } = clientOnSandbox({
+      fetch: async (_input, init) => {
+        bodies.push(String(init?.body));
+        return new Response(null, { status: 200 });
+      },
+    });
+    await client.revoke('1//some-refresh-token');
+    const sent = new URLSearchParams(bodies[0]);
+    expect(sent.get('token')).toBe('1//some-refresh-token');
+    expect(sent.has('client_secret')).toBe(false);
+  });
 });

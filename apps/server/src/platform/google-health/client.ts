@@ -1,34 +1,27 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { GoogleHealthError, type RpcErrorBody, toError } from './errors.js';
+import { createOAuthGrants } from './oauth.js';
 import type {
   DailyRollUpRequest,
   DailyRollUpResponse,
   DataPointPage,
+  GoogleHealthEndpoints,
   GoogleHealthIdentity,
   ListDataPointsQuery,
   RollUpRequest,
   RollUpResponse,
-  TokenSet,
 } from './types.js';
 
-/**
- * Google Health API and its Google OAuth endpoints, over plain fetch.
- *
- * Why not a library: `google-auth-library` brings its own token cache and retry policy and cannot
- * persist a refreshed token before use under our row lock; `openid-client` v6 is built around
- * OpenID discovery and ID tokens, which these grants do not have (no `openid` scope). What is left
- * is three form POSTs and JSON GETs, where owning the retry policy (429/5xx with Retry-After,
- * never other 4xx) and the error mapping (`invalid_grant`) matters more than the code saved.
- * Tokens pass through here but are never logged or put into error messages.
- */
+export * from './errors.js';
 
-export interface GoogleHealthEndpoints {
-  authUrl: string;
-  tokenUrl: string;
-  revokeUrl: string;
-  apiUrl: string;
-  clientId: string;
-  clientSecret: string;
-}
+/**
+ * Google Health API over plain fetch, and its Google OAuth grants through `openid-client`
+ * (see oauth.ts). Not `google-auth-library`: it brings its own token cache and retry policy and
+ * cannot persist a refreshed token before use under our row lock. Every call, the OAuth grants
+ * included, goes through one transport that owns the retry policy (429/5xx with Retry-After,
+ * never other 4xx) and the error mapping (`invalid_grant`). Tokens pass through here but are
+ * never logged or put into error messages.
+ */
 
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
@@ -39,7 +32,7 @@ export interface RetryPolicy {
 
 export interface GoogleHealthClientOptions {
   retry?: Partial<RetryPolicy>;
-  /** Per-request timeout (30 s). */
+  /** Per-request timeout (30 s: a slow answer is retried rather than waited for). */
   timeoutMs?: number;
   fetch?: typeof fetch;
   sleep?: (ms: number) => Promise<void>;
@@ -55,31 +48,6 @@ export interface GoogleHealthClientOptions {
    * tidies raw heart-rate pages straight from the bytes; the methods then resolve with its value).
    */
   decode?: (bytes: Buffer) => unknown;
-}
-
-export type GoogleHealthErrorKind =
-  | 'invalid_grant'
-  | 'unauthenticated'
-  | 'permission_denied'
-  | 'account_not_linked'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'bad_request'
-  /** A 2xx answer we cannot read (not JSON). */
-  | 'invalid_response';
-
-/** A provider answer we could not use; the message never contains a token. */
-export class GoogleHealthError extends Error {
-  constructor(
-    readonly kind: GoogleHealthErrorKind,
-    readonly status: number,
-    /** OAuth `error` or the RPC `status`/ErrorInfo reason. */
-    readonly reason: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'GoogleHealthError';
-  }
 }
 
 /** Hosts of the Fitbit Web API and Fitbit OAuth, switched off on 2 Nov 2026. */
@@ -126,49 +94,6 @@ export function backoffMs(attempt: number, policy: RetryPolicy, random: () => nu
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 
-interface RpcErrorBody {
-  error?:
-    | string
-    | {
-        code?: number;
-        message?: string;
-        status?: string;
-        details?: { reason?: string }[];
-      };
-  error_description?: string;
-}
-
-function toError(status: number, body: RpcErrorBody | null): GoogleHealthError {
-  const err = body?.error;
-  if (typeof err === 'string') {
-    // OAuth endpoint shape.
-    const kind: GoogleHealthErrorKind =
-      err === 'invalid_grant'
-        ? 'invalid_grant'
-        : status === 429
-          ? 'rate_limited'
-          : status >= 500
-            ? 'unavailable'
-            : 'bad_request';
-    return new GoogleHealthError(kind, status, err, `Google OAuth: ${err}`);
-  }
-  const rpcStatus = err?.status ?? `HTTP_${status}`;
-  const reason = err?.details?.find((d) => d.reason)?.reason ?? rpcStatus;
-  const kind: GoogleHealthErrorKind =
-    status === 401
-      ? 'unauthenticated'
-      : status === 403
-        ? 'permission_denied'
-        : status === 429
-          ? 'rate_limited'
-          : status >= 500
-            ? 'unavailable'
-            : reason === 'ACCOUNT_NOT_LINKED'
-              ? 'account_not_linked'
-              : 'bad_request';
-  return new GoogleHealthError(kind, status, reason, `Google Health API: ${status} ${reason}`);
-}
-
 /** `?fields=…` of a partial response (a query parameter on POST calls too), or nothing. */
 export const fieldsQuery = (fields: string | undefined) =>
   fields ? `?${new URLSearchParams({ fields })}` : '';
@@ -181,23 +106,6 @@ function readJson(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function tokenSetFrom(body: Record<string, unknown>, now: number): TokenSet {
-  const accessToken = body.access_token;
-  if (typeof accessToken !== 'string' || accessToken === '') {
-    throw new GoogleHealthError('bad_request', 200, 'no_access_token', 'Google OAuth: no token');
-  }
-  const expiresIn = Number(body.expires_in ?? 3600);
-  const refreshExpiresIn =
-    body.refresh_token_expires_in === undefined ? null : Number(body.refresh_token_expires_in);
-  return {
-    accessToken,
-    refreshToken: typeof body.refresh_token === 'string' ? body.refresh_token : null,
-    expiresAt: new Date(now + expiresIn * 1000),
-    refreshExpiresAt: refreshExpiresIn === null ? null : new Date(now + refreshExpiresIn * 1000),
-    scopes: typeof body.scope === 'string' ? body.scope.split(' ').filter(Boolean) : [],
-  };
 }
 
 export function createGoogleHealthClient(
@@ -220,8 +128,8 @@ export function createGoogleHealthClient(
   const timeoutMs = options.timeoutMs ?? 30_000;
   const api = endpoints.apiUrl.replace(/\/$/, '');
 
-  /** One call with the retry policy; resolves with the parsed JSON of a 2xx answer. */
-  async function send(url: string, init: RequestInit): Promise<unknown> {
+  /** One call with the retry policy: resolves with a 2xx answer and its bytes, throws else. */
+  async function transmit(url: string, init: RequestInit) {
     if (isFitbitHost(url)) throw new FitbitHostRefused(url);
     for (let attempt = 0; ; attempt++) {
       let response: Response;
@@ -236,21 +144,8 @@ export function createGoogleHealthClient(
         continue;
       }
       const bytes = Buffer.from(await response.arrayBuffer());
+      if (response.ok) return { response, bytes };
       // The status decides first: a proxy's HTML 502/503 is a transient failure, not a parse error.
-      const body =
-        (response.ok ? options.decode?.(bytes) : null) ?? readJson(bytes.toString('utf8'));
-      if (response.ok) {
-        if (body === undefined) {
-          throw new GoogleHealthError(
-            'invalid_response',
-            response.status,
-            'NOT_JSON',
-            `Google: the answer (HTTP ${response.status}) is not JSON`,
-          );
-        }
-        options.onBody?.(bytes, body);
-        return body;
-      }
       if (RETRYABLE.has(response.status) && attempt + 1 < retry.maxAttempts) {
         const hinted = retryAfterMs(response.headers.get('retry-after'));
         await sleep(
@@ -258,15 +153,28 @@ export function createGoogleHealthClient(
         );
         continue;
       }
+      const body = readJson(bytes.toString('utf8'));
       throw toError(response.status, (body ?? null) as RpcErrorBody | null);
     }
   }
 
-  const form = (fields: Record<string, string>): RequestInit => ({
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: new URLSearchParams(fields).toString(),
-  });
+  /** An API call: resolves with the parsed JSON (or the decoder's value) of a 2xx answer. */
+  async function send(url: string, init: RequestInit): Promise<unknown> {
+    const { response, bytes } = await transmit(url, init);
+    const body = options.decode?.(bytes) ?? readJson(bytes.toString('utf8'));
+    if (body === undefined) {
+      throw new GoogleHealthError(
+        'invalid_response',
+        response.status,
+        'NOT_JSON',
+        `Google: the answer (HTTP ${response.status}) is not JSON`,
+      );
+    }
+    options.onBody?.(bytes, body);
+    return body;
+  }
+
+  const grants = createOAuthGrants(endpoints, transmit);
 
   const bearer = (accessToken: string, init: RequestInit = {}): RequestInit => ({
     ...init,
@@ -309,43 +217,16 @@ export function createGoogleHealthClient(
       return url.toString();
     },
 
-    async exchangeCode(input: {
-      code: string;
-      codeVerifier: string;
-      redirectUri: string;
-    }): Promise<TokenSet> {
-      const body = await send(
-        endpoints.tokenUrl,
-        form({
-          grant_type: 'authorization_code',
-          code: input.code,
-          code_verifier: input.codeVerifier,
-          redirect_uri: input.redirectUri,
-          client_id: endpoints.clientId,
-          client_secret: endpoints.clientSecret,
-        }),
-      );
-      return tokenSetFrom(body as Record<string, unknown>, Date.now());
-    },
+    /** Code exchange with the PKCE verifier; the state was checked by the caller. */
+    exchangeCode: grants.exchangeCode,
 
     /** A new access token; Google normally keeps the refresh token, so it may come back null. */
-    async refresh(refreshToken: string): Promise<TokenSet> {
-      const body = await send(
-        endpoints.tokenUrl,
-        form({
-          grant_type: 'refresh_token',
-          refresh_token: refreshToken,
-          client_id: endpoints.clientId,
-          client_secret: endpoints.clientSecret,
-        }),
-      );
-      return tokenSetFrom(body as Record<string, unknown>, Date.now());
-    },
+    refresh: grants.refresh,
 
     /** Revokes the whole grant (either token does). An already dead token counts as revoked. */
     async revoke(token: string): Promise<void> {
       try {
-        await send(endpoints.revokeUrl, form({ token }));
+        await grants.revoke(token);
       } catch (error) {
         if (error instanceof GoogleHealthError && error.status === 400) return;
         throw error;

@@ -1,4 +1,13 @@
-/** Shapes of the Google Health API and its OAuth answers the platform reads. */
+/** Shapes of the Google Health API and its OAuth answers that the platform reads. */
+
+export interface GoogleHealthEndpoints {
+  authUrl: string;
+  tokenUrl: string;
+  revokeUrl: string;
+  apiUrl: string;
+  clientId: string;
+  clientSecret: string;
+}
 
 export interface TokenSet {
   accessToken: string;

@@ -1,0 +1,65 @@
+import type { WearableStatus } from '@research/contracts';
+import type { Cipher } from '../../platform/crypto.js';
+import type { TokenSet } from '../../platform/google-health/types.js';
+import type * as repo from './wearables.repository.js';
+
+/** Ciphertexts are bound to their column: a token copied elsewhere fails to decrypt. */
+export const AD = {
+  access: 'wearable_connections.access_token',
+  refresh: 'wearable_connections.refresh_token',
+  verifier: 'wearable_oauth_states.verifier',
+} as const;
+
+/** The columns of a connection whose grant is gone (revoked, or dead at the provider). */
+export const NO_TOKENS = {
+  accessTokenEncrypted: null,
+  refreshTokenEncrypted: null,
+  accessExpiresAt: null,
+} as const;
+
+/**
+ * The expiry researchers see (and the display status reads): until when the stored grant works
+ * without the participant. Access tokens last an hour and are refreshed on use, so their expiry
+ * says nothing; a refresh token may expire (7 days for a "Testing" client) or not (null).
+ */
+export const grantExpiry = (refreshExpiresAt: Date | null) =>
+  refreshExpiresAt?.toISOString() ?? null;
+
+/** Stores a fresh token pair; the refresh token is kept when the answer has none. */
+export const tokenColumns = (cipher: Cipher, tokens: TokenSet) => ({
+  accessTokenEncrypted: cipher.encrypt(tokens.accessToken, AD.access),
+  accessExpiresAt: tokens.expiresAt,
+  ...(tokens.refreshToken
+    ? {
+        refreshTokenEncrypted: cipher.encrypt(tokens.refreshToken, AD.refresh),
+        refreshExpiresAt: tokens.refreshExpiresAt,
+      }
+    : {}),
+});
+
+type StoredTokens = Pick<repo.ConnectionRow, 'refreshTokenEncrypted' | 'accessTokenEncrypted'>;
+
+/** The grant's best handle for a revocation: the refresh token, else the access token. */
+export function tokenOf(cipher: Cipher, row: StoredTokens): string | null {
+  if (row.refreshTokenEncrypted) return cipher.decrypt(row.refreshTokenEncrypted, AD.refresh);
+  if (row.accessTokenEncrypted) return cipher.decrypt(row.accessTokenEncrypted, AD.access);
+  return null;
+}
+
+/** The status read model of one participant's connection (none when never connected). */
+export function toStatus(
+  participantId: string,
+  row: repo.ConnectionRow | undefined,
+): WearableStatus {
+  return {
+    participantId,
+    authorizationStatus: row?.status === 'active',
+    status: row?.status ?? null,
+    hasTokens: Boolean(row?.accessTokenEncrypted || row?.refreshTokenEncrypted),
+    fitbitUserId: row?.healthUserId ?? null,
+    grantedScopes: row?.grantedScopes ?? [],
+    // The grant's expiry, not the hourly access token's (refreshed on use): see grantExpiry.
+    tokenExpiresAt: row?.accessTokenEncrypted ? grantExpiry(row.refreshExpiresAt) : null,
+    connectedAt: row?.connectedAt.toISOString() ?? null,
+  };
+}
