@@ -16,6 +16,11 @@ describe('loadConfig', () => {
     expect(config.runWorkers).toBe(true);
   });
 
+  it('writes the public address as Google compares callbacks: lower-case host, no default port', () => {
+    const config = loadConfig({ PUBLIC_URL: 'https://Research.Example.org:443/app/' });
+    expect(config.publicUrl).toBe('https://research.example.org/app');
+  });
+
   it('follows the sandbox ports and switches to PostgreSQL when DATABASE_URL is set', () => {
     const config = loadConfig({
       SANDBOX_PORT: '4100',

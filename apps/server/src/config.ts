@@ -244,7 +244,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   return {
     port: env.PORT,
     host: env.HOST,
-    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ''),
+    // Written the way URL parsing writes it (lower-case host, no default port): Google compares
+    // the callback of the consent request with that of the code exchange, which openid-client
+    // sends in this form.
+    publicUrl: trim(new URL(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).href),
     dataDir,
     database: env.DATABASE_URL
       ? { kind: 'postgres', url: env.DATABASE_URL }
