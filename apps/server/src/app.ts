@@ -161,6 +161,7 @@ export async function buildApp(
         return jobs;
       },
       retry: { limit: Math.min(retry.limit, 3), delaySeconds: retry.delaySeconds },
+      log: app.log,
     });
     app.decorate('extraction', extraction);
 

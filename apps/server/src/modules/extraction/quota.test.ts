@@ -105,3 +105,35 @@ describe('the quota shared through the database', () => {
     expect(counts).toEqual([0]);
   });
 });
+
+describe('pruning the quota’s windows', () => {
+  it('drops windows older than ten minutes and keeps the recent ones, of every key', async () => {
+    const db = testApp.app.platform.db;
+    const now = 1_000 * 60_000;
+    const key = `prune-${Date.now()}`;
+    const windows = [
+      now - 11 * 60_000,
+      now - 10 * 60_000 - 1,
+      now - 10 * 60_000,
+      now - 60_000,
+      now,
+    ];
+    await db
+      .insert(extractionQuotaWindows)
+      .values(windows.map((windowStart) => ({ key, windowStart, count: 1 })));
+    await createDbQuota(
+      db,
+      { perUserPerMinute: 5, perProjectPerMinute: 5 },
+      { now: () => now },
+    ).prune();
+    const left = await db
+      .select({ windowStart: extractionQuotaWindows.windowStart })
+      .from(extractionQuotaWindows)
+      .where(eq(extractionQuotaWindows.key, key));
+    expect(left.map((w) => Number(w.windowStart)).sort((a, b) => a - b)).toEqual([
+      now - 10 * 60_000,
+      now - 60_000,
+      now,
+    ]);
+  });
+});

@@ -1,0 +1,179 @@
+import { createHash } from 'node:crypto';
+import type { DataType } from '@research/contracts';
+import type { AppConfig } from '../../config.js';
+import {
+  type GoogleHealthClientOptions,
+  GoogleHealthError,
+} from '../../platform/google-health/index.js';
+import type { ObjectStore } from '../../platform/object-store/types.js';
+import type { WearablesService } from '../wearables/wearables.service.js';
+import { fence, type Lease, wrote } from './lease.js';
+import { callsFor, type PlannedCall } from './plan.js';
+import type { Progress } from './progress.js';
+import { createProviderCall, type Exchange, type PageReader } from './provider-call.js';
+import type { DbQuota } from './quota.js';
+import { type JobRow, partKey, type RequestRecord, rawKey, type TaskRow } from './records.js';
+import type { StoredPages } from './stored-pages.js';
+import { TaskPart } from './task-part.js';
+
+/**
+ * One task: its calls page by page, each page stored as received and added to the task's part at
+ * once, its progress counted as it goes; at the end the part (its tidy rows) is written and the
+ * task completed with the exact requests it made.
+ */
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+export interface TaskRunnerDeps {
+  config: AppConfig;
+  objectStore: ObjectStore;
+  quota: DbQuota;
+  progress: Progress;
+  storedPages: StoredPages;
+  wearables: () => Promise<WearablesService>;
+  fetch: typeof fetch;
+  clientOptions?: Omit<GoogleHealthClientOptions, 'fetch'> | undefined;
+}
+
+export interface Connection {
+  healthUserId: string;
+  grantedScopes: string[];
+}
+
+export function createTaskRunner(deps: TaskRunnerDeps) {
+  const { objectStore, progress } = deps;
+
+  /** The participant's access token, and one forced refresh when it died mid-task. */
+  async function tokenKeeper(participantId: string) {
+    const wearables = await deps.wearables();
+    let token = await wearables.accessToken(participantId);
+    return {
+      current: () => token,
+      async renew() {
+        // Forced refresh; a dead grant (invalid_grant) is marked for reauthorization there.
+        await wearables.refresh(participantId);
+        token = await wearables.accessToken(participantId);
+      },
+    };
+  }
+
+  async function runTask(
+    lease: Lease,
+    job: JobRow,
+    task: TaskRow,
+    connection: Connection,
+    bucket: string,
+  ) {
+    const tokens = await tokenKeeper(job.participantId);
+    const exchange = createProviderCall({
+      endpoints: deps.config.googleHealth,
+      clientOptions: deps.clientOptions,
+      fetch: deps.fetch,
+      beforeEach: () => deps.quota.acquire(connection.healthUserId).then(() => {}),
+    });
+    /** A page; an access token that died mid-task (an hour is long) is refreshed once, and the page asked again. */
+    const fetchPage = async (
+      call: PlannedCall,
+      pageToken: string | null,
+      reader: PageReader | null,
+    ) => {
+      try {
+        return await exchange(tokens.current(), call, pageToken, reader);
+      } catch (error) {
+        if (!(error instanceof GoogleHealthError && error.kind === 'unauthenticated')) throw error;
+        await tokens.renew();
+        return exchange(tokens.current(), call, pageToken, reader);
+      }
+    };
+    const dataType = task.dataType as DataType;
+    const calls = callsFor(dataType, task.windowStart, task.windowEnd, connection.grantedScopes);
+    await progress.startTask(lease, task);
+
+    const requests: RequestRecord[] = [];
+    const window = { start: task.windowStart, end: task.windowEnd };
+    const part = new TaskPart(dataType, job.participantId, window);
+    const counts = { done: 0, planned: task.callsPlanned };
+    for (const call of calls) {
+      const reader = part.decoder(call.spec.key);
+      let pageToken: string | null = null;
+      let page = 0;
+      do {
+        const { body, ...sent } = await fetchPage(call, pageToken, reader);
+        // Into the part at once, before anything is awaited: a parsed page of 10,000 points dies
+        // young instead of waiting, with those of every other task in flight, to be promoted.
+        part.add(call.spec.key, body);
+        pageToken = (body as { nextPageToken?: string }).nextPageToken || null;
+        const key = rawKey(task.runId, job.participantId, dataType, call.spec.key, call.from, page);
+        requests.push(await storePage(lease, bucket, key, call.spec.key, sent));
+        page += 1;
+        await countPage(lease, task.id, counts, pageToken !== null);
+      } while (pageToken);
+    }
+    await completeTask(lease, task, bucket, part, requests, counts);
+  }
+
+  /** Stores a page's bytes as received (the same bytes for the file, its size and its hash). */
+  async function storePage(
+    lease: Lease,
+    bucket: string,
+    key: string,
+    callKey: string,
+    answer: Omit<Exchange, 'body'>,
+  ): Promise<RequestRecord> {
+    fence(lease);
+    await objectStore.putObject(bucket, key, answer.bytes, { contentType: 'application/json' });
+    return {
+      callKey,
+      ...answer.request,
+      fetchedAt: new Date().toISOString(),
+      object: key,
+      bytes: answer.bytes.length,
+      sha256: sha256(answer.bytes),
+      ...(answer.readAsJson ? { readAsJson: true as const } : {}),
+    };
+  }
+
+  /** One page more done; the plan grows when a call needs more pages than estimated. */
+  async function countPage(
+    lease: Lease,
+    taskId: string,
+    counts: { done: number; planned: number },
+    morePages: boolean,
+  ) {
+    counts.done += 1;
+    const before = counts.planned;
+    counts.planned = Math.max(counts.planned, counts.done + (morePages ? 1 : 0));
+    await progress.recordPage(
+      lease,
+      taskId,
+      { ...counts },
+      { done: 1, planned: counts.planned - before },
+    );
+  }
+
+  /** Tidied now, while the pages are at hand: finalisation only joins the parts. */
+  async function completeTask(
+    lease: Lease,
+    task: TaskRow,
+    bucket: string,
+    part: TaskPart,
+    requests: RequestRecord[],
+    counts: { done: number; planned: number },
+  ) {
+    const { csv, rows } = await part.finish(() => deps.storedPages(bucket, requests));
+    const key = partKey(task.runId, task.id, lease.generation);
+    fence(lease);
+    await objectStore.putObject(bucket, key, csv, { contentType: 'text/csv; charset=utf-8' });
+    const done = counts.done;
+    if (!(await progress.completeTask(lease, task.id, { done, rows, requests, partKey: key }))) {
+      // Not this copy's task any more: its part is nobody's.
+      await objectStore.deleteObject(bucket, key).catch(() => {});
+      wrote(lease, []);
+    }
+    await progress.moveJobTotals(lease, { done: 0, planned: done - counts.planned });
+  }
+
+  return runTask;
+}
+
+export type TaskRunner = ReturnType<typeof createTaskRunner>;
