@@ -33,6 +33,7 @@ import { storageRoutes } from './modules/storage/storage.routes.js';
 import { createRetentionJob } from './modules/studies/retention.js';
 import { studiesRoutes } from './modules/studies/studies.routes.js';
 import { verificationRoutes } from './modules/verification/verification.routes.js';
+import { bindTokensToParticipants } from './modules/wearables/token-binding.js';
 import { wearablesRoutes } from './modules/wearables/wearables.routes.js';
 import { revokeStudyGrants } from './modules/wearables/wearables.service.js';
 import { type Cipher, createCipher, type KeyRing, loadEncryptionKeys } from './platform/crypto.js';
@@ -120,6 +121,9 @@ export async function buildApp(
   let mailer: Mailer | undefined;
   try {
     await runMigrations(database, config.database);
+    // Before any job can use a token: tokens of older versions get their participant binding.
+    const rebound = await bindTokensToParticipants(database.db, cipher);
+    if (rebound > 0) app.log.info({ rebound }, 'wearable tokens bound to their participant');
 
     mailer = createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from });
     const sms = createSmsSender(config.sms);

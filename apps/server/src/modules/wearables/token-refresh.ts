@@ -73,11 +73,17 @@ async function refreshLocked(
     row.accessExpiresAt &&
     row.accessExpiresAt.getTime() - REFRESH_MARGIN_MS > now().getTime();
   if (fresh && !force && row.accessTokenEncrypted) {
-    return { kind: 'fresh', row, accessToken: cipher.decrypt(row.accessTokenEncrypted, AD.access) };
+    return {
+      kind: 'fresh',
+      row,
+      accessToken: cipher.decrypt(row.accessTokenEncrypted, AD.access(participantId)),
+    };
   }
   let tokens: TokenSet;
   try {
-    tokens = await client.refresh(cipher.decrypt(row.refreshTokenEncrypted, AD.refresh));
+    tokens = await client.refresh(
+      cipher.decrypt(row.refreshTokenEncrypted, AD.refresh(participantId)),
+    );
   } catch (error) {
     if (error instanceof GoogleHealthError && error.kind === 'invalid_grant') {
       return { kind: 'grant-dead', row };
@@ -86,7 +92,7 @@ async function refreshLocked(
   }
   // Persist before use: a crash after this line loses nothing.
   const updated = await repo.updateConnection(tx, row.id, {
-    ...tokenColumns(cipher, tokens),
+    ...tokenColumns(cipher, participantId, tokens),
     ...(tokens.scopes.length > 0 ? { grantedScopes: tokens.scopes } : {}),
   });
   return { kind: 'fresh', row: updated ?? row, accessToken: tokens.accessToken };

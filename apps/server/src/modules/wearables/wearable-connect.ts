@@ -111,9 +111,9 @@ function storeConnection(
       healthUserId: identity.healthUserId,
       legacyUserId: identity.legacyUserId,
       grantedScopes: tokens.scopes,
-      ...tokenColumns(cipher, tokens),
+      ...tokenColumns(cipher, participant.id, tokens),
       refreshTokenEncrypted: tokens.refreshToken
-        ? cipher.encrypt(tokens.refreshToken, AD.refresh)
+        ? cipher.encrypt(tokens.refreshToken, AD.refresh(participant.id))
         : null,
       refreshExpiresAt: tokens.refreshExpiresAt,
       status: 'active',

@@ -3,11 +3,21 @@ import type { Cipher } from '../../platform/crypto.js';
 import type { TokenSet } from '../../platform/google-health/types.js';
 import type * as repo from './wearables.repository.js';
 
-/** Ciphertexts are bound to their column: a token copied elsewhere fails to decrypt. */
+/**
+ * Ciphertexts are bound to their column and, for tokens, to their participant: a token copied
+ * into another column or onto another participant's row fails to decrypt instead of being used
+ * to fetch someone else's data.
+ */
 export const AD = {
+  access: (participantId: string) => `wearable_connections.access_token:${participantId}`,
+  refresh: (participantId: string) => `wearable_connections.refresh_token:${participantId}`,
+  verifier: 'wearable_oauth_states.verifier',
+} as const;
+
+/** How tokens were bound before they were bound to their participant (column only). */
+export const COLUMN_ONLY_AD = {
   access: 'wearable_connections.access_token',
   refresh: 'wearable_connections.refresh_token',
-  verifier: 'wearable_oauth_states.verifier',
 } as const;
 
 /** The columns of a connection whose grant is gone (revoked, or dead at the provider). */
@@ -26,23 +36,31 @@ export const grantExpiry = (refreshExpiresAt: Date | null) =>
   refreshExpiresAt?.toISOString() ?? null;
 
 /** Stores a fresh token pair; the refresh token is kept when the answer has none. */
-export const tokenColumns = (cipher: Cipher, tokens: TokenSet) => ({
-  accessTokenEncrypted: cipher.encrypt(tokens.accessToken, AD.access),
+export const tokenColumns = (cipher: Cipher, participantId: string, tokens: TokenSet) => ({
+  accessTokenEncrypted: cipher.encrypt(tokens.accessToken, AD.access(participantId)),
   accessExpiresAt: tokens.expiresAt,
   ...(tokens.refreshToken
     ? {
-        refreshTokenEncrypted: cipher.encrypt(tokens.refreshToken, AD.refresh),
+        refreshTokenEncrypted: cipher.encrypt(tokens.refreshToken, AD.refresh(participantId)),
         refreshExpiresAt: tokens.refreshExpiresAt,
       }
     : {}),
 });
 
-type StoredTokens = Pick<repo.ConnectionRow, 'refreshTokenEncrypted' | 'accessTokenEncrypted'>;
+type StoredTokens = Pick<
+  repo.ConnectionRow,
+  'participantId' | 'refreshTokenEncrypted' | 'accessTokenEncrypted'
+>;
 
 /** The grant's best handle for a revocation: the refresh token, else the access token. */
 export function tokenOf(cipher: Cipher, row: StoredTokens): string | null {
-  if (row.refreshTokenEncrypted) return cipher.decrypt(row.refreshTokenEncrypted, AD.refresh);
-  if (row.accessTokenEncrypted) return cipher.decrypt(row.accessTokenEncrypted, AD.access);
+  const { participantId } = row;
+  if (row.refreshTokenEncrypted) {
+    return cipher.decrypt(row.refreshTokenEncrypted, AD.refresh(participantId));
+  }
+  if (row.accessTokenEncrypted) {
+    return cipher.decrypt(row.accessTokenEncrypted, AD.access(participantId));
+  }
   return null;
 }
 

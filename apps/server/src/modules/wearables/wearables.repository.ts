@@ -255,3 +255,46 @@ export async function listAuthorizations(
   ]);
   return { rows, totalCount: total?.value ?? 0 };
 }
+
+type StoredTokenColumns = Pick<ConnectionRow, 'accessTokenEncrypted' | 'refreshTokenEncrypted'>;
+
+/** Every connection that holds a token, with just what re-binding them needs. */
+export function listStoredTokens(db: DbOrTx) {
+  return db
+    .select({
+      id: wearableConnections.id,
+      participantId: wearableConnections.participantId,
+      accessTokenEncrypted: wearableConnections.accessTokenEncrypted,
+      refreshTokenEncrypted: wearableConnections.refreshTokenEncrypted,
+    })
+    .from(wearableConnections)
+    .where(
+      or(
+        sql`${wearableConnections.accessTokenEncrypted} is not null`,
+        sql`${wearableConnections.refreshTokenEncrypted} is not null`,
+      ),
+    );
+}
+
+/** Replaces a connection's token ciphertexts only if nobody changed them since they were read. */
+export async function replaceStoredTokens(
+  db: DbOrTx,
+  id: string,
+  seen: StoredTokenColumns,
+  next: StoredTokenColumns,
+): Promise<boolean> {
+  const same = (column: typeof wearableConnections.accessTokenEncrypted, value: string | null) =>
+    value === null ? isNull(column) : eq(column, value);
+  const rows = await db
+    .update(wearableConnections)
+    .set(next)
+    .where(
+      and(
+        eq(wearableConnections.id, id),
+        same(wearableConnections.accessTokenEncrypted, seen.accessTokenEncrypted),
+        same(wearableConnections.refreshTokenEncrypted, seen.refreshTokenEncrypted),
+      ),
+    )
+    .returning({ id: wearableConnections.id });
+  return rows.length > 0;
+}

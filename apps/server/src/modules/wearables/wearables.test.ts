@@ -1182,7 +1182,7 @@ describe('study purge when Google fails for one participant', () => {
     const other = await connectIn(healthy, 'purge.other@gmail.test');
     const stuckToken = app.platform.cipher.decrypt(
       (await connectionOf(stuck.id))?.refreshTokenEncrypted ?? '',
-      'wearable_connections.refresh_token',
+      `wearable_connections.refresh_token:${stuck.id}`,
     );
     // Google answers 503 to the revocation of that one grant, every time.
     const client = createGoogleHealthClient(testApp.config.googleHealth, {
@@ -1306,11 +1306,7 @@ describe('tokens encrypted at rest', () => {
     expect(tokenCalls).toEqual([]);
   });
 
-  // Known gap, kept visible: a ciphertext's associated data names its column only, not its row,
-  // so another participant's tokens copied onto this row decrypt, and their data would be fetched
-  // under this participant. Binding the tokens to their participant (in the service) turns this
-  // test red; it then becomes a plain `it`.
-  it.fails('another participant’s tokens copied onto a row are refused, not used', async () => {
+  it('another participant’s tokens copied onto a row are refused, not used', async () => {
     const owner = await world.addParticipant();
     const other = await world.addParticipant();
     expect((await connectDirect(owner, 'rows.owner@gmail.test')).statusCode).toBe(200);
@@ -1326,6 +1322,58 @@ describe('tokens encrypted at rest', () => {
       .where(eq(wearableConnections.participantId, other.id));
     const { service } = countingService();
     await expect(service.accessToken(other.id)).rejects.toThrow();
+  });
+});
+
+describe('tokens stored before they were bound to their participant', () => {
+  it('are bound at start: used as before, and no longer open on another participant’s row', async () => {
+    const { bindTokensToParticipants } = await import('./token-binding.js');
+    const { COLUMN_ONLY_AD } = await import('./wearable-tokens.js');
+    const participant = await world.addParticipant();
+    const other = await world.addParticipant();
+    expect((await connectDirect(participant, 'legacy.one@gmail.test')).statusCode).toBe(200);
+    expect((await connectDirect(other, 'legacy.other@gmail.test')).statusCode).toBe(200);
+    const { cipher, db } = app.platform;
+    const bound = await connectionOf(participant.id);
+    const accessToken = cipher.decrypt(
+      bound?.accessTokenEncrypted ?? '',
+      `wearable_connections.access_token:${participant.id}`,
+    );
+    const refreshToken = cipher.decrypt(
+      bound?.refreshTokenEncrypted ?? '',
+      `wearable_connections.refresh_token:${participant.id}`,
+    );
+    // As an older version stored them: bound to the column only.
+    const legacy = {
+      accessTokenEncrypted: cipher.encrypt(accessToken, COLUMN_ONLY_AD.access),
+      refreshTokenEncrypted: cipher.encrypt(refreshToken, COLUMN_ONLY_AD.refresh),
+    };
+    await db
+      .update(wearableConnections)
+      .set(legacy)
+      .where(eq(wearableConnections.participantId, participant.id));
+
+    expect(await bindTokensToParticipants(db, cipher)).toBe(1);
+    const rebound = await connectionOf(participant.id);
+    expect(
+      cipher.decrypt(
+        rebound?.refreshTokenEncrypted ?? '',
+        `wearable_connections.refresh_token:${participant.id}`,
+      ),
+    ).toBe(refreshToken);
+    expect(await app.services.wearables.accessToken(participant.id)).toBe(accessToken);
+    // A second start finds nothing to do.
+    expect(await bindTokensToParticipants(db, cipher)).toBe(0);
+
+    // The re-bound tokens copied onto another participant's row do not open there.
+    await db
+      .update(wearableConnections)
+      .set({
+        accessTokenEncrypted: rebound?.accessTokenEncrypted ?? null,
+        refreshTokenEncrypted: rebound?.refreshTokenEncrypted ?? null,
+      })
+      .where(eq(wearableConnections.participantId, other.id));
+    await expect(app.services.wearables.accessToken(other.id)).rejects.toThrow();
   });
 });
 
