@@ -4,14 +4,14 @@ import { createAuthService } from './modules/auth/auth.service.js';
 import { createGoogleSignIn } from './modules/auth/google-sign-in.js';
 import { createMasterService } from './modules/auth/master.service.js';
 import { createEmailService } from './modules/email/email.service.js';
-import { createEnrolmentService } from './modules/enrolment/enrolment.service.js';
-import { wearableAuthUrlFrom } from './modules/enrolment/wearable-auth-url.js';
+import { createEnrolmentService } from './modules/participant-access/enrolment.service.js';
+import { wearableAuthUrlFrom } from './modules/participant-access/wearable-auth-url.js';
 import { createParticipantsService } from './modules/participants/participants.service.js';
 import { createStudiesService } from './modules/studies/studies.service.js';
 import {
   createVerificationService,
   systemClock,
-} from './modules/verification/verification.service.js';
+} from './modules/participant-access/verification.service.js';
 import { createWearablesService } from './modules/wearables/wearables.service.js';
 import { subkey } from './platform/crypto.js';
 

@@ -10,7 +10,7 @@ export const EMAIL_MESSAGE_KINDS = [
   'collaborator_contact',
 ] as const;
 
-/** One mailing from the study screen (001 §3 "Sent email record"); its kind is stored at send. */
+/** One mailing from the study screen; its kind is stored at send. */
 export const emailMessages = pgTable(
   'email_messages',
   {

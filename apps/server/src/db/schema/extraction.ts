@@ -18,7 +18,8 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './auth.js';
-import { participants, studies } from './studies.js';
+import { participants } from './participants.js';
+import { studies } from './studies.js';
 
 export interface ExtractionRunParams {
   dataTypes: string[];
@@ -26,7 +27,7 @@ export interface ExtractionRunParams {
   participantIds: string[];
 }
 
-/** One start of an extraction (DESIGN §10): one request, one run, under `extractions/{id}/`. */
+/** One start of an extraction: one request, one run, under `extractions/{id}/`. */
 export const extractionRuns = pgTable(
   'extraction_runs',
   {
@@ -49,7 +50,7 @@ export const extractionRuns = pgTable(
   (t) => [index('extraction_runs_study_created_idx').on(t.studyId, t.createdAt)],
 );
 
-/** One participant of a run (the spec's job, 001 §4.2): pending → running → completed | failed. */
+/** One participant of a run: pending → running → completed | failed. */
 export const extractionJobs = pgTable(
   'extraction_jobs',
   {

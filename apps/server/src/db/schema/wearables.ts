@@ -1,13 +1,14 @@
 import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { participants, studies } from './studies.js';
+import { participants } from './participants.js';
+import { studies } from './studies.js';
 
 export const WEARABLE_PROVIDERS = ['google-health'] as const;
 export const WEARABLE_CONNECTION_STATUSES = ['active', 'needs_reauthorization', 'revoked'] as const;
 export type WearableConnectionStatus = (typeof WEARABLE_CONNECTION_STATUSES)[number];
 
 /**
- * A participant's grant at the wearable provider (DESIGN §9). Tokens are stored only as
+ * A participant's grant at the wearable provider. Tokens are stored only as
  * ciphertexts of the platform cipher, bound to their column; they never leave the server.
  */
 export const wearableConnections = pgTable(

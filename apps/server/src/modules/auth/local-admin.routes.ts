@@ -7,7 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { forbidden } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
 import { PRIVATE_FILE_MODE } from '../../platform/private-files.js';
-import { addParticipantRoute } from '../wearables/add-participant.js';
+import { addParticipantRoute } from '../participant-access/add-participant.js';
 
 export const ADMIN_KEY_FILE = 'admin.key';
 /** Where the running server says it listens, so the admin CLI finds it on any port. */

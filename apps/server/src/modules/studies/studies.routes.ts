@@ -8,7 +8,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../http/operation-route.js';
 import { perMinute } from '../../http/responses.js';
 import { currentUser } from '../auth/authenticate.js';
-import { participantAddressLimit } from '../enrolment/participant-rate-limit.js';
+import { participantAddressLimit } from '../participant-access/participant-rate-limit.js';
 import { bucketListingUrl } from '../storage/bucket-listing.js';
 import { requireApprovedResearcher, requireStudyMember, studyAccessOf } from './study-access.js';
 

@@ -9,8 +9,8 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
 import { bearerToken, currentUser } from '../auth/authenticate.js';
-import { participantAddressLimit } from '../enrolment/participant-rate-limit.js';
-import { participantSessionToken } from '../enrolment/participant-session.js';
+import { participantAddressLimit } from '../participant-access/participant-rate-limit.js';
+import { participantSessionToken } from '../participant-access/participant-session.js';
 import {
   requireApprovedResearcher,
   requireStudyMember,

@@ -28,7 +28,7 @@ import {
   participantSessionHeaders,
   studyWithParticipants,
 } from '../../test/wearables-kit.js';
-import { PARTICIPANT_ADDRESS_PER_MINUTE } from '../enrolment/participant-rate-limit.js';
+import { PARTICIPANT_ADDRESS_PER_MINUTE } from '../participant-access/participant-rate-limit.js';
 import { createWearablesService } from './wearables.service.js';
 
 const SLEEP_SCOPE = GOOGLE_HEALTH_READ_SCOPES[2];
@@ -1041,7 +1041,7 @@ describe('admin CLI factory: add-participant', () => {
   it('adds a participant once per e-mail, and only for the holder of the admin key on loopback', async () => {
     const { readFile } = await import('node:fs/promises');
     const path = await import('node:path');
-    const { addParticipant } = await import('./add-participant.js');
+    const { addParticipant } = await import('../participant-access/add-participant.js');
     const first = await addParticipant(app.platform.db, {
       studyCode: world.study.studyCode,
       email: 'factory.person@example.org',

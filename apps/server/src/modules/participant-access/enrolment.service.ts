@@ -25,13 +25,13 @@ import type { ObjectStore } from '../../platform/object-store/types.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as studiesRepo from '../studies/studies.repository.js';
 import { studyBucket } from '../studies/studies.service.js';
-import * as verificationRepo from '../verification/verification.repository.js';
+import * as verificationRepo from './verification.repository.js';
 import {
   type Context,
   newParticipantId,
   statusOf,
   type VerificationService,
-} from '../verification/verification.service.js';
+} from './verification.service.js';
 import * as repo from './enrolment.repository.js';
 import type { SessionHolder } from './participant-session.js';
 import type { WearableAuthUrl } from './wearable-auth-url.js';

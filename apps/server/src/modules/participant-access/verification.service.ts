@@ -28,7 +28,7 @@ import type { KeyRing } from '../../platform/crypto.js';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
 import { renderEmail } from '../../platform/mail-templates.js';
 import { recordAudit } from '../audit/audit.service.js';
-import * as enrolmentRepo from '../enrolment/enrolment.repository.js';
+import * as enrolmentRepo from './enrolment.repository.js';
 import type { Messaging } from '../messaging/messaging.service.js';
 import * as studiesRepo from '../studies/studies.repository.js';
 import * as repo from './verification.repository.js';

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.js';
 import { participants, studies } from '../../db/schema/index.js';
 import { AppError, forbidden } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
-import { upsertSubject } from '../verification/verification.repository.js';
+import { upsertSubject } from './verification.repository.js';
 
 /**
  * An operator's way to put a participant into a study from a terminal

@@ -6,8 +6,8 @@ import {
   byStudyAndParticipant,
   participantAddressLimit,
   perSubject,
-} from '../enrolment/participant-rate-limit.js';
-import { participantSessionToken } from '../enrolment/participant-session.js';
+} from './participant-rate-limit.js';
+import { participantSessionToken } from './participant-session.js';
 
 /**
  * E-mail and SMS codes (001 §4.3, §9): 6 digits, 10 minutes, a new one no sooner than 30 s,
