@@ -1,7 +1,7 @@
 import { emailApi } from '@research/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../http/operation-route.js';
-import { perMinute } from '../../http/responses.js';
+import { RATE_LIMITS } from '../../http/rate-limits.js';
 import { currentUser } from '../auth/authenticate.js';
 import {
   requireApprovedResearcher,
@@ -17,7 +17,7 @@ export const emailRoutes: FastifyPluginAsync = async (app) => {
   const email = app.services.email;
   const ctx = (request: { ip: string }) => ({ ip: request.ip });
   // The study is named by code in the body; access is resolved in the service, once.
-  const sender = { preHandler: requireApprovedResearcher, config: perMinute(20) };
+  const sender = { preHandler: requireApprovedResearcher, config: RATE_LIMITS.sendStudyEmail };
   const member = { preHandler: requireStudyMember };
 
   route(app, emailApi.sendInvitations, {

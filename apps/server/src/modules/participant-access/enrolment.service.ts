@@ -25,6 +25,8 @@ import type { ObjectStore } from '../../platform/object-store/types.js';
 import { recordAudit } from '../audit/audit.service.js';
 import * as studiesRepo from '../studies/studies.repository.js';
 import { studyBucket } from '../studies/studies.service.js';
+import * as repo from './enrolment.repository.js';
+import type { SessionHolder } from './participant-session.js';
 import * as verificationRepo from './verification.repository.js';
 import {
   type Context,
@@ -32,8 +34,6 @@ import {
   statusOf,
   type VerificationService,
 } from './verification.service.js';
-import * as repo from './enrolment.repository.js';
-import type { SessionHolder } from './participant-session.js';
 import type { WearableAuthUrl } from './wearable-auth-url.js';
 import { isWordDocument } from './word-document.js';
 

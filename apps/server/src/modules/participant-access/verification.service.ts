@@ -28,9 +28,9 @@ import type { KeyRing } from '../../platform/crypto.js';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
 import { renderEmail } from '../../platform/mail-templates.js';
 import { recordAudit } from '../audit/audit.service.js';
-import * as enrolmentRepo from './enrolment.repository.js';
 import type { Messaging } from '../messaging/messaging.service.js';
 import * as studiesRepo from '../studies/studies.repository.js';
+import * as enrolmentRepo from './enrolment.repository.js';
 import * as repo from './verification.repository.js';
 
 /** The service's notion of now; tests move it to reach expiry and resend times. */

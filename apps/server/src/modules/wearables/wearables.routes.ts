@@ -8,8 +8,8 @@ import {
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
+import { RATE_LIMITS } from '../../http/rate-limits.js';
 import { bearerToken, currentUser } from '../auth/authenticate.js';
-import { participantAddressLimit } from '../participant-access/participant-rate-limit.js';
 import { participantSessionToken } from '../participant-access/participant-session.js';
 import {
   requireApprovedResearcher,
@@ -96,7 +96,7 @@ async function participantOf(
 export const wearablesRoutes: FastifyPluginAsync = async (app) => {
   const wearables = app.services.wearables;
   // The participant calls' per-address budget (a group may share one address).
-  const publicLimit = { config: participantAddressLimit };
+  const publicLimit = { config: RATE_LIMITS.participantAddress };
 
   route(app, wearablesApi.getAuthUrl, {
     ...publicLimit,

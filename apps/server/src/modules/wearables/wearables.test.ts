@@ -17,6 +17,7 @@ import {
   wearableConnections,
   wearableOauthStates,
 } from '../../db/schema/index.js';
+import { PARTICIPANT_ADDRESS_PER_MINUTE } from '../../http/rate-limits.js';
 import { createGoogleHealthClient } from '../../platform/google-health/index.js';
 import { bearer, someAddress, uniqueEmail } from '../../test/auth-helpers.js';
 import { addPending, codeFromInbox } from '../../test/enrolment-fixtures.js';
@@ -28,7 +29,6 @@ import {
   participantSessionHeaders,
   studyWithParticipants,
 } from '../../test/wearables-kit.js';
-import { PARTICIPANT_ADDRESS_PER_MINUTE } from '../participant-access/participant-rate-limit.js';
 import { createWearablesService } from './wearables.service.js';
 
 const SLEEP_SCOPE = GOOGLE_HEALTH_READ_SCOPES[2];
