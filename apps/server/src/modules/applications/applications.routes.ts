@@ -10,7 +10,7 @@ import { route } from '../../http/operation-route.js';
 import { RATE_LIMITS } from '../../http/rate-limits.js';
 import { parseOrFail } from '../../http/validate.js';
 import { attachmentDisposition } from '../../platform/object-store/types.js';
-import { currentUser, requireMaster, requireUser } from '../auth/authenticate.js';
+import { currentUser, requireMaster, requireUser } from '../auth/index.js';
 
 export const applicationsRoutes: FastifyPluginAsync = async (app) => {
   const applications = app.services.applications;

@@ -15,10 +15,10 @@ import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import { checkFileType, safeFileName, type UploadedFile } from '../../http/multipart.js';
 import { renderEmail } from '../../platform/mail-templates.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
-import { recordAudit } from '../audit/audit.service.js';
-import type { UserRow } from '../auth/auth.repository.js';
-import { isEmailVerified, type RequestContext } from '../auth/auth.service.js';
-import type { Messaging } from '../messaging/messaging.service.js';
+import { recordAudit } from '../audit/index.js';
+import type { UserRow } from '../auth/index.js';
+import { isEmailVerified, type RequestContext } from '../auth/index.js';
+import type { Messaging } from '../messaging/index.js';
 import * as repo from './applications.repository.js';
 
 /** Verification documents live in one private bucket, keyed by application. */

@@ -2,12 +2,8 @@ import { emailApi } from '@research/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../http/operation-route.js';
 import { RATE_LIMITS } from '../../http/rate-limits.js';
-import { currentUser } from '../auth/authenticate.js';
-import {
-  requireApprovedResearcher,
-  requireStudyMember,
-  studyAccessOf,
-} from '../studies/study-access.js';
+import { currentUser } from '../auth/index.js';
+import { requireApprovedResearcher, requireStudyMember, studyAccessOf } from '../studies/index.js';
 
 /**
  * Mail from the study screen. Sends are answered at once: the mails wait in the outbound queue

@@ -33,8 +33,8 @@ import {
 } from '../../platform/google-health/index.js';
 import { defineJob, type JobDefinition, type JobQueue } from '../../platform/jobs.js';
 import { ObjectNotFoundError, type ObjectStore } from '../../platform/object-store/types.js';
-import { recordAudit } from '../audit/audit.service.js';
-import type { WearablesService } from '../wearables/wearables.service.js';
+import { recordAudit } from '../audit/index.js';
+import type { WearablesService } from '../wearables/index.js';
 import { toCsv } from './csv.js';
 import { callsFor, missingScopes, type PlannedCall, planExtraction } from './plan.js';
 import { createDbQuota, type DbQuota } from './quota.js';

@@ -9,13 +9,9 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
 import { RATE_LIMITS } from '../../http/rate-limits.js';
-import { currentUser } from '../auth/authenticate.js';
-import { studiesOfLiveParticipants } from '../participants/participants.repository.js';
-import {
-  requireApprovedResearcher,
-  requireStudyMember,
-  studyAccessOf,
-} from '../studies/study-access.js';
+import { currentUser } from '../auth/index.js';
+import { studiesOfLiveParticipants } from '../participants/index.js';
+import { requireApprovedResearcher, requireStudyMember, studyAccessOf } from '../studies/index.js';
 import type { ExtractionEngine, StartInput } from './engine.js';
 
 declare module 'fastify' {

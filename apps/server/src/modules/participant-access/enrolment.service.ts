@@ -22,9 +22,8 @@ import {
   type UploadedFile,
 } from '../../http/multipart.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
-import { recordAudit } from '../audit/audit.service.js';
-import * as studiesRepo from '../studies/studies.repository.js';
-import { studyBucket } from '../studies/studies.service.js';
+import { recordAudit } from '../audit/index.js';
+import { findLiveStudy, type StudyRow, studyBucket } from '../studies/index.js';
 import * as repo from './enrolment.repository.js';
 import type { SessionHolder } from './participant-session.js';
 import * as verificationRepo from './verification.repository.js';
@@ -36,8 +35,6 @@ import {
 } from './verification.service.js';
 import type { WearableAuthUrl } from './wearable-auth-url.js';
 import { isWordDocument } from './word-document.js';
-
-type StudyRow = studiesRepo.StudyRow;
 
 const CFB_MIME = 'application/x-cfb';
 
@@ -490,7 +487,7 @@ export function createEnrolmentService({
           ENROLMENT_SERVER_MESSAGES.sessionMismatch,
         );
       const participant = await repo.findLiveParticipant(db, holder.studyId, input.participantId);
-      const study = participant ? await studiesRepo.findLiveStudy(db, holder.studyId) : undefined;
+      const study = participant ? await findLiveStudy(db, holder.studyId) : undefined;
       if (!participant || !study || participant.email !== input.email)
         throw new AppError(404, 'PARTICIPANT_MISMATCH', REAUTH_MESSAGES.verificationFailed);
       return {
@@ -558,7 +555,7 @@ export function createEnrolmentService({
   };
 
   async function studyOf(studyId: string) {
-    const row = await studiesRepo.findLiveStudy(db, studyId);
+    const row = await findLiveStudy(db, studyId);
     if (!row) throw verificationFailed();
     return { study: row };
   }

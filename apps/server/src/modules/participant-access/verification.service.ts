@@ -27,9 +27,9 @@ import { AppError, notFound, unauthorized } from '../../errors.js';
 import type { KeyRing } from '../../platform/crypto.js';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
 import { renderEmail } from '../../platform/mail-templates.js';
-import { recordAudit } from '../audit/audit.service.js';
-import type { Messaging } from '../messaging/messaging.service.js';
-import * as studiesRepo from '../studies/studies.repository.js';
+import { recordAudit } from '../audit/index.js';
+import type { Messaging } from '../messaging/index.js';
+import { findLiveStudy, findLiveStudyByCode, type StudyRow } from '../studies/index.js';
 import * as enrolmentRepo from './enrolment.repository.js';
 import * as repo from './verification.repository.js';
 
@@ -40,7 +40,6 @@ export interface Clock {
 export const systemClock = (): Clock => ({ now: () => new Date() });
 
 export type Channel = repo.Channel;
-type StudyRow = studiesRepo.StudyRow;
 
 /** 'P' + 16 hex characters (001 §3, §9), from the CSPRNG. */
 export const newParticipantId = () => `P${randomBytes(8).toString('hex')}`;
@@ -88,7 +87,7 @@ export function createVerificationService({ db, messaging, keyRing, clock }: Ver
     a.length === b.length && timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
 
   async function studyByCode(studyCode: string) {
-    const found = await studiesRepo.findLiveStudyByCode(db, studyCode);
+    const found = await findLiveStudyByCode(db, studyCode);
     if (!found) throw notFound(STUDY_CODE_MESSAGES.notFound, 'STUDY_NOT_FOUND');
     return found;
   }
@@ -370,7 +369,7 @@ export function createVerificationService({ db, messaging, keyRing, clock }: Ver
       const participant = await enrolmentRepo.findParticipantAnyStudy(db, input.participantId);
       const subject = participant ? undefined : await repo.findSubjectById(db, input.participantId);
       const studyId = participant?.studyId ?? subject?.studyId;
-      const study = studyId ? await studiesRepo.findLiveStudy(db, studyId) : undefined;
+      const study = studyId ? await findLiveStudy(db, studyId) : undefined;
       if (!study) return undefined;
       if (participant) {
         if (participant.deletedAt || participant.email !== email) return undefined;
@@ -390,7 +389,7 @@ export function createVerificationService({ db, messaging, keyRing, clock }: Ver
     async sessionForParticipant(participantId: string) {
       const subjectRow = await repo.findSubjectById(db, participantId);
       if (!subjectRow) return undefined;
-      const study = await studiesRepo.findLiveStudy(db, subjectRow.studyId);
+      const study = await findLiveStudy(db, subjectRow.studyId);
       const participant = study
         ? await enrolmentRepo.findLiveParticipant(db, study.id, participantId)
         : undefined;

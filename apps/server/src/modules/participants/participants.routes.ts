@@ -13,12 +13,8 @@ import { AppError, badRequest, notFound, tooLarge } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
 import { RATE_LIMITS } from '../../http/rate-limits.js';
 import { attachmentDisposition } from '../../platform/object-store/types.js';
-import { currentUser } from '../auth/authenticate.js';
-import {
-  requireApprovedResearcher,
-  requireStudyMember,
-  studyAccessOf,
-} from '../studies/study-access.js';
+import { currentUser } from '../auth/index.js';
+import { requireApprovedResearcher, requireStudyMember, studyAccessOf } from '../studies/index.js';
 import type { ParticipantAccess } from './participants.service.js';
 import { parseRosterCsv } from './roster-csv.js';
 

@@ -16,9 +16,9 @@ import {
 import type { Db, DbOrTx } from '../../db/client.js';
 import { AppError, conflict, notFound } from '../../errors.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
-import { recordAudit } from '../audit/audit.service.js';
-import type { RequestContext } from '../auth/auth.service.js';
-import type { StudiesService, StudyAccess } from '../studies/studies.service.js';
+import { recordAudit } from '../audit/index.js';
+import type { RequestContext } from '../auth/index.js';
+import type { StudiesService, StudyAccess } from '../studies/index.js';
 import * as repo from './participants.repository.js';
 
 export interface ParticipantsDeps {

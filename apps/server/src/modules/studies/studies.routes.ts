@@ -7,14 +7,12 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../http/operation-route.js';
 import { RATE_LIMITS } from '../../http/rate-limits.js';
-import { currentUser } from '../auth/authenticate.js';
-import { bucketListingUrl } from '../storage/bucket-listing.js';
+import { currentUser } from '../auth/index.js';
+import { bucketListingKey, bucketListingUrl } from '../storage/index.js';
 import { requireApprovedResearcher, requireStudyMember, studyAccessOf } from './study-access.js';
 
-export const studiesRoutes: FastifyPluginAsync<{ listingKey: Buffer }> = async (
-  app,
-  { listingKey },
-) => {
+export const studiesRoutes: FastifyPluginAsync = async (app) => {
+  const listingKey = bucketListingKey(app.platform.keyRing);
   const studies = app.services.studies;
   const ctx = (request: { ip: string }) => ({ ip: request.ip });
   const member = { preHandler: requireStudyMember };

@@ -9,13 +9,9 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
 import { RATE_LIMITS } from '../../http/rate-limits.js';
-import { bearerToken, currentUser } from '../auth/authenticate.js';
-import { participantSessionToken } from '../participant-access/participant-session.js';
-import {
-  requireApprovedResearcher,
-  requireStudyMember,
-  studyAccessOf,
-} from '../studies/study-access.js';
+import { bearerToken, currentUser } from '../auth/index.js';
+import { participantSessionToken } from '../participant-access/index.js';
+import { requireApprovedResearcher, requireStudyMember, studyAccessOf } from '../studies/index.js';
 import type { ParticipantRef } from './wearables.service.js';
 
 type Caller =

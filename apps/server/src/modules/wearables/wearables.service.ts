@@ -22,8 +22,8 @@ import {
 } from '../../platform/google-health/index.js';
 import type { TokenSet } from '../../platform/google-health/types.js';
 import { reauthorizationEmail } from '../../platform/mail-templates.js';
-import { recordAudit } from '../audit/audit.service.js';
-import type { Messaging } from '../messaging/messaging.service.js';
+import { recordAudit } from '../audit/index.js';
+import type { Messaging } from '../messaging/index.js';
 import * as repo from './wearables.repository.js';
 
 export type { ParticipantRef } from './wearables.repository.js';

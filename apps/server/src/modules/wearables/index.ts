@@ -1,0 +1,7 @@
+export { wearablesRoutes as routes } from './wearables.routes.js';
+export {
+  createWearablesService,
+  type ParticipantRef,
+  revokeStudyGrants,
+  type WearablesService,
+} from './wearables.service.js';
