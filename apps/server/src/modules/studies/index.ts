@@ -1,6 +1,6 @@
 /** Study lookups for the participant pages, which name a study by id or by its code. */
 
-export { createRetentionJob } from './retention.js';
+export { createRetentionJob, purgeExpiredStudies } from './retention.js';
 export {
   findLiveStudy,
   findLiveStudyByCode,
