@@ -19,7 +19,7 @@ import {
 } from './participant-session.js';
 
 /**
- * Public participant calls of 001 §7 (how the pages chain them: see operations/enrolment.ts).
+ * Public participant calls (how the pages chain them: see the contracts' operations/enrolment.ts).
  * Each is validated by its contract and limited per client address (route config) and per
  * (study code, e-mail) (preHandler); none logs personal data.
  */

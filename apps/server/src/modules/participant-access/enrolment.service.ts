@@ -335,7 +335,7 @@ export function createEnrolmentService({
     },
 
     /**
-     * POST /api/participants/verify-secure: the participant verify data (001 §3, §7), answered
+     * POST /api/participants/verify-secure: the participant verify data, answered
      * only to the participant's own verified session; the id and e-mail must also match it.
      */
     async verifyParticipantSecure(

@@ -6,7 +6,7 @@ import { byStudyAndEmail, byStudyAndParticipant, perSubject } from './participan
 import { participantSessionToken } from './participant-session.js';
 
 /**
- * E-mail and SMS codes (001 §4.3, §9): 6 digits, 10 minutes, a new one no sooner than 30 s,
+ * E-mail and SMS codes: 6 digits, 10 minutes, a new one no sooner than 30 s,
  * 3 wrong attempts end a code. A verified code answers a participant session.
  */
 export const verificationRoutes: FastifyPluginAsync = async (app) => {

@@ -41,10 +41,10 @@ export const systemClock = (): Clock => ({ now: () => new Date() });
 
 export type Channel = repo.Channel;
 
-/** 'P' + 16 hex characters (001 §3, §9), from the CSPRNG. */
+/** 'P' + 16 hex characters, from the CSPRNG: ids are shown to people, so unguessable. */
 export const newParticipantId = () => `P${randomBytes(8).toString('hex')}`;
 
-/** Phones carry 10 digits (001 §9); Twilio wants E.164, so they are North American numbers. */
+/** Phones carry 10 digits (the contracts' phone rule); Twilio wants E.164, so they are North American numbers. */
 export const e164 = (phone: string) => `+1${phoneDigits(phone)}`;
 
 export const statusOf = (subject: {
