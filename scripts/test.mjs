@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: everything CI runs, in order — lint, typecheck, unit and integration tests
-// (PGlite, then PostgreSQL when TEST_DATABASE_URL is set), the web build, and the browser tests.
+// `npm test`: everything CI runs, in order — lint, the server's module boundaries, typecheck, unit
+// and integration tests (PGlite, then PostgreSQL when TEST_DATABASE_URL is set), the web build,
+// and the browser tests.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -96,6 +97,7 @@ const vitest = (workspace, report) => [
 const chromium = ensureChromium();
 rmSync(reportsDir, { recursive: true, force: true });
 run('lint (biome)', 'npx', ['biome', 'check', '.']);
+run('server module boundaries', 'node', ['scripts/check-imports.mjs']);
 run('typecheck', 'npm', ['run', 'typecheck']);
 run('contracts: unit tests', 'npm', vitest('@research/contracts', 'contracts.json'));
 run('sandbox: tests', 'npm', vitest('@research/sandbox', 'sandbox.json'));

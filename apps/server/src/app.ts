@@ -1,10 +1,10 @@
-import { hkdfSync } from 'node:crypto';
 import multipart from '@fastify/multipart';
 import { TRANSPORT_MESSAGES } from '@research/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Platform } from './app-platform.js';
 import type { AppConfig } from './config.js';
-import { type Database, openDatabase } from './db/client.js';
+import { openDatabase } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
 import { registerDocs } from './http/docs.js';
 import {
@@ -12,57 +12,24 @@ import {
   frameworkErrorHandler,
   registerErrorHandling,
 } from './http/error-handler.js';
+import { openLocalAdmin } from './http/local-admin.js';
 import { loggerOptions } from './http/logger.js';
 import { createResponseSerializerCompiler } from './http/response-serializer.js';
 import { registerSecurity } from './http/security.js';
 import { registerWebApp } from './http/web-app.js';
-import { applicationsRoutes } from './modules/applications/applications.routes.js';
-import { authRoutes } from './modules/auth/auth.routes.js';
-import { createAuthPurgeJob } from './modules/auth/auth-purge.js';
-import { localAdminRoutes } from './modules/auth/local-admin.routes.js';
-import { emailRoutes } from './modules/email/email.routes.js';
-import { enrolmentRoutes } from './modules/enrolment/enrolment.routes.js';
-import { createExtractionEngine } from './modules/extraction/engine.js';
-import { extractionRoutes } from './modules/extraction/extraction.routes.js';
-import { healthRoutes } from './modules/health/health.routes.js';
-import { createMessaging, type Messaging } from './modules/messaging/messaging.service.js';
-import { participantsRoutes } from './modules/participants/participants.routes.js';
-import { bucketListingRoutes } from './modules/storage/bucket-listing.js';
-import { assertBucketAccess } from './modules/storage/live-study-bucket.js';
-import { storageRoutes } from './modules/storage/storage.routes.js';
-import { createRetentionJob } from './modules/studies/retention.js';
-import { studiesRoutes } from './modules/studies/studies.routes.js';
-import { verificationRoutes } from './modules/verification/verification.routes.js';
-import { bindTokensToParticipants } from './modules/wearables/token-binding.js';
-import { wearablesRoutes } from './modules/wearables/wearables.routes.js';
-import { revokeStudyGrants } from './modules/wearables/wearables.service.js';
-import { type Cipher, createCipher, type KeyRing, loadEncryptionKeys } from './platform/crypto.js';
+import { createAuthPurgeJob } from './modules/auth/index.js';
+import { createExtractionEngine } from './modules/extraction/index.js';
+import { MODULE_ROUTES } from './modules/index.js';
+import { createMessaging } from './modules/messaging/index.js';
+import { createRetentionJob } from './modules/studies/index.js';
+import { bindTokensToParticipants, revokeStudyGrants } from './modules/wearables/index.js';
+import { createCipher, loadEncryptionKeys, subkey } from './platform/crypto.js';
 import { type JobQueue, startJobQueue } from './platform/jobs.js';
 import { createMailer, type Mailer } from './platform/mailer.js';
 import { createObjectStore } from './platform/object-store/index.js';
-import type { ObjectStore } from './platform/object-store/types.js';
 import { ensurePrivateDir } from './platform/private-files.js';
 import { createSmsSender } from './platform/sms.js';
 import { createServices } from './services.js';
-
-/** Everything a route or service needs, built once per app. */
-export interface Platform {
-  config: AppConfig;
-  database: Database;
-  db: Database['db'];
-  keyRing: KeyRing;
-  cipher: Cipher;
-  jobs: JobQueue;
-  objectStore: ObjectStore;
-  mailer: Mailer;
-  messaging: Messaging;
-}
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    platform: Platform;
-  }
-}
 
 export interface BuildAppOptions {
   /** Tunes job retries; tests shorten the back-off. */
@@ -72,12 +39,6 @@ export interface BuildAppOptions {
   /** Check every response against its zod schema too (tests); see response-serializer.ts. */
   validateResponses?: boolean;
 }
-
-const deriveKey = (keyRing: KeyRing, purpose: string) => {
-  const key = keyRing.keys.get(keyRing.currentKeyId);
-  if (!key) throw new Error('current encryption key missing from key ring');
-  return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), purpose, 32));
-};
 
 /**
  * The one factory for the HTTP app: used by the server entry point and by every test, so
@@ -133,7 +94,7 @@ export async function buildApp(
             driver: 'fs',
             root: config.storage.root,
             publicUrl: config.publicUrl,
-            signingKey: deriveKey(keyRing, 'object-store-url-signing'),
+            signingKey: subkey(keyRing, 'object-store-url-signing'),
           })
         : createObjectStore(config.storage);
 
@@ -151,15 +112,22 @@ export async function buildApp(
       retryDelaySeconds: retry.delaySeconds,
     });
 
+    // Every service exists before the job queue starts: jobs resumed at boot may run at once.
+    const services = createServices({
+      config,
+      database,
+      db: database.db,
+      keyRing,
+      cipher,
+      objectStore,
+      messaging,
+    });
+    app.decorate('services', services);
     const extraction = createExtractionEngine({
       db: database.db,
       config,
       objectStore,
-      // Job handlers may start before the services are decorated (jobs resumed at boot).
-      wearables: async () => {
-        while (!app.hasDecorator('services')) await new Promise((r) => setTimeout(r, 50));
-        return app.services.wearables;
-      },
+      wearables: services.wearables,
       jobs: () => {
         if (!jobs) throw new Error('job queue not started');
         return jobs;
@@ -191,7 +159,7 @@ export async function buildApp(
     });
     if (config.runWorkers) await jobs.startWorkers();
 
-    app.decorate('platform', {
+    const platform: Platform = {
       config,
       database,
       db: database.db,
@@ -201,7 +169,8 @@ export async function buildApp(
       objectStore,
       mailer,
       messaging,
-    });
+    };
+    app.decorate('platform', platform);
   } catch (error) {
     await jobs?.stop(1000).catch(() => {});
     mailer?.close();
@@ -226,7 +195,6 @@ export async function buildApp(
     await app.platform.database.close();
   });
 
-  app.decorate('services', createServices(app.platform));
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);
   app.decorateRequest('studyAccess', null);
@@ -256,30 +224,11 @@ export async function buildApp(
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 10, fields: 50 } });
   await registerSecurity(app, config);
   await registerDocs(app, config);
-  await app.register(healthRoutes);
-  await app.register(authRoutes);
-  await app.register(applicationsRoutes);
-  const listingKey = deriveKey(keyRing, 'bucket-listing-signing');
-  await app.register(studiesRoutes, { listingKey });
-  await app.register(participantsRoutes);
-  await app.register(emailRoutes);
-  await app.register(wearablesRoutes);
-  await app.register(extractionRoutes);
-  await app.register(enrolmentRoutes);
-  await app.register(verificationRoutes);
-  await app.register(bucketListingRoutes, {
-    store: app.platform.objectStore,
-    key: listingKey,
-    publicUrl: config.publicUrl,
-  });
-  if (config.database.kind === 'pglite') await app.register(localAdminRoutes);
-  if (config.storage.driver === 'fs') {
-    await app.register(storageRoutes, {
-      store: app.platform.objectStore,
-      assertAccess: (bucket, user) =>
-        assertBucketAccess(app.platform.db, app.platform.config, bucket, user),
-    });
-  }
+  app.decorate(
+    'localAdmin',
+    config.database.kind === 'pglite' ? await openLocalAdmin(app, config.dataDir) : null,
+  );
+  for (const module of MODULE_ROUTES) await app.register(module.routes);
   await registerWebApp(app, config.webDistDir);
   return app;
 }

@@ -1,22 +1,31 @@
-import type { Platform } from './app.js';
-import { createApplicationsService } from './modules/applications/applications.service.js';
-import { createAuthService } from './modules/auth/auth.service.js';
-import { createGoogleSignIn } from './modules/auth/google-sign-in.js';
-import { createMasterService } from './modules/auth/master.service.js';
-import { createEmailService } from './modules/email/email.service.js';
-import { createEnrolmentService } from './modules/enrolment/enrolment.service.js';
-import { wearableAuthUrlFrom } from './modules/enrolment/wearable-auth-url.js';
-import { createParticipantsService } from './modules/participants/participants.service.js';
-import { createStudiesService } from './modules/studies/studies.service.js';
+import type { Platform } from './app-platform.js';
+import { createApplicationsService } from './modules/applications/index.js';
 import {
+  createAuthService,
+  createGoogleSignIn,
+  createMasterService,
+} from './modules/auth/index.js';
+import { createEmailService } from './modules/email/index.js';
+import {
+  createEnrolmentService,
   createVerificationService,
   systemClock,
-} from './modules/verification/verification.service.js';
-import { createWearablesService } from './modules/wearables/wearables.service.js';
+  wearableAuthUrlFrom,
+} from './modules/participant-access/index.js';
+import { createParticipantsService } from './modules/participants/index.js';
+import { createStudiesService } from './modules/studies/index.js';
+import { createWearablesService } from './modules/wearables/index.js';
 import { subkey } from './platform/crypto.js';
 
+/**
+ * What the services are built from: the platform without the job queue and the mailer, so the
+ * services exist before the queue starts (jobs resumed at boot find them ready). Messaging
+ * reaches the queue lazily.
+ */
+export type ServiceDeps = Omit<Platform, 'jobs' | 'mailer'>;
+
 /** The domain services, built once per app from the platform adapters. */
-export function createServices(platform: Platform) {
+export function createServices(platform: ServiceDeps) {
   const { db, config, cipher, messaging, objectStore } = platform;
   const auth = createAuthService({ db, config, messaging });
   const studies = createStudiesService({ db, config, cipher, messaging, objectStore });

@@ -10,9 +10,9 @@ import {
 import { z } from 'zod';
 import { DatabaseLockedError, openDatabase } from '../db/client.js';
 import { runMigrations } from '../db/migrate.js';
-import { ADMIN_KEY_FILE, SERVER_INFO_FILE } from '../modules/auth/local-admin.routes.js';
-import { createMasterService } from '../modules/auth/master.service.js';
-import { addParticipant } from '../modules/wearables/add-participant.js';
+import { ADMIN_KEY_FILE, SERVER_INFO_FILE } from '../http/local-admin.js';
+import { createMasterService } from '../modules/auth/index.js';
+import { addParticipant } from '../modules/participant-access/index.js';
 import { loadConfigOrExit } from '../process-lifecycle.js';
 
 const USAGE = `Usage:

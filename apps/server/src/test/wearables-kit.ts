@@ -8,7 +8,7 @@ import {
   studyMembers,
   users,
 } from '../db/schema/index.js';
-import * as verificationRepo from '../modules/verification/verification.repository.js';
+import * as verificationRepo from '../modules/participant-access/verification.repository.js';
 import { uniqueEmail } from './auth-helpers.js';
 
 /** Test-only helpers for the wearable tests (not imported by production code). */

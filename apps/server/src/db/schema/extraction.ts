@@ -18,7 +18,8 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './auth.js';
-import { participants, studies } from './studies.js';
+import { participants } from './participants.js';
+import { studies } from './studies.js';
 
 export interface ExtractionRunParams {
   dataTypes: string[];
@@ -49,7 +50,7 @@ export const extractionRuns = pgTable(
   (t) => [index('extraction_runs_study_created_idx').on(t.studyId, t.createdAt)],
 );
 
-/** One participant of a run (the spec's job): pending → running → completed | failed. */
+/** One participant of a run: pending → running → completed | failed. */
 export const extractionJobs = pgTable(
   'extraction_jobs',
   {

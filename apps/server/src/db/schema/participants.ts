@@ -11,7 +11,55 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './auth.js';
-import { participants, studies } from './studies.js';
+import { studies } from './studies.js';
+
+// Participants and their pending row point at each other (references are lazy): one file holds
+// both, so the schema files import one another without a cycle.
+
+/** Study participants: the people enrolled in a study (the dashboard counts its live rows). */
+export const participants = pgTable(
+  'participants',
+  {
+    /** 'P' + 16 hex characters. */
+    id: text('id').primaryKey(),
+    studyId: uuid('study_id')
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    phoneNumber: text('phone_number'),
+    status: text('status').notNull().default('enrolled'),
+    enrolledAt: timestamp('enrolled_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /** Free text from the participant's profile form. */
+    additionalInfo: text('additional_info'),
+    /** Set when the profile form is completed (the participant's informationCompleted). */
+    informationCompletedAt: timestamp('information_completed_at', { withTimezone: true }),
+    /** First wearable authorization. */
+    authorizedAt: timestamp('authorized_at', { withTimezone: true }),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    /** The pending row this participant enrolled from, if any. */
+    pendingParticipantId: uuid('pending_participant_id').references(
+      (): AnyPgColumn => pendingParticipants.id,
+      { onDelete: 'set null' },
+    ),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('participants_study_email_key')
+      .on(t.studyId, t.email)
+      .where(sql`deleted_at is null`),
+    index('participants_study_idx').on(t.studyId, t.deletedAt),
+    // The participants tab's first page in either direction, and its name sort (0004_seed_001.sql).
+    index('participants_study_enrolled_idx')
+      .on(t.studyId, t.enrolledAt, t.id)
+      .where(sql`deleted_at is null`),
+    index('participants_study_name_idx')
+      .on(t.studyId, sql`lower(${t.lastName})`, sql`lower(${t.firstName})`, t.id)
+      .where(sql`deleted_at is null`),
+  ],
+);
 
 /**
  * People named for a study before they enrol: added by roster or

@@ -1,6 +1,4 @@
-import { sql } from 'drizzle-orm';
 import {
-  type AnyPgColumn,
   index,
   jsonb,
   pgTable,
@@ -11,8 +9,6 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import { users } from './auth.js';
-// A cycle on purpose: participants point at their pending row and back; references are lazy.
-import { pendingParticipants } from './participants.js';
 
 export interface StudySettingsColumn {
   allowSelfEnrollment: boolean;
@@ -79,52 +75,4 @@ export const collaboratorInvitations = pgTable(
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('collaborator_invitations_study_email_key').on(t.studyId, t.email)],
-);
-
-/**
- * Study participants. The enrolment issue fills in the rest of this table; the
- * dashboard already counts its live rows.
- */
-export const participants = pgTable(
-  'participants',
-  {
-    /** 'P' + 16 hex characters. */
-    id: text('id').primaryKey(),
-    studyId: uuid('study_id')
-      .notNull()
-      .references(() => studies.id, { onDelete: 'cascade' }),
-    email: text('email').notNull(),
-    firstName: text('first_name'),
-    lastName: text('last_name'),
-    phoneNumber: text('phone_number'),
-    status: text('status').notNull().default('enrolled'),
-    enrolledAt: timestamp('enrolled_at', { withTimezone: true }).notNull().defaultNow(),
-    deletedAt: timestamp('deleted_at', { withTimezone: true }),
-    /** Free text from the profile form. */
-    additionalInfo: text('additional_info'),
-    /** Set when the profile form is completed. */
-    informationCompletedAt: timestamp('information_completed_at', { withTimezone: true }),
-    /** First wearable authorization. */
-    authorizedAt: timestamp('authorized_at', { withTimezone: true }),
-    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
-    /** The pending row this participant enrolled from, if any. */
-    pendingParticipantId: uuid('pending_participant_id').references(
-      (): AnyPgColumn => pendingParticipants.id,
-      { onDelete: 'set null' },
-    ),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [
-    uniqueIndex('participants_study_email_key')
-      .on(t.studyId, t.email)
-      .where(sql`deleted_at is null`),
-    index('participants_study_idx').on(t.studyId, t.deletedAt),
-    // The participants tab's first page in either direction, and its name sort (0004_seed_001.sql).
-    index('participants_study_enrolled_idx')
-      .on(t.studyId, t.enrolledAt, t.id)
-      .where(sql`deleted_at is null`),
-    index('participants_study_name_idx')
-      .on(t.studyId, sql`lower(${t.lastName})`, sql`lower(${t.firstName})`, t.id)
-      .where(sql`deleted_at is null`),
-  ],
 );

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { participants, studies } from './studies.js';
+import { participants } from './participants.js';
+import { studies } from './studies.js';
 
 export const WEARABLE_PROVIDERS = ['google-health'] as const;
 export const WEARABLE_CONNECTION_STATUSES = ['active', 'needs_reauthorization', 'revoked'] as const;

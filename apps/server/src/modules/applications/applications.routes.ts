@@ -7,10 +7,10 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import { readMultipart, type UploadedFile } from '../../http/multipart.js';
 import { route } from '../../http/operation-route.js';
-import { perMinute } from '../../http/responses.js';
+import { RATE_LIMITS } from '../../http/rate-limits.js';
 import { parseOrFail } from '../../http/validate.js';
 import { attachmentDisposition } from '../../platform/object-store/types.js';
-import { currentUser, requireMaster, requireUser } from '../auth/authenticate.js';
+import { currentUser, requireMaster, requireUser } from '../auth/index.js';
 
 export const applicationsRoutes: FastifyPluginAsync = async (app) => {
   const applications = app.services.applications;
@@ -36,7 +36,7 @@ export const applicationsRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, applicationsApi.submitApplication, {
     ...signedIn,
-    config: perMinute(10),
+    config: RATE_LIMITS.submitApplication,
     handler: async (request, reply) => {
       let fields: unknown = request.body;
       let files: UploadedFile[] = [];

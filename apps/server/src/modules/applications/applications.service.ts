@@ -10,15 +10,15 @@ import {
   STUDY_DETAIL_MESSAGES,
 } from '@research/contracts';
 import type { AppConfig } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import { AppError, badRequest, conflict, notFound } from '../../errors.js';
 import { checkFileType, safeFileName, type UploadedFile } from '../../http/multipart.js';
 import { renderEmail } from '../../platform/mail-templates.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
-import { recordAudit } from '../audit/audit.service.js';
-import type { UserRow } from '../auth/auth.repository.js';
-import { isEmailVerified, type RequestContext } from '../auth/auth.service.js';
-import type { Messaging } from '../messaging/messaging.service.js';
+import { recordAudit } from '../audit/index.js';
+import type { UserRow } from '../auth/index.js';
+import { isEmailVerified, type RequestContext } from '../auth/index.js';
+import type { Messaging } from '../messaging/index.js';
 import * as repo from './applications.repository.js';
 
 /** Verification documents live in one private bucket, keyed by application. */
@@ -29,6 +29,14 @@ const ALLOWED_DOCUMENT_TYPES = [
   { mime: 'image/png', extensions: ['png'] },
   { mime: 'image/jpeg', extensions: ['jpg', 'jpeg'] },
 ];
+
+/** An uploaded document that passed the checks, before it is stored. */
+interface ApplicationDocument {
+  id: string;
+  fileName: string;
+  contentType: string;
+  data: Buffer;
+}
 
 export interface ApplicationsDeps {
   db: Db;
@@ -98,6 +106,90 @@ export function createApplicationsService({
     });
   }
 
+  /** Who may apply: a researcher whose address is proven, applying for that very address. */
+  function assertMayApply(user: UserRow, input: ResearcherApplicationInput) {
+    if (user.role === 'master')
+      throw conflict(APPLICATION_SERVER_MESSAGES.masterAccount, 'MASTER_ACCOUNT');
+    // An application speaks for the address; whoever signed up must have proven it is theirs.
+    if (!isEmailVerified(user))
+      throw new AppError(403, 'EMAIL_NOT_CONFIRMED', AUTH_HARDENING_MESSAGES.confirmationRequired);
+    if (input.email.trim().toLowerCase() !== user.email)
+      throw badRequest(APPLICATION_SERVER_MESSAGES.emailMismatch, 'EMAIL_MISMATCH');
+  }
+
+  /** Every file is checked before anything is stored, so a bad one leaves nothing behind. */
+  async function checkDocuments(files: UploadedFile[]): Promise<ApplicationDocument[]> {
+    if (files.length > RESEARCHER_DOCUMENTS.maxFiles) {
+      throw new AppError(413, 'TOO_MANY_FILES', DOCUMENT_UPLOAD_MESSAGES.tooManyFiles);
+    }
+    const documents: ApplicationDocument[] = [];
+    for (const file of files) {
+      const contentType = await checkFileType(file, ALLOWED_DOCUMENT_TYPES, 'PDF, PNG or JPEG');
+      documents.push({
+        id: randomUUID(),
+        fileName: safeFileName(file.fileName),
+        contentType,
+        data: file.data,
+      });
+    }
+    return documents;
+  }
+
+  /** The application row (replacing a rejected one), its files and documents, the audit. */
+  async function recordApplication(
+    tx: DbOrTx,
+    user: UserRow,
+    input: ResearcherApplicationInput,
+    documents: ApplicationDocument[],
+    ctx: RequestContext,
+  ) {
+    const current = await repo.findLiveApplicationOfUser(tx, user.id);
+    if (current?.status === 'pending')
+      throw conflict(APPLICATION_SERVER_MESSAGES.alreadyPending, 'APPLICATION_PENDING');
+    if (current?.status === 'approved')
+      throw conflict(APPLICATION_SERVER_MESSAGES.alreadyApproved, 'APPLICATION_APPROVED');
+    // Applying again after a rejection replaces the rejected application.
+    if (current) await repo.archiveApplication(tx, current.id);
+    const row = await repo.insertApplication(tx, {
+      userId: user.id,
+      firstName: input.firstName,
+      lastName: input.lastName,
+      email: user.email,
+      dateOfBirth: input.dateOfBirth,
+      phoneNumber: input.phoneNumber,
+      institution: input.institution,
+      position: input.position,
+      department: input.department || null,
+      researchArea: input.researchArea || null,
+      description: input.description || null,
+    });
+    for (const document of documents) {
+      await objectStore.putObject(DOCUMENTS_BUCKET, `${row.id}/${document.id}`, document.data, {
+        contentType: document.contentType,
+      });
+    }
+    await repo.insertDocuments(
+      tx,
+      documents.map((d) => ({
+        id: d.id,
+        applicationId: row.id,
+        fileName: d.fileName,
+        contentType: d.contentType,
+        sizeBytes: d.data.length,
+        storageKey: `${row.id}/${d.id}`,
+      })),
+    );
+    await recordAudit(tx, {
+      actorId: user.id,
+      action: current ? 'application.resubmitted' : 'application.submitted',
+      targetType: 'researcher_application',
+      targetId: row.id,
+      details: { documents: documents.length },
+      ip: ctx.ip,
+    });
+    return row;
+  }
+
   return {
     /** The signed-in user's current application, or undefined when they have none. */
     liveApplicationOf: (userId: string) => repo.findLiveApplicationOfUser(db, userId),
@@ -132,80 +224,12 @@ export function createApplicationsService({
       files: UploadedFile[],
       ctx: RequestContext,
     ) {
-      if (user.role === 'master')
-        throw conflict(APPLICATION_SERVER_MESSAGES.masterAccount, 'MASTER_ACCOUNT');
-      // An application speaks for the address; whoever signed up must have proven it is theirs.
-      if (!isEmailVerified(user))
-        throw new AppError(
-          403,
-          'EMAIL_NOT_CONFIRMED',
-          AUTH_HARDENING_MESSAGES.confirmationRequired,
-        );
-      if (input.email.trim().toLowerCase() !== user.email)
-        throw badRequest(APPLICATION_SERVER_MESSAGES.emailMismatch, 'EMAIL_MISMATCH');
-      if (files.length > RESEARCHER_DOCUMENTS.maxFiles) {
-        throw new AppError(413, 'TOO_MANY_FILES', DOCUMENT_UPLOAD_MESSAGES.tooManyFiles);
-      }
-      // Every file is checked before anything is stored, so a bad one leaves nothing behind.
-      const documents: { id: string; fileName: string; contentType: string; data: Buffer }[] = [];
-      for (const file of files) {
-        const contentType = await checkFileType(file, ALLOWED_DOCUMENT_TYPES, 'PDF, PNG or JPEG');
-        documents.push({
-          id: randomUUID(),
-          fileName: safeFileName(file.fileName),
-          contentType,
-          data: file.data,
-        });
-      }
+      assertMayApply(user, input);
+      const documents = await checkDocuments(files);
       if (documents.length > 0) await ensureBucket();
-
-      const application = await db.transaction(async (tx) => {
-        const current = await repo.findLiveApplicationOfUser(tx, user.id);
-        if (current?.status === 'pending')
-          throw conflict(APPLICATION_SERVER_MESSAGES.alreadyPending, 'APPLICATION_PENDING');
-        if (current?.status === 'approved')
-          throw conflict(APPLICATION_SERVER_MESSAGES.alreadyApproved, 'APPLICATION_APPROVED');
-        // Applying again after a rejection replaces the rejected application.
-        if (current) await repo.archiveApplication(tx, current.id);
-        const row = await repo.insertApplication(tx, {
-          userId: user.id,
-          firstName: input.firstName,
-          lastName: input.lastName,
-          email: user.email,
-          dateOfBirth: input.dateOfBirth,
-          phoneNumber: input.phoneNumber,
-          institution: input.institution,
-          position: input.position,
-          department: input.department || null,
-          researchArea: input.researchArea || null,
-          description: input.description || null,
-        });
-        for (const document of documents) {
-          await objectStore.putObject(DOCUMENTS_BUCKET, `${row.id}/${document.id}`, document.data, {
-            contentType: document.contentType,
-          });
-        }
-        await repo.insertDocuments(
-          tx,
-          documents.map((d) => ({
-            id: d.id,
-            applicationId: row.id,
-            fileName: d.fileName,
-            contentType: d.contentType,
-            sizeBytes: d.data.length,
-            storageKey: `${row.id}/${d.id}`,
-          })),
-        );
-        await recordAudit(tx, {
-          actorId: user.id,
-          action: current ? 'application.resubmitted' : 'application.submitted',
-          targetType: 'researcher_application',
-          targetId: row.id,
-          details: { documents: documents.length },
-          ip: ctx.ip,
-        });
-        return row;
-      });
+      const application = await db.transaction((tx) =>
+        recordApplication(tx, user, input, documents, ctx),
+      );
 
       const { received } = APPLICATION_EMAILS;
       await notify(

@@ -18,6 +18,16 @@ export type FailureScope = (typeof authFailures.$inferSelect)['scope'];
 export type AttemptScope = (typeof signInAttempts.$inferSelect)['scope'];
 export type OneTimePurpose = (typeof oneTimeTokens.$inferSelect)['purpose'];
 
+/**
+ * The session lookups also read the caller's application and a study with their role in the same
+ * statement. Those rows belong to the applications and studies modules, which build on this one:
+ * their shapes are named here from the tables so auth depends on neither.
+ */
+export type ApplicationOfUser = typeof researcherApplications.$inferSelect;
+export type ApplicationStatus = ApplicationOfUser['status'];
+export type SessionStudy = typeof studies.$inferSelect;
+export type SessionStudyRole = (typeof studyMembers.$inferSelect)['role'];
+
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
 
 export async function findUserByEmail(db: DbOrTx, email: string): Promise<UserRow | undefined> {

@@ -7,7 +7,7 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
-import { perMinute } from '../../http/responses.js';
+import { RATE_LIMITS } from '../../http/rate-limits.js';
 import { toAuthUser, toProfile } from './auth.service.js';
 import { currentUser, requireUser } from './authenticate.js';
 
@@ -17,7 +17,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
   const signedIn = { preHandler: requireUser };
 
   route(app, authApi.login, {
-    config: perMinute(30),
+    config: RATE_LIMITS.signIn,
     handler: async (request) => {
       const session = await auth.login(request.body, ctx(request));
       return { success: true as const, ...session, message: AUTH_SERVER_MESSAGES.signedIn };
@@ -25,7 +25,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, authApi.register, {
-    config: perMinute(10),
+    config: RATE_LIMITS.register,
     handler: async (request, reply) => {
       const session = await auth.register(request.body, ctx(request));
       reply.status(201);
@@ -34,7 +34,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, authApi.verifyToken, {
-    config: perMinute(120),
+    config: RATE_LIMITS.verifyToken,
     handler: async (request) => {
       const found = await auth.authenticate(request.body.token);
       if (!found) throw new AppError(401, 'SESSION_EXPIRED', AUTH_SERVER_MESSAGES.sessionExpired);
@@ -71,7 +71,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, authApi.forgotPassword, {
-    config: perMinute(5),
+    config: RATE_LIMITS.forgotPassword,
     handler: async (request) => {
       await auth.requestPasswordReset(request.body.email, ctx(request));
       return { success: true as const, message: ACCOUNT_FORM_MESSAGES.passwordResetSent };
@@ -79,7 +79,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, authApi.checkResetToken, {
-    config: perMinute(30),
+    config: RATE_LIMITS.checkResetToken,
     handler: async (request) => ({
       success: true as const,
       ...(await auth.checkResetToken(request.body.token)),
@@ -87,7 +87,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, authApi.resetPassword, {
-    config: perMinute(10),
+    config: RATE_LIMITS.resetPassword,
     handler: async (request) => {
       await auth.resetPassword(request.body.token, request.body.password, ctx(request));
       return { success: true as const, message: AUTH_SERVER_MESSAGES.passwordChanged };
@@ -95,7 +95,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, authApi.confirmEmail, {
-    config: perMinute(20),
+    config: RATE_LIMITS.confirmEmail,
     handler: async (request) => {
       await auth.confirmEmail(request.body.token, ctx(request));
       return { success: true as const, message: AUTH_HARDENING_MESSAGES.confirmed };
@@ -104,7 +104,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, authApi.resendConfirmation, {
     ...signedIn,
-    config: perMinute(5),
+    config: RATE_LIMITS.resendConfirmation,
     handler: async (request) => {
       const { alreadyConfirmed } = await auth.resendConfirmation(
         currentUser(request),
@@ -120,13 +120,13 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, authApi.googleStart, {
-    config: perMinute(20),
+    config: RATE_LIMITS.googleSignIn,
     handler: async (request, reply) =>
       reply.redirect(await google.authorizationUrl(request.query.binding)),
   });
 
   route(app, authApi.googleComplete, {
-    config: perMinute(20),
+    config: RATE_LIMITS.googleSignIn,
     handler: async (request) => {
       const session = await google.complete(request.body, ctx(request));
       return {
@@ -138,7 +138,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, authApi.setupStatus, {
-    config: perMinute(20),
+    config: RATE_LIMITS.setupStatus,
     handler: async (request) => ({
       success: true as const,
       ...(await master.setupStatus(request.body.token)),
@@ -146,7 +146,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, authApi.setupMaster, {
-    config: perMinute(10),
+    config: RATE_LIMITS.setupMaster,
     handler: async (request, reply) => {
       const { token, ...input } = request.body;
       const session = await master.setupMaster(token, input, ctx(request));

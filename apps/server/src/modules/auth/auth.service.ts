@@ -11,10 +11,8 @@ import { isUniqueViolation } from '../../db/unique-violation.js';
 import { AppError, conflict, tooManyRequests } from '../../errors.js';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
 import { renderEmail } from '../../platform/mail-templates.js';
-import type { ApplicationRow } from '../applications/applications.repository.js';
-import { recordAudit } from '../audit/audit.service.js';
-import type { Messaging } from '../messaging/messaging.service.js';
-import type { MemberRole, StudyRow } from '../studies/studies.repository.js';
+import { recordAudit } from '../audit/index.js';
+import type { Messaging } from '../messaging/index.js';
 import * as repo from './auth.repository.js';
 import { issueSession as issueSessionFor } from './one-time-links.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -81,7 +79,7 @@ const splitName = (displayName: string) => {
  * The profile; a master's id is the literal 'master'. A researcher's status,
  * names and institution come from their current application ('noprofile' without one).
  */
-export function toProfile(user: repo.UserRow, application?: ApplicationRow): UserProfile {
+export function toProfile(user: repo.UserRow, application?: repo.ApplicationOfUser): UserProfile {
   const names = splitName(user.displayName);
   if (user.role === 'master') {
     const blank = { institution: null, department: null, position: null, approvedAt: null };
@@ -336,7 +334,7 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
     async authenticate(token: string): Promise<{
       user: repo.UserRow;
       sessionId: string;
-      applicationStatus: ApplicationRow['status'] | null;
+      applicationStatus: repo.ApplicationStatus | null;
     } | null> {
       const found = await repo.findLiveSession(db, sha256Hex(token));
       if (!found || !(await keepAlive(found.session))) return null;
@@ -357,9 +355,9 @@ export function createAuthService({ db, config, messaging }: AuthDeps) {
     ): Promise<{
       user: repo.UserRow;
       sessionId: string;
-      applicationStatus: ApplicationRow['status'] | null;
-      study: StudyRow | null;
-      role: MemberRole | null;
+      applicationStatus: repo.ApplicationStatus | null;
+      study: repo.SessionStudy | null;
+      role: repo.SessionStudyRole | null;
     } | null> {
       const found = await repo.findLiveSessionWithStudy(db, sha256Hex(token), studyId);
       if (!found || !(await keepAlive(found.session))) return null;

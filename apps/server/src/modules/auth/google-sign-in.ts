@@ -7,7 +7,7 @@ import { oauthStates } from '../../db/schema/index.js';
 import { isUniqueViolation } from '../../db/unique-violation.js';
 import { AppError } from '../../errors.js';
 import { type Cipher, sha256Hex } from '../../platform/crypto.js';
-import { recordAudit } from '../audit/audit.service.js';
+import { recordAudit } from '../audit/index.js';
 import * as repo from './auth.repository.js';
 import { type AuthService, type RequestContext, toAuthUser } from './auth.service.js';
 

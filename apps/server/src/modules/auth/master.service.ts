@@ -3,7 +3,7 @@ import type { AppConfig } from '../../config.js';
 import type { Db, Tx } from '../../db/client.js';
 import { AppError, conflict } from '../../errors.js';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
-import { recordAudit } from '../audit/audit.service.js';
+import { recordAudit } from '../audit/index.js';
 import * as repo from './auth.repository.js';
 import { isEmailVerified, type RequestContext, toAuthUser } from './auth.service.js';
 import { createSetPasswordLink, issueSession } from './one-time-links.js';

@@ -1,13 +1,9 @@
 import { emailApi } from '@research/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../http/operation-route.js';
-import { perMinute } from '../../http/responses.js';
-import { currentUser } from '../auth/authenticate.js';
-import {
-  requireApprovedResearcher,
-  requireStudyMember,
-  studyAccessOf,
-} from '../studies/study-access.js';
+import { RATE_LIMITS } from '../../http/rate-limits.js';
+import { currentUser } from '../auth/index.js';
+import { requireApprovedResearcher, requireStudyMember, studyAccessOf } from '../studies/index.js';
 
 /**
  * Mail from the study screen. Sends are answered at once: the mails wait in the outbound queue
@@ -17,7 +13,7 @@ export const emailRoutes: FastifyPluginAsync = async (app) => {
   const email = app.services.email;
   const ctx = (request: { ip: string }) => ({ ip: request.ip });
   // The study is named by code in the body; access is resolved in the service, once.
-  const sender = { preHandler: requireApprovedResearcher, config: perMinute(20) };
+  const sender = { preHandler: requireApprovedResearcher, config: RATE_LIMITS.sendStudyEmail };
   const member = { preHandler: requireStudyMember };
 
   route(app, emailApi.sendInvitations, {

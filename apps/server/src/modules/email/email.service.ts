@@ -20,12 +20,17 @@ import { AppError, badRequest, notFound } from '../../errors.js';
 import { sha256Hex } from '../../platform/crypto.js';
 import { renderEmail } from '../../platform/mail-templates.js';
 import { countSends, sendKey } from '../../platform/send-counters.js';
-import { recordAudit } from '../audit/audit.service.js';
-import type { RequestContext } from '../auth/auth.service.js';
-import type { Messaging } from '../messaging/messaging.service.js';
-import * as participantsRepo from '../participants/participants.repository.js';
-import * as studiesRepo from '../studies/studies.repository.js';
-import type { StudiesService, StudyAccess } from '../studies/studies.service.js';
+import { recordAudit } from '../audit/index.js';
+import type { RequestContext } from '../auth/index.js';
+import type { Messaging } from '../messaging/index.js';
+import {
+  existingParticipantEmails,
+  existingPendingEmails,
+  insertPending,
+  markInvited,
+} from '../participants/index.js';
+import type { StudiesService, StudyAccess } from '../studies/index.js';
+import { findLiveStudyByCode } from '../studies/index.js';
 import * as repo from './email.repository.js';
 
 export interface EmailDeps {
@@ -102,7 +107,7 @@ async function withoutRepeats(
 export function createEmailService({ db, config, messaging, studies }: EmailDeps) {
   /** Study by code, then membership: 404 unknown code, 403 non-member. */
   async function accessByCode(studyCode: string, userId: string): Promise<StudyAccess> {
-    const found = await studiesRepo.findLiveStudyByCode(db, studyCode);
+    const found = await findLiveStudyByCode(db, studyCode);
     if (!found) throw notFound(STUDY_MESSAGES.notFound, 'STUDY_NOT_FOUND');
     return studies.access(found.study.id, userId);
   }
@@ -207,17 +212,13 @@ export function createEmailService({ db, config, messaging, studies }: EmailDeps
             '\n',
           );
 
-      const enrolled = await participantsRepo.existingParticipantEmails(
-        db,
-        access.study.id,
-        recipients,
-      );
+      const enrolled = await existingParticipantEmails(db, access.study.id, recipients);
       const toPend = recipients.filter((email) => !enrolled.has(email));
       // Pending rows change only with a mailing that is stored and queued.
       const pend = async (tx: DbOrTx) => {
-        const existing = await participantsRepo.existingPendingEmails(tx, access.study.id, toPend);
-        await participantsRepo.markInvited(tx, access.study.id, [...existing], actor.id);
-        await participantsRepo.insertPending(
+        const existing = await existingPendingEmails(tx, access.study.id, toPend);
+        await markInvited(tx, access.study.id, [...existing], actor.id);
+        await insertPending(
           tx,
           toPend
             .filter((email) => !existing.has(email))
@@ -369,12 +370,8 @@ export function createEmailService({ db, config, messaging, studies }: EmailDeps
           );
       } else {
         const others = recipients.filter((e) => !members.has(e));
-        const enrolled = await participantsRepo.existingParticipantEmails(
-          db,
-          access.study.id,
-          others,
-        );
-        const pending = await participantsRepo.existingPendingEmails(
+        const enrolled = await existingParticipantEmails(db, access.study.id, others);
+        const pending = await existingPendingEmails(
           db,
           access.study.id,
           others.filter((e) => !enrolled.has(e)),

@@ -52,7 +52,7 @@ function engineWith(options: Pick<ExtractionEngineDeps, 'fetch' | 'clientOptions
       extraction: { ...testApp.config.extraction, callsPerParticipant: 1 },
     },
     objectStore: app.platform.objectStore,
-    wearables: async () => app.services.wearables,
+    wearables: app.services.wearables,
     jobs: () => ({ send: async () => 'not-queued', isFinalAttempt: () => true }) as never,
     retry: { limit: 1, delaySeconds: 1 },
     log: app.log,

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import type { GoogleHealthClientOptions } from '../../platform/google-health/index.js';
 import type { JobQueue } from '../../platform/jobs.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
-import type { WearablesService } from '../wearables/wearables.service.js';
+import type { WearablesService } from '../wearables/index.js';
 import { createFinalize } from './finalize.js';
 import { createJobDefinitions } from './job-definitions.js';
 import { createJobRunner } from './job-runner.js';
@@ -47,8 +47,7 @@ export interface ExtractionEngineDeps {
   db: Db;
   config: AppConfig;
   objectStore: ObjectStore;
-  /** Lazy: the services exist only after the job queue has started. */
-  wearables: () => Promise<WearablesService>;
+  wearables: WearablesService;
   jobs: () => JobQueue;
   retry: { limit: number; delaySeconds: number };
   quota?: DbQuota;

@@ -8,14 +8,10 @@ import {
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
-import { perMinute } from '../../http/responses.js';
-import { currentUser } from '../auth/authenticate.js';
-import { studiesOfLiveParticipants } from '../participants/participants.repository.js';
-import {
-  requireApprovedResearcher,
-  requireStudyMember,
-  studyAccessOf,
-} from '../studies/study-access.js';
+import { RATE_LIMITS } from '../../http/rate-limits.js';
+import { currentUser } from '../auth/index.js';
+import { studiesOfLiveParticipants } from '../participants/index.js';
+import { requireApprovedResearcher, requireStudyMember, studyAccessOf } from '../studies/index.js';
 import type { ExtractionEngine, StartInput } from './engine.js';
 
 declare module 'fastify' {
@@ -65,7 +61,7 @@ async function startFor(request: FastifyRequest, input: Omit<StartInput, 'studyI
 const today = () => new Date().toISOString().slice(0, 10);
 
 export const extractionRoutes: FastifyPluginAsync = async (app) => {
-  const researcher = { preHandler: requireApprovedResearcher, config: perMinute(30) };
+  const researcher = { preHandler: requireApprovedResearcher, config: RATE_LIMITS.extraction };
   const member = { preHandler: requireStudyMember };
 
   route(app, extractionApi.extractParticipantData, {

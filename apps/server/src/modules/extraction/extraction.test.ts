@@ -757,7 +757,7 @@ describe('a worker killed mid-run', () => {
         extraction: { ...testApp.config.extraction, callsPerParticipant: 1 },
       },
       objectStore: app.platform.objectStore,
-      wearables: async () => app.services.wearables,
+      wearables: app.services.wearables,
       jobs: () => ({ send: async () => 'not-queued', isFinalAttempt: () => false }) as never,
       retry: { limit: 1, delaySeconds: 1 },
       fetch: (input, init) => (++calls >= 3 ? new Promise(() => {}) : fetch(input, init)),
@@ -828,7 +828,7 @@ describe('a participant’s job', () => {
         extraction: { ...testApp.config.extraction, callsPerParticipant },
       },
       objectStore: app.platform.objectStore,
-      wearables: async () => app.services.wearables,
+      wearables: app.services.wearables,
       // Nothing is queued: this engine's work happens in processJob below.
       jobs: () => ({ send: async () => 'not-queued', isFinalAttempt: () => false }) as never,
       retry: { limit: 1, delaySeconds: 1 },

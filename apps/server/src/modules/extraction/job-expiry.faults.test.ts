@@ -178,7 +178,7 @@ describe('a worker that dies holding a job', () => {
         extraction: { ...testApp.config.extraction, callsPerParticipant: 1 },
       },
       objectStore: app.platform.objectStore,
-      wearables: async () => app.services.wearables,
+      wearables: app.services.wearables,
       jobs: () =>
         ({
           ...queue(),
@@ -256,7 +256,7 @@ describe('a participant whose task fails for good', () => {
         extraction: { ...testApp.config.extraction, callsPerParticipant: 1 },
       },
       objectStore: app.platform.objectStore,
-      wearables: async () => app.services.wearables,
+      wearables: app.services.wearables,
       jobs: () => ({ send: async () => 'not-queued', isFinalAttempt: () => true }) as never,
       retry: { limit: 0, delaySeconds: 1 },
       // Google refuses the third request for good (a 400 is never retried).

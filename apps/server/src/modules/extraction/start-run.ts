@@ -15,7 +15,7 @@ import {
   wearableConnections,
 } from '../../db/schema/index.js';
 import { AppError } from '../../errors.js';
-import { recordAudit } from '../audit/audit.service.js';
+import { recordAudit } from '../audit/index.js';
 import { type ExtractionPlan, planExtraction } from './plan.js';
 import { runPrefix } from './records.js';
 

@@ -6,7 +6,7 @@ import {
   GoogleHealthError,
 } from '../../platform/google-health/index.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
-import type { WearablesService } from '../wearables/wearables.service.js';
+import type { WearablesService } from '../wearables/index.js';
 import { fence, type Lease, wrote } from './lease.js';
 import { callsFor, type PlannedCall } from './plan.js';
 import type { Progress } from './progress.js';
@@ -30,7 +30,7 @@ export interface TaskRunnerDeps {
   quota: DbQuota;
   progress: Progress;
   storedPages: StoredPages;
-  wearables: () => Promise<WearablesService>;
+  wearables: WearablesService;
   fetch: typeof fetch;
   clientOptions?: Omit<GoogleHealthClientOptions, 'fetch'> | undefined;
 }
@@ -45,7 +45,7 @@ export function createTaskRunner(deps: TaskRunnerDeps) {
 
   /** The participant's access token, and one forced refresh when it died mid-task. */
   async function tokenKeeper(participantId: string) {
-    const wearables = await deps.wearables();
+    const { wearables } = deps;
     let token = await wearables.accessToken(participantId);
     return {
       current: () => token,

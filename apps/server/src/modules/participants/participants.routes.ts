@@ -11,14 +11,10 @@ import {
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, badRequest, notFound, tooLarge } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
-import { perMinute } from '../../http/responses.js';
+import { RATE_LIMITS } from '../../http/rate-limits.js';
 import { attachmentDisposition } from '../../platform/object-store/types.js';
-import { currentUser } from '../auth/authenticate.js';
-import {
-  requireApprovedResearcher,
-  requireStudyMember,
-  studyAccessOf,
-} from '../studies/study-access.js';
+import { currentUser } from '../auth/index.js';
+import { requireApprovedResearcher, requireStudyMember, studyAccessOf } from '../studies/index.js';
 import type { ParticipantAccess } from './participants.service.js';
 import { parseRosterCsv } from './roster-csv.js';
 
@@ -146,7 +142,7 @@ export const participantsRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, participantsApi.addPendingParticipants, {
     ...member,
-    config: perMinute(30),
+    config: RATE_LIMITS.addPendingParticipants,
     bodyLimit: 8 * 1024 * 1024,
     handler: async (request, reply) => {
       const result = await participants.addRoster(
@@ -191,7 +187,7 @@ export const participantsRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, participantsApi.uploadRoster, {
     ...member,
-    config: perMinute(20),
+    config: RATE_LIMITS.uploadRoster,
     handler: async (request, reply) => {
       const access = studyAccessOf(request);
       if (!request.isMultipart()) throw badRequest(CSV_MESSAGES.readFailed, 'CSV_READ_FAILED');

@@ -16,9 +16,9 @@ import {
 import type { Db, DbOrTx } from '../../db/client.js';
 import { AppError, conflict, notFound } from '../../errors.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
-import { recordAudit } from '../audit/audit.service.js';
-import type { RequestContext } from '../auth/auth.service.js';
-import type { StudiesService, StudyAccess } from '../studies/studies.service.js';
+import { recordAudit } from '../audit/index.js';
+import type { RequestContext } from '../auth/index.js';
+import type { StudiesService, StudyAccess } from '../studies/index.js';
 import * as repo from './participants.repository.js';
 
 export interface ParticipantsDeps {
@@ -105,6 +105,76 @@ export function createParticipantsService({
     details: Record<string, unknown> = {},
   ) {
     await recordAudit(tx, { actorId: actor.id, action, targetType, targetId, details, ip: ctx.ip });
+  }
+
+  type UniqueRow = ReturnType<typeof rosterDuplicatesInFile>['unique'][number];
+  type Duplicate = ReturnType<typeof rosterDuplicatesInFile>['duplicates'][number];
+
+  /**
+   * The rows whose address is neither a participant nor (unless inviting) on the roster yet;
+   * the others join `duplicates`, each with its reason.
+   */
+  async function withoutKnownAddresses(
+    studyId: string,
+    unique: UniqueRow[],
+    duplicates: Duplicate[],
+    invite: boolean,
+  ): Promise<UniqueRow[]> {
+    const emails = unique.map((u) => u.email);
+    const [asParticipants, asPending] = await Promise.all([
+      repo.existingParticipantEmails(db, studyId, emails),
+      invite ? new Set<string>() : repo.existingPendingEmails(db, studyId, emails),
+    ]);
+    return unique.filter(({ row, email }) => {
+      if (asParticipants.has(email)) {
+        duplicates.push({
+          row,
+          email,
+          reason: 'participant',
+          message: STUDY_DETAIL_MESSAGES.alreadyParticipant(email),
+        });
+        return false;
+      }
+      if (asPending.has(email)) {
+        duplicates.push({
+          row,
+          email,
+          reason: 'pending',
+          message: STUDY_DETAIL_MESSAGES.alreadyPending(email),
+        });
+        return false;
+      }
+      return true;
+    });
+  }
+
+  /** The new roster rows and their audit entry; returns how many were inserted. */
+  async function insertRoster(
+    tx: DbOrTx,
+    studyId: string,
+    fresh: UniqueRow[],
+    actor: Actor,
+    ctx: RequestContext,
+    counts: { source: 'csv' | 'json'; duplicates: number },
+  ) {
+    const inserted = await repo.insertPending(
+      tx,
+      fresh.map(({ email, value }) => ({
+        studyId,
+        email,
+        phoneNumber: storedPhone(value.phoneNumber),
+        firstName: blankToNull(value.firstName),
+        lastName: blankToNull(value.lastName),
+        status: 'pre-enrolled',
+        invitedBy: actor.id,
+      })),
+    );
+    await audit(tx, actor, 'pending_participants.added', 'study', studyId, ctx, {
+      source: counts.source,
+      created: inserted,
+      duplicates: counts.duplicates,
+    });
+    return inserted;
   }
 
   return {
@@ -290,55 +360,16 @@ export function createParticipantsService({
         );
       }
       const { unique, duplicates } = rosterDuplicatesInFile(rows);
-      const emails = unique.map((u) => u.email);
-      const [asParticipants, asPending] = await Promise.all([
-        repo.existingParticipantEmails(db, access.study.id, emails),
-        invite ? new Set<string>() : repo.existingPendingEmails(db, access.study.id, emails),
-      ]);
-      const fresh = unique.filter(({ row, email }) => {
-        if (asParticipants.has(email)) {
-          duplicates.push({
-            row,
-            email,
-            reason: 'participant',
-            message: STUDY_DETAIL_MESSAGES.alreadyParticipant(email),
-          });
-          return false;
-        }
-        if (asPending.has(email)) {
-          duplicates.push({
-            row,
-            email,
-            reason: 'pending',
-            message: STUDY_DETAIL_MESSAGES.alreadyPending(email),
-          });
-          return false;
-        }
-        return true;
-      });
+      const fresh = await withoutKnownAddresses(access.study.id, unique, duplicates, invite);
       duplicates.sort((a, b) => a.row - b.row);
       let created = 0;
       if (!dryRun && fresh.length > 0) {
-        created = await db.transaction(async (tx) => {
-          const inserted = await repo.insertPending(
-            tx,
-            fresh.map(({ email, value }) => ({
-              studyId: access.study.id,
-              email,
-              phoneNumber: storedPhone(value.phoneNumber),
-              firstName: blankToNull(value.firstName),
-              lastName: blankToNull(value.lastName),
-              status: 'pre-enrolled',
-              invitedBy: actor.id,
-            })),
-          );
-          await audit(tx, actor, 'pending_participants.added', 'study', access.study.id, ctx, {
+        created = await db.transaction((tx) =>
+          insertRoster(tx, access.study.id, fresh, actor, ctx, {
             source: options.source,
-            created: inserted,
             duplicates: duplicates.length,
-          });
-          return inserted;
-        });
+          }),
+        );
       }
       return {
         created,

@@ -7,7 +7,7 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
-import { hmacSign, hmacVerify } from '../../platform/crypto.js';
+import { hmacSign, hmacVerify, type KeyRing, subkey } from '../../platform/crypto.js';
 import { escapeHtml } from '../../platform/mail-templates.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
 import { assertBucketAccess } from './live-study-bucket.js';
@@ -25,6 +25,9 @@ const T = BUCKET_PAGE_TEXTS;
 
 const payload = (bucket: string, user: string, expires: number, cursor: string) =>
   `bucket-listing-v2\n${bucket}\n${user}\n${expires}\n${cursor}`;
+
+/** The key that signs listing links: the study screen signs them, this module checks them. */
+export const bucketListingKey = (keyRing: KeyRing) => subkey(keyRing, 'bucket-listing-signing');
 
 /**
  * The "Go to Bucket" page: a signed, expiring URL that lists a study bucket's files with

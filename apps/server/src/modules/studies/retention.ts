@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import { studies } from '../../db/schema/index.js';
 import { defineJob } from '../../platform/jobs.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
-import { recordAudit } from '../audit/audit.service.js';
+import { recordAudit } from '../audit/index.js';
 import { studyBucket } from './studies.service.js';
 
 export interface RetentionDeps {

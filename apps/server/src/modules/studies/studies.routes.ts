@@ -6,16 +6,13 @@ import {
 } from '@research/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../http/operation-route.js';
-import { perMinute } from '../../http/responses.js';
-import { currentUser } from '../auth/authenticate.js';
-import { participantAddressLimit } from '../enrolment/participant-rate-limit.js';
-import { bucketListingUrl } from '../storage/bucket-listing.js';
+import { RATE_LIMITS } from '../../http/rate-limits.js';
+import { currentUser } from '../auth/index.js';
+import { bucketListingKey, bucketListingUrl } from '../storage/index.js';
 import { requireApprovedResearcher, requireStudyMember, studyAccessOf } from './study-access.js';
 
-export const studiesRoutes: FastifyPluginAsync<{ listingKey: Buffer }> = async (
-  app,
-  { listingKey },
-) => {
+export const studiesRoutes: FastifyPluginAsync = async (app) => {
+  const listingKey = bucketListingKey(app.platform.keyRing);
   const studies = app.services.studies;
   const ctx = (request: { ip: string }) => ({ ip: request.ip });
   const member = { preHandler: requireStudyMember };
@@ -38,7 +35,7 @@ export const studiesRoutes: FastifyPluginAsync<{ listingKey: Buffer }> = async (
 
   route(app, studiesApi.createStudy, {
     ...researcher,
-    config: perMinute(20),
+    config: RATE_LIMITS.createStudy,
     handler: async (request, reply) => {
       const study = await studies.create(currentUser(request), request.body, ctx(request));
       reply.status(201);
@@ -85,7 +82,7 @@ export const studiesRoutes: FastifyPluginAsync<{ listingKey: Buffer }> = async (
 
   route(app, studiesApi.joinStudy, {
     ...researcher,
-    config: perMinute(20),
+    config: RATE_LIMITS.joinStudy,
     handler: async (request) => {
       const { study, alreadyMember } = await studies.join(
         currentUser(request),
@@ -103,7 +100,7 @@ export const studiesRoutes: FastifyPluginAsync<{ listingKey: Buffer }> = async (
 
   // The participants' first call: a group on one network shares the address.
   route(app, studiesApi.verifyStudyCode, {
-    config: participantAddressLimit,
+    config: RATE_LIMITS.participantAddress,
     handler: async (request) => ({
       success: true as const,
       study: await studies.lookup(request.body.studyCode),
@@ -111,7 +108,7 @@ export const studiesRoutes: FastifyPluginAsync<{ listingKey: Buffer }> = async (
   });
 
   route(app, studiesApi.notifyResearcher, {
-    config: perMinute(5),
+    config: RATE_LIMITS.notifyResearcher,
     handler: async (request) => {
       await studies.notifyResearcher(request.body, ctx(request));
       return { success: true as const, message: NOTIFY_RESEARCHER_MESSAGES.sent };

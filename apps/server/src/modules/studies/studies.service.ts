@@ -19,11 +19,16 @@ import { type Cipher, sha256Hex } from '../../platform/crypto.js';
 import { renderEmail } from '../../platform/mail-templates.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
 import { countSends, sendKey, uncountSends } from '../../platform/send-counters.js';
-import { findLiveApplicationOfUser } from '../applications/applications.repository.js';
-import { recordAudit } from '../audit/audit.service.js';
-import * as authRepo from '../auth/auth.repository.js';
-import type { RequestContext } from '../auth/auth.service.js';
-import type { Messaging } from '../messaging/messaging.service.js';
+import { findLiveApplicationOfUser } from '../applications/index.js';
+import { recordAudit } from '../audit/index.js';
+import type { RequestContext } from '../auth/index.js';
+import {
+  findUserByEmail,
+  recentAuthFailures,
+  recordAuthFailure,
+  type UserRow,
+} from '../auth/index.js';
+import type { Messaging } from '../messaging/index.js';
 import * as repo from './studies.repository.js';
 
 const PASSWORD_AD = 'studies.password';
@@ -171,10 +176,10 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
 
   /** An approved researcher whose address is proven (e-mail confirmed) — never by address alone. */
   async function approvedVerifiedResearcher(
-    tx: Parameters<typeof authRepo.findUserByEmail>[0],
+    tx: Parameters<typeof findUserByEmail>[0],
     email: string,
   ) {
-    const user = await authRepo.findUserByEmail(tx, email);
+    const user = await findUserByEmail(tx, email);
     if (user?.role !== 'researcher' || !user.emailVerifiedAt) return undefined;
     const application = await findLiveApplicationOfUser(tx, user.id);
     return application?.status === 'approved' ? user : undefined;
@@ -212,11 +217,7 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
       return toStudy(row, access.role, row.collaborators);
     },
 
-    async create(
-      owner: authRepo.UserRow,
-      input: CreateStudyInput,
-      ctx: RequestContext,
-    ): Promise<Study> {
+    async create(owner: UserRow, input: CreateStudyInput, ctx: RequestContext): Promise<Study> {
       const parsed = createStudySchema.parse(input);
       const studyCode = await newStudyCode();
       const invitees = [...new Set(parsed.collaborators.map((e) => e.trim().toLowerCase()))].filter(
@@ -266,7 +267,7 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
 
     async update(
       access: StudyAccess,
-      user: authRepo.UserRow,
+      user: UserRow,
       input: UpdateStudyInput,
       ctx: RequestContext,
     ): Promise<Study> {
@@ -313,7 +314,7 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
       return this.get(access);
     },
 
-    async remove(access: StudyAccess, user: authRepo.UserRow, ctx: RequestContext) {
+    async remove(access: StudyAccess, user: UserRow, ctx: RequestContext) {
       if (access.role !== 'main')
         throw new AppError(403, 'OWNER_ONLY', 'Only the study owner can delete the study.');
       await db.transaction(async (tx) => {
@@ -330,16 +331,13 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
 
     /** Joins as collaborator with code + password; one answer for a wrong code or a wrong password. */
     async join(
-      user: authRepo.UserRow,
+      user: UserRow,
       input: { studyCode: string; password: string },
       ctx: RequestContext,
     ): Promise<{ study: Study; alreadyMember: boolean }> {
       const key = sha256Hex(`study_join:${user.id}`);
       const since = new Date(Date.now() - JOIN_WINDOW_MS);
-      if (
-        (await authRepo.recentAuthFailures(db, 'study_join', key, since)).length >=
-        MAX_JOIN_FAILURES
-      ) {
+      if ((await recentAuthFailures(db, 'study_join', key, since)).length >= MAX_JOIN_FAILURES) {
         throw new AppError(
           429,
           'TOO_MANY_ATTEMPTS',
@@ -357,7 +355,7 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
         };
       const stored = found ? decryptPassword(found.study) : null;
       if (!found || stored === null || !sameSecret(input.password, stored)) {
-        await authRepo.recordAuthFailure(db, 'study_join', key);
+        await recordAuthFailure(db, 'study_join', key);
         throw badRequest(STUDY_MESSAGES.joinFailed, 'INVALID_STUDY_CREDENTIALS');
       }
       const { study } = found;
@@ -424,7 +422,7 @@ export function createStudiesService({ db, config, cipher, messaging, objectStor
     },
 
     /** A signed, expiring link to the page that lists the study's files. */
-    async bucketUrl(access: StudyAccess, user: authRepo.UserRow, ctx: RequestContext) {
+    async bucketUrl(access: StudyAccess, user: UserRow, ctx: RequestContext) {
       const bucket = bucketOf(access.study.id);
       await objectStore.ensureBucket(bucket);
       await recordAudit(db, {

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
-import { currentUser, requireUser, signIn } from '../auth/authenticate.js';
+import { currentUser, requireUser, signIn } from '../auth/index.js';
 import { isStudyId, type StudyAccess, studyAccessFrom } from './studies.service.js';
 
 declare module 'fastify' {

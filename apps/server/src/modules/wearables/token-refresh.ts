@@ -6,7 +6,7 @@ import {
 import { GoogleHealthError } from '../../platform/google-health/index.js';
 import type { TokenSet } from '../../platform/google-health/types.js';
 import { reauthorizationEmail } from '../../platform/mail-templates.js';
-import { recordAudit } from '../audit/audit.service.js';
+import { recordAudit } from '../audit/index.js';
 import { needsReauth, notConnected, providerError } from './wearable-errors.js';
 import { AD, NO_TOKENS, tokenColumns } from './wearable-tokens.js';
 import * as repo from './wearables.repository.js';

@@ -1,7 +1,7 @@
 import { WEARABLE_MESSAGES, WEARABLE_SERVER_MESSAGES } from '@research/contracts';
 import { AppError } from '../../errors.js';
 import type { GoogleHealthIdentity, TokenSet } from '../../platform/google-health/types.js';
-import { recordAudit } from '../audit/audit.service.js';
+import { recordAudit } from '../audit/index.js';
 import {
   invalidState,
   mismatch,

@@ -6,7 +6,7 @@ import {
   createGoogleHealthClient,
   type GoogleHealthClient,
 } from '../../platform/google-health/index.js';
-import { recordAudit } from '../audit/audit.service.js';
+import { recordAudit } from '../audit/index.js';
 import { notConnected, providerError } from './wearable-errors.js';
 import { NO_TOKENS, tokenOf, toStatus } from './wearable-tokens.js';
 import * as repo from './wearables.repository.js';

@@ -2,7 +2,7 @@ import type { AppConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Cipher } from '../../platform/crypto.js';
 import type { GoogleHealthClient } from '../../platform/google-health/index.js';
-import type { Messaging } from '../messaging/messaging.service.js';
+import type { Messaging } from '../messaging/index.js';
 import type { Serialized } from './single-flight.js';
 
 /** What the parts of the wearables service share; built once by createWearablesService. */

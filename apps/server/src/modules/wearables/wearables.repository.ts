@@ -283,8 +283,12 @@ export async function replaceStoredTokens(
   seen: StoredTokenColumns,
   next: StoredTokenColumns,
 ): Promise<boolean> {
-  const same = (column: typeof wearableConnections.accessTokenEncrypted, value: string | null) =>
-    value === null ? isNull(column) : eq(column, value);
+  const same = (
+    column:
+      | typeof wearableConnections.accessTokenEncrypted
+      | typeof wearableConnections.refreshTokenEncrypted,
+    value: string | null,
+  ) => (value === null ? isNull(column) : eq(column, value));
   const rows = await db
     .update(wearableConnections)
     .set(next)

@@ -8,14 +8,10 @@ import {
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
-import { bearerToken, currentUser } from '../auth/authenticate.js';
-import { participantAddressLimit } from '../enrolment/participant-rate-limit.js';
-import { participantSessionToken } from '../enrolment/participant-session.js';
-import {
-  requireApprovedResearcher,
-  requireStudyMember,
-  studyAccessOf,
-} from '../studies/study-access.js';
+import { RATE_LIMITS } from '../../http/rate-limits.js';
+import { bearerToken, currentUser } from '../auth/index.js';
+import { participantSessionToken } from '../participant-access/index.js';
+import { requireApprovedResearcher, requireStudyMember, studyAccessOf } from '../studies/index.js';
 import type { ParticipantRef } from './wearables.service.js';
 
 type Caller =
@@ -96,7 +92,7 @@ async function participantOf(
 export const wearablesRoutes: FastifyPluginAsync = async (app) => {
   const wearables = app.services.wearables;
   // The participant calls' per-address budget (a group may share one address).
-  const publicLimit = { config: participantAddressLimit };
+  const publicLimit = { config: RATE_LIMITS.participantAddress };
 
   route(app, wearablesApi.getAuthUrl, {
     ...publicLimit,

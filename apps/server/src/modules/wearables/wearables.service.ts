@@ -12,7 +12,7 @@ import {
   createGoogleHealthClient,
   type GoogleHealthClient,
 } from '../../platform/google-health/index.js';
-import type { Messaging } from '../messaging/messaging.service.js';
+import type { Messaging } from '../messaging/index.js';
 import { createConsentFlow } from './consent-flow.js';
 import { createSerializer } from './single-flight.js';
 import { refreshSingleFlight } from './token-refresh.js';

@@ -17,6 +17,7 @@ import {
   wearableConnections,
   wearableOauthStates,
 } from '../../db/schema/index.js';
+import { PARTICIPANT_ADDRESS_PER_MINUTE } from '../../http/rate-limits.js';
 import { createGoogleHealthClient } from '../../platform/google-health/index.js';
 import { bearer, someAddress, uniqueEmail } from '../../test/auth-helpers.js';
 import { addPending, codeFromInbox } from '../../test/enrolment-fixtures.js';
@@ -28,7 +29,6 @@ import {
   participantSessionHeaders,
   studyWithParticipants,
 } from '../../test/wearables-kit.js';
-import { PARTICIPANT_ADDRESS_PER_MINUTE } from '../enrolment/participant-rate-limit.js';
 import { createWearablesService } from './wearables.service.js';
 
 const SLEEP_SCOPE = GOOGLE_HEALTH_READ_SCOPES[2];
@@ -1041,7 +1041,7 @@ describe('admin CLI factory: add-participant', () => {
   it('adds a participant once per e-mail, and only for the holder of the admin key on loopback', async () => {
     const { readFile } = await import('node:fs/promises');
     const path = await import('node:path');
-    const { addParticipant } = await import('./add-participant.js');
+    const { addParticipant } = await import('../participant-access/index.js');
     const first = await addParticipant(app.platform.db, {
       studyCode: world.study.studyCode,
       email: 'factory.person@example.org',
@@ -1107,7 +1107,7 @@ describe('admin CLI factory: add-participant', () => {
 
 describe('study purge', () => {
   it('revokes every grant of the study at Google before its rows go', async () => {
-    const { purgeExpiredStudies } = await import('../studies/retention.js');
+    const { purgeExpiredStudies } = await import('../studies/index.js');
     const { revokeStudyGrants } = await import('./wearables.service.js');
     const { studies } = await import('../../db/schema/index.js');
     const doomed = await studyWithParticipants(app);
@@ -1152,7 +1152,7 @@ describe('study purge', () => {
 
 describe('study purge when Google fails for one participant', () => {
   it('revokes every other grant, keeps the failing study for the next run and purges the others', async () => {
-    const { purgeExpiredStudies } = await import('../studies/retention.js');
+    const { purgeExpiredStudies } = await import('../studies/index.js');
     const { revokeStudyGrants } = await import('./wearables.service.js');
     const { studies } = await import('../../db/schema/index.js');
     const failing = await studyWithParticipants(app);

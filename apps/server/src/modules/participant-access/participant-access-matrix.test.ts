@@ -11,7 +11,7 @@ import {
   participantSessionHeaders,
   studyWithParticipants,
 } from '../../test/wearables-kit.js';
-import * as verificationRepo from '../verification/verification.repository.js';
+import * as verificationRepo from './verification.repository.js';
 
 /**
  * Every participant-side call that reads or changes one participant, against every identity that

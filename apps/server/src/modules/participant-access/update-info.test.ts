@@ -12,7 +12,7 @@ import {
 } from '../../test/enrolment-fixtures.js';
 import { injectMultipart, SAMPLE_FILES } from '../../test/multipart.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { studyBucket } from '../studies/studies.service.js';
+import { studyBucket } from '../studies/index.js';
 
 const SESSION = 'x-participant-session';
 /** A GIF's first bytes: enough for content sniffing. */

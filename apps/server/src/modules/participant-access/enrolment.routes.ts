@@ -8,13 +8,9 @@ import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.js';
 import { readMultipart } from '../../http/multipart.js';
 import { route } from '../../http/operation-route.js';
+import { RATE_LIMITS, SUBJECT_LIMITS } from '../../http/rate-limits.js';
 import { parseOrFail } from '../../http/validate.js';
-import {
-  bySession,
-  byStudyAndEmail,
-  participantAddressLimit,
-  perSubject,
-} from './participant-rate-limit.js';
+import { bySession, byStudyAndEmail, perSubject } from './participant-rate-limit.js';
 import {
   bySessionHolder,
   participantSessionToken,
@@ -23,7 +19,7 @@ import {
 } from './participant-session.js';
 
 /**
- * Public participant calls (how the pages chain them: see operations/enrolment.ts).
+ * Public participant calls (how the pages chain them: see the contracts' operations/enrolment.ts).
  * Each is validated by its contract and limited per client address (route config) and per
  * (study code, e-mail) (preHandler); none logs personal data.
  */
@@ -32,8 +28,8 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   const ctx = (request: { ip: string }) => ({ ip: request.ip });
 
   route(app, enrolmentApi.enrollDirect, {
-    config: participantAddressLimit,
-    preHandler: perSubject(app, 'enroll-direct', 10, byStudyAndEmail),
+    config: RATE_LIMITS.participantAddress,
+    preHandler: perSubject(app, SUBJECT_LIMITS.enrollDirect, byStudyAndEmail),
     handler: async (request) => ({
       success: true as const,
       ...(await enrolment.enrollDirect(
@@ -45,8 +41,8 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, enrolmentApi.checkPending, {
-    config: participantAddressLimit,
-    preHandler: perSubject(app, 'check-pending', 10, byStudyAndEmail),
+    config: RATE_LIMITS.participantAddress,
+    preHandler: perSubject(app, SUBJECT_LIMITS.checkPending, byStudyAndEmail),
     handler: async (request) => ({
       success: true as const,
       ...(await enrolment.checkPending(request.body)),
@@ -54,8 +50,8 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, enrolmentApi.enroll, {
-    config: participantAddressLimit,
-    preHandler: perSubject(app, 'enroll', 10, byStudyAndEmail),
+    config: RATE_LIMITS.participantAddress,
+    preHandler: perSubject(app, SUBJECT_LIMITS.enroll, byStudyAndEmail),
     handler: async (request) => ({
       success: true as const,
       ...(await enrolment.enroll(request.body, participantSessionToken(request), ctx(request))),
@@ -63,11 +59,11 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, enrolmentApi.updateInfo, {
-    config: participantAddressLimit,
+    config: RATE_LIMITS.participantAddress,
     // Session and limits before the handler reads a single part: no session, no upload parsed.
     preHandler: [
       requireParticipantSession(app),
-      perSubject(app, 'update-info', 5, bySessionHolder),
+      perSubject(app, SUBJECT_LIMITS.updateInfo, bySessionHolder),
     ],
     handler: async (request) => {
       if (!request.isMultipart())
@@ -94,10 +90,10 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, enrolmentApi.verifySecure, {
-    config: participantAddressLimit,
+    config: RATE_LIMITS.participantAddress,
     preHandler: [
       requireParticipantSession(app),
-      perSubject(app, 'verify-secure', 10, bySessionHolder),
+      perSubject(app, SUBJECT_LIMITS.verifySecure, bySessionHolder),
     ],
     handler: async (request) => ({
       success: true as const,
@@ -106,8 +102,8 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, enrolmentApi.secureVerifyParticipant, {
-    config: participantAddressLimit,
-    preHandler: perSubject(app, 'secure-verify', 10, (request) => {
+    config: RATE_LIMITS.participantAddress,
+    preHandler: perSubject(app, SUBJECT_LIMITS.secureVerify, (request) => {
       const body = request.body as { studyCode?: string; personalInfo?: { email?: string } };
       return body.studyCode && body.personalInfo?.email
         ? `${body.studyCode}|${body.personalInfo.email}`
@@ -120,8 +116,8 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, enrolmentApi.secureSendEmail, {
-    config: participantAddressLimit,
-    preHandler: perSubject(app, 'secure-send', 5, bySession),
+    config: RATE_LIMITS.participantAddress,
+    preHandler: perSubject(app, SUBJECT_LIMITS.secureSend, bySession),
     handler: async (request) => ({
       success: true as const,
       ...(await enrolment.secureSendEmail(request.body, ctx(request))),
@@ -129,7 +125,7 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, enrolmentApi.secureValidateSession, {
-    config: participantAddressLimit,
+    config: RATE_LIMITS.participantAddress,
     handler: async (request) => ({
       success: true as const,
       ...(await enrolment.secureValidateSession(request.body)),
@@ -137,8 +133,8 @@ export const enrolmentRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, enrolmentApi.secureCompleteEnrollment, {
-    config: participantAddressLimit,
-    preHandler: perSubject(app, 'secure-complete', 5, bySession),
+    config: RATE_LIMITS.participantAddress,
+    preHandler: perSubject(app, SUBJECT_LIMITS.secureComplete, bySession),
     handler: async (request) => ({
       success: true as const,
       ...(await enrolment.secureCompleteEnrollment(request.body, ctx(request))),

@@ -1,13 +1,9 @@
 import { verificationApi } from '@research/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../http/operation-route.js';
-import {
-  byStudyAndEmail,
-  byStudyAndParticipant,
-  participantAddressLimit,
-  perSubject,
-} from '../enrolment/participant-rate-limit.js';
-import { participantSessionToken } from '../enrolment/participant-session.js';
+import { RATE_LIMITS, SUBJECT_LIMITS } from '../../http/rate-limits.js';
+import { byStudyAndEmail, byStudyAndParticipant, perSubject } from './participant-rate-limit.js';
+import { participantSessionToken } from './participant-session.js';
 
 /**
  * E-mail and SMS codes: 6 digits, 10 minutes, a new one no sooner than 30 s,
@@ -18,8 +14,8 @@ export const verificationRoutes: FastifyPluginAsync = async (app) => {
   const ctx = (request: { ip: string }) => ({ ip: request.ip });
 
   route(app, verificationApi.sendEmailCode, {
-    config: participantAddressLimit,
-    preHandler: perSubject(app, 'send-email-code', 8, byStudyAndEmail),
+    config: RATE_LIMITS.participantAddress,
+    preHandler: perSubject(app, SUBJECT_LIMITS.sendEmailCode, byStudyAndEmail),
     handler: async (request) => ({
       success: true as const,
       ...(await verification.sendCode('email', request.body, ctx(request))),
@@ -27,8 +23,8 @@ export const verificationRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, verificationApi.verifyEmailCode, {
-    config: participantAddressLimit,
-    preHandler: perSubject(app, 'verify-email-code', 10, byStudyAndEmail),
+    config: RATE_LIMITS.participantAddress,
+    preHandler: perSubject(app, SUBJECT_LIMITS.verifyEmailCode, byStudyAndEmail),
     handler: async (request) => ({
       success: true as const,
       ...(await verification.verifyCode('email', request.body, ctx(request))),
@@ -36,8 +32,8 @@ export const verificationRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, verificationApi.sendPhoneCode, {
-    config: participantAddressLimit,
-    preHandler: perSubject(app, 'send-phone-code', 8, byStudyAndParticipant),
+    config: RATE_LIMITS.participantAddress,
+    preHandler: perSubject(app, SUBJECT_LIMITS.sendPhoneCode, byStudyAndParticipant),
     handler: async (request) => ({
       success: true as const,
       ...(await verification.sendCode('phone', request.body, ctx(request))),
@@ -45,8 +41,8 @@ export const verificationRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, verificationApi.verifyPhoneCode, {
-    config: participantAddressLimit,
-    preHandler: perSubject(app, 'verify-phone-code', 10, byStudyAndParticipant),
+    config: RATE_LIMITS.participantAddress,
+    preHandler: perSubject(app, SUBJECT_LIMITS.verifyPhoneCode, byStudyAndParticipant),
     handler: async (request) => ({
       success: true as const,
       ...(await verification.verifyCode('phone', request.body, ctx(request))),
@@ -54,8 +50,8 @@ export const verificationRoutes: FastifyPluginAsync = async (app) => {
   });
 
   route(app, verificationApi.getVerificationStatus, {
-    config: participantAddressLimit,
-    preHandler: perSubject(app, 'verification-status', 20, byStudyAndEmail),
+    config: RATE_LIMITS.participantAddress,
+    preHandler: perSubject(app, SUBJECT_LIMITS.verificationStatus, byStudyAndEmail),
     handler: async (request) => ({
       success: true as const,
       data: await verification.status(

@@ -1,24 +1,12 @@
-import {
-  createHmac,
-  hkdfSync,
-  randomBytes,
-  randomInt,
-  randomUUID,
-  timingSafeEqual,
-} from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   ENROLMENT_SERVER_MESSAGES,
-  MAX_CODES_PER_DESTINATION_PER_HOUR,
   MAX_EMAIL_CODE_ATTEMPTS,
   PARTICIPANT_SESSION_TTL_MS,
   type ParticipantSession,
   phoneDigits,
   STUDY_CODE_MESSAGES,
-  VERIFICATION_CODE_LENGTH,
-  VERIFICATION_CODE_TEXTS,
-  VERIFICATION_CODE_TTL_MS,
   VERIFICATION_MESSAGES,
-  VERIFICATION_RESEND_SECONDS,
   type VerificationRecord,
   type VerificationStatus,
 } from '@research/contracts';
@@ -26,12 +14,12 @@ import type { Db, DbOrTx } from '../../db/client.js';
 import { AppError, notFound, unauthorized } from '../../errors.js';
 import type { KeyRing } from '../../platform/crypto.js';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
-import { renderEmail } from '../../platform/mail-templates.js';
-import { recordAudit } from '../audit/audit.service.js';
-import * as enrolmentRepo from '../enrolment/enrolment.repository.js';
-import type { Messaging } from '../messaging/messaging.service.js';
-import * as studiesRepo from '../studies/studies.repository.js';
+import { recordAudit } from '../audit/index.js';
+import type { Messaging } from '../messaging/index.js';
+import { findLiveStudy, findLiveStudyByCode, type StudyRow } from '../studies/index.js';
+import * as enrolmentRepo from './enrolment.repository.js';
 import * as repo from './verification.repository.js';
+import { createVerificationCodes } from './verification-codes.js';
 
 /** The service's notion of now; tests move it to reach expiry and resend times. */
 export interface Clock {
@@ -40,12 +28,11 @@ export interface Clock {
 export const systemClock = (): Clock => ({ now: () => new Date() });
 
 export type Channel = repo.Channel;
-type StudyRow = studiesRepo.StudyRow;
 
-/** 'P' + 16 hex characters, from the CSPRNG. */
+/** 'P' + 16 hex characters, from the CSPRNG: ids are shown to people, so unguessable. */
 export const newParticipantId = () => `P${randomBytes(8).toString('hex')}`;
 
-/** Phones carry 10 digits; Twilio wants E.164, so they are North American numbers. */
+/** Phones carry 10 digits (the contracts' phone rule); Twilio wants E.164, so they are North American numbers. */
 export const e164 = (phone: string) => `+1${phoneDigits(phone)}`;
 
 export const statusOf = (subject: {
@@ -76,19 +63,9 @@ export interface Context {
 }
 
 export function createVerificationService({ db, messaging, keyRing, clock }: VerificationDeps) {
-  const current = keyRing.keys.get(keyRing.currentKeyId);
-  if (!current) throw new Error('current encryption key missing from key ring');
-  // A keyed hash: a leaked table does not let anyone test the million codes offline.
-  const codeKey = Buffer.from(
-    hkdfSync('sha256', current, Buffer.alloc(0), 'verification-codes', 32),
-  );
-  const hashCode = (codeId: string, code: string) =>
-    createHmac('sha256', codeKey).update(`${codeId}:${code}`).digest('hex');
-  const sameHash = (a: string, b: string) =>
-    a.length === b.length && timingSafeEqual(Buffer.from(a, 'hex'), Buffer.from(b, 'hex'));
-
+  const codes = createVerificationCodes({ db, messaging, keyRing });
   async function studyByCode(studyCode: string) {
-    const found = await studiesRepo.findLiveStudyByCode(db, studyCode);
+    const found = await findLiveStudyByCode(db, studyCode);
     if (!found) throw notFound(STUDY_CODE_MESSAGES.notFound, 'STUDY_NOT_FOUND');
     return found;
   }
@@ -163,96 +140,62 @@ export function createVerificationService({ db, messaging, keyRing, clock }: Ver
     return repo.findSession(db, sha256Hex(token), clock.now());
   }
 
+  /** Where a code goes: the subject's address, or only the number on record for a text. */
+  function destinationOf(
+    channel: Channel,
+    resolved: Awaited<ReturnType<typeof resolve>>,
+    typedPhone: string | undefined,
+  ): string {
+    if (channel === 'email') return resolved.subject.email;
+    // Only the number on record: a typed number must not redirect the code elsewhere.
+    const onRecord = resolved.participant?.phoneNumber ?? resolved.pending?.phoneNumber ?? null;
+    if (!onRecord || !typedPhone || phoneDigits(onRecord) !== phoneDigits(typedPhone))
+      throw verificationFailed();
+    return e164(onRecord);
+  }
+
   async function sendCode(
     channel: Channel,
     input: { participantId: string; studyCode: string; email?: string; phoneNumber?: string },
     ctx: Context,
   ) {
-    const { study, subject, participant, pending } = await resolve(input);
-    let destination: string;
-    if (channel === 'email') {
-      destination = subject.email;
-    } else {
-      // Only the number on record: a typed number must not redirect the code elsewhere.
-      const onRecord = participant?.phoneNumber ?? pending?.phoneNumber ?? null;
-      if (
-        !onRecord ||
-        !input.phoneNumber ||
-        phoneDigits(onRecord) !== phoneDigits(input.phoneNumber)
-      )
-        throw verificationFailed();
-      destination = e164(onRecord);
-    }
+    const resolved = await resolve(input);
+    const { study, subject } = resolved;
+    const destination = destinationOf(channel, resolved, input.phoneNumber);
     const now = clock.now();
-    const destinationHash = sha256Hex(`${channel}:${destination}`);
-    let code = '';
-    for (let i = 0; i < VERIFICATION_CODE_LENGTH; i++) code += String(randomInt(10));
-    const codeId = randomUUID();
-    const expiresAt = new Date(now.getTime() + VERIFICATION_CODE_TTL_MS);
-    const resendAfter = new Date(now.getTime() + VERIFICATION_RESEND_SECONDS * 1000);
-    await db.transaction(async (tx) => {
-      // The checks and the insert under one lock (subject and channel, then destination, always
-      // in this order): parallel requests see each other's code instead of both sending one.
-      await repo.lockCodeSending(tx, `${subject.participantId}:${channel}`);
-      await repo.lockCodeSending(tx, destinationHash);
-      const previous = await repo.latestCode(tx, subject.participantId, channel);
-      if (previous && previous.resendAfter > now) {
-        const seconds = Math.ceil((previous.resendAfter.getTime() - now.getTime()) / 1000);
-        throw new AppError(429, 'RESEND_TOO_SOON', ENROLMENT_SERVER_MESSAGES.resendWait(seconds), {
-          retryAfterSeconds: seconds,
-        });
-      }
-      const hourAgo = new Date(now.getTime() - 60 * 60 * 1000);
-      if (
-        (await repo.codesToDestinationSince(tx, destinationHash, hourAgo)) >=
-        MAX_CODES_PER_DESTINATION_PER_HOUR
-      )
-        throw new AppError(429, 'TOO_MANY_CODES', ENROLMENT_SERVER_MESSAGES.tooManyCodes);
-      await repo.retireOpenCodes(tx, subject.participantId, channel, now);
-      await repo.insertCode(tx, {
-        id: codeId,
-        studyId: study.id,
-        participantId: subject.participantId,
-        channel,
-        destinationHash,
-        codeHash: hashCode(codeId, code),
-        createdAt: now,
-        expiresAt,
-        resendAfter,
-      });
-      await recordAudit(tx, {
-        actorId: null,
-        action: `participant.${channel}_code_sent`,
-        targetType: 'participant',
-        targetId: subject.participantId,
-        ip: ctx.ip,
-      });
-    });
-    if (channel === 'email') {
-      const mail = renderEmail({
-        title: VERIFICATION_CODE_TEXTS.emailTitle,
-        preheader: VERIFICATION_CODE_TEXTS.preheader(code),
-        paragraphs: [
-          VERIFICATION_CODE_TEXTS.emailIntro(study.name),
-          code,
-          VERIFICATION_CODE_TEXTS.emailExpiry,
-        ],
-      });
-      await messaging.queueEmail('verification_code', {
-        to: destination,
-        subject: VERIFICATION_CODE_TEXTS.emailSubject(study.name),
-        ...mail,
-      });
-    } else {
-      await messaging.queueSms('verification_code', {
-        to: destination,
-        body: VERIFICATION_CODE_TEXTS.sms(code, study.name),
-      });
-    }
+    const code = codes.newCode();
+    const { expiresAt, resendAfter } = await codes.store(
+      { channel, studyId: study.id, participantId: subject.participantId, destination },
+      code,
+      now,
+      ctx,
+    );
+    await codes.deliver(channel, destination, code, study);
     return {
       message: VERIFICATION_MESSAGES.codeSent(channel),
       expiresAt: expiresAt.toISOString(),
       resendAfter: resendAfter.toISOString(),
+    };
+  }
+
+  /** A secure-auth session of this participant becomes verified instead of opening another. */
+  async function verifiedSession(
+    tx: DbOrTx,
+    study: StudyRow,
+    participantId: string,
+    sessionId: string | undefined,
+    now: Date,
+  ): Promise<ParticipantSession> {
+    const existing = sessionId ? await repo.findSession(tx, sha256Hex(sessionId), now) : undefined;
+    if (!existing || !sessionId || existing.participantId !== participantId)
+      return issueSession(tx, study, participantId, true);
+    await repo.verifySession(tx, existing.tokenHash, now);
+    return {
+      sessionId,
+      participantId,
+      studyCode: study.studyCode,
+      verified: true,
+      expiresAt: existing.expiresAt.toISOString(),
     };
   }
 
@@ -270,50 +213,12 @@ export function createVerificationService({ db, messaging, keyRing, clock }: Ver
   ) {
     const { study, subject } = await resolve(input);
     const now = clock.now();
-    const code = await repo.latestCode(db, subject.participantId, channel);
-    if (!code) throw new AppError(400, 'NO_CODE', VERIFICATION_MESSAGES.invalidCode);
-    if (code.attempts >= MAX_EMAIL_CODE_ATTEMPTS)
-      throw new AppError(400, 'TOO_MANY_ATTEMPTS', VERIFICATION_MESSAGES.tooManyAttempts, {
-        attemptsUsed: code.attempts,
-        maxAttempts: MAX_EMAIL_CODE_ATTEMPTS,
-      });
-    if (code.usedAt) throw new AppError(400, 'CODE_USED', VERIFICATION_MESSAGES.invalidCode);
-    if (code.expiresAt <= now)
-      throw new AppError(400, 'CODE_EXPIRED', ENROLMENT_SERVER_MESSAGES.codeExpired);
-
-    if (!sameHash(hashCode(code.id, input.verificationCode), code.codeHash)) {
-      const counted = await repo.recordWrongAttempt(db, code.id, MAX_EMAIL_CODE_ATTEMPTS, now);
-      const attemptsUsed = counted?.attempts ?? MAX_EMAIL_CODE_ATTEMPTS;
-      const ended = attemptsUsed >= MAX_EMAIL_CODE_ATTEMPTS;
-      throw new AppError(
-        400,
-        ended ? 'TOO_MANY_ATTEMPTS' : 'INVALID_CODE',
-        ended ? VERIFICATION_MESSAGES.tooManyAttempts : VERIFICATION_MESSAGES.invalidCode,
-        { attemptsUsed, maxAttempts: MAX_EMAIL_CODE_ATTEMPTS },
-      );
-    }
-
+    const code = await codes.matching(subject.participantId, channel, input.verificationCode, now);
     return db.transaction(async (tx) => {
       if (!(await repo.consumeCode(tx, code.id, MAX_EMAIL_CODE_ATTEMPTS, now)))
         throw new AppError(400, 'CODE_USED', VERIFICATION_MESSAGES.invalidCode);
       const updated = (await repo.markVerified(tx, subject.participantId, channel, now)) ?? subject;
-      let session: ParticipantSession | undefined;
-      // A secure-auth session of this participant becomes verified instead of opening another.
-      const existing = input.sessionId
-        ? await repo.findSession(tx, sha256Hex(input.sessionId), now)
-        : undefined;
-      if (existing && input.sessionId && existing.participantId === subject.participantId) {
-        await repo.verifySession(tx, existing.tokenHash, now);
-        session = {
-          sessionId: input.sessionId,
-          participantId: subject.participantId,
-          studyCode: study.studyCode,
-          verified: true,
-          expiresAt: existing.expiresAt.toISOString(),
-        };
-      } else {
-        session = await issueSession(tx, study, subject.participantId, true);
-      }
+      const session = await verifiedSession(tx, study, subject.participantId, input.sessionId, now);
       await recordAudit(tx, {
         actorId: null,
         action: `participant.${channel}_verified`,
@@ -370,7 +275,7 @@ export function createVerificationService({ db, messaging, keyRing, clock }: Ver
       const participant = await enrolmentRepo.findParticipantAnyStudy(db, input.participantId);
       const subject = participant ? undefined : await repo.findSubjectById(db, input.participantId);
       const studyId = participant?.studyId ?? subject?.studyId;
-      const study = studyId ? await studiesRepo.findLiveStudy(db, studyId) : undefined;
+      const study = studyId ? await findLiveStudy(db, studyId) : undefined;
       if (!study) return undefined;
       if (participant) {
         if (participant.deletedAt || participant.email !== email) return undefined;
@@ -390,7 +295,7 @@ export function createVerificationService({ db, messaging, keyRing, clock }: Ver
     async sessionForParticipant(participantId: string) {
       const subjectRow = await repo.findSubjectById(db, participantId);
       if (!subjectRow) return undefined;
-      const study = await studiesRepo.findLiveStudy(db, subjectRow.studyId);
+      const study = await findLiveStudy(db, subjectRow.studyId);
       const participant = study
         ? await enrolmentRepo.findLiveParticipant(db, study.id, participantId)
         : undefined;

@@ -1,12 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import {
-  DOCUMENT_UPLOAD_MESSAGES,
   ENROLMENT_MESSAGES,
   ENROLMENT_SERVER_MESSAGES,
   type EnrollDirectResponse,
   isAtLeastAge,
-  PARTICIPANT_DOCUMENT_LIMITS,
-  PARTICIPANT_DOCUMENT_MESSAGES,
   type ParticipantSession,
   phoneDigits,
   REAUTH_MESSAGES,
@@ -14,47 +10,21 @@ import {
 } from '@research/contracts';
 import type { AppConfig } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { AppError, badRequest, notFound } from '../../errors.js';
-import {
-  type AllowedType,
-  checkFileType,
-  safeFileName,
-  type UploadedFile,
-} from '../../http/multipart.js';
+import { AppError, badRequest } from '../../errors.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
-import { recordAudit } from '../audit/audit.service.js';
-import * as studiesRepo from '../studies/studies.repository.js';
-import { studyBucket } from '../studies/studies.service.js';
-import * as verificationRepo from '../verification/verification.repository.js';
+import { recordAudit } from '../audit/index.js';
+import { findLiveStudy, type StudyRow } from '../studies/index.js';
+import * as repo from './enrolment.repository.js';
+import { createParticipantProfile } from './participant-profile.js';
+import type { SessionHolder } from './participant-session.js';
+import * as verificationRepo from './verification.repository.js';
 import {
   type Context,
   newParticipantId,
   statusOf,
   type VerificationService,
-} from '../verification/verification.service.js';
-import * as repo from './enrolment.repository.js';
-import type { SessionHolder } from './participant-session.js';
+} from './verification.service.js';
 import type { WearableAuthUrl } from './wearable-auth-url.js';
-import { isWordDocument } from './word-document.js';
-
-type StudyRow = studiesRepo.StudyRow;
-
-const CFB_MIME = 'application/x-cfb';
-
-/** The documents a participant may attach, recognised by content. */
-export const PARTICIPANT_DOCUMENT_TYPES: AllowedType[] = [
-  { mime: 'application/pdf', extensions: ['pdf'] },
-  // file-type names the legacy Office container by its format (Compound File Binary); only a
-  // container with a WordDocument stream is taken, and stored as application/msword.
-  { mime: CFB_MIME, extensions: ['doc'] },
-  {
-    mime: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-    extensions: ['docx'],
-  },
-  { mime: 'image/jpeg', extensions: ['jpg', 'jpeg'] },
-  { mime: 'image/png', extensions: ['png'] },
-  { mime: 'image/gif', extensions: ['gif'] },
-];
 
 const notApproved = () => new AppError(403, 'NOT_APPROVED', ENROLMENT_MESSAGES.notApproved);
 const verificationFailed = () =>
@@ -76,6 +46,7 @@ export function createEnrolmentService({
   wearableAuthUrl,
 }: EnrolmentDeps) {
   const clock = verification.clock;
+  const profile = createParticipantProfile({ db, config, objectStore, verification });
 
   /**
    * Moves the person's roster entry to a participant (status 'enrolled', inviter kept), or
@@ -347,119 +318,7 @@ export function createEnrolmentService({
       return enrolVerified(study, subject, token, ctx);
     },
 
-    /** POST /api/participants/update-info: profile and documents, with the session. */
-    async updateInfo(
-      fields: {
-        participantId: string;
-        studyCode: string;
-        firstName: string;
-        lastName: string;
-        additionalInfo?: string | undefined;
-      },
-      files: UploadedFile[],
-      token: string | undefined,
-      ctx: Context,
-    ) {
-      const { study } = await verification.studyByCode(fields.studyCode);
-      await verification.requireSession(token, {
-        participantId: fields.participantId,
-        studyId: study.id,
-      });
-      const participant = await repo.findLiveParticipant(db, study.id, fields.participantId);
-      if (!participant)
-        throw notFound(ENROLMENT_MESSAGES.missingParticipantData, 'PARTICIPANT_NOT_FOUND');
-      if (files.length > PARTICIPANT_DOCUMENT_LIMITS.maxFiles)
-        throw new AppError(413, 'TOO_MANY_FILES', DOCUMENT_UPLOAD_MESSAGES.tooManyFiles);
-      const documents: {
-        id: string;
-        name: string;
-        mimeType: string;
-        data: Buffer;
-        objectKey: string;
-      }[] = [];
-      for (const file of files) {
-        const name = safeFileName(file.fileName);
-        if (file.data.length > PARTICIPANT_DOCUMENT_LIMITS.maxFileBytes)
-          throw new AppError(413, 'FILE_TOO_LARGE', PARTICIPANT_DOCUMENT_MESSAGES.tooLarge(name));
-        const rejected = () =>
-          new AppError(415, 'UNSUPPORTED_FILE_TYPE', PARTICIPANT_DOCUMENT_MESSAGES.rejected(name));
-        let mimeType = await checkFileType(file, PARTICIPANT_DOCUMENT_TYPES, 'document').catch(
-          () => {
-            throw rejected();
-          },
-        );
-        if (mimeType === CFB_MIME) {
-          if (!isWordDocument(file.data)) throw rejected();
-          mimeType = 'application/msword';
-        }
-        const id = randomUUID();
-        documents.push({
-          id,
-          name,
-          mimeType,
-          data: file.data,
-          objectKey: `participants/${participant.id}/documents/${id}-${name.replace(/[^A-Za-z0-9._-]/g, '_')}`,
-        });
-      }
-      const bucket = studyBucket(config, study.id);
-      if (documents.length > 0) await objectStore.ensureBucket(bucket);
-      for (const document of documents) {
-        await objectStore.putObject(bucket, document.objectKey, document.data, {
-          contentType: document.mimeType,
-        });
-      }
-      const now = clock.now();
-      try {
-        await db.transaction(async (tx) => {
-          await repo.updateParticipantInfo(tx, participant.id, {
-            firstName: fields.firstName,
-            lastName: fields.lastName,
-            additionalInfo: fields.additionalInfo ? fields.additionalInfo : null,
-            informationCompletedAt: now,
-          });
-          await repo.insertDocuments(
-            tx,
-            documents.map((d) => ({
-              id: d.id,
-              participantId: participant.id,
-              studyId: study.id,
-              name: d.name,
-              mimeType: d.mimeType,
-              sizeBytes: d.data.length,
-              objectKey: d.objectKey,
-              uploadedAt: now,
-            })),
-          );
-          await recordAudit(tx, {
-            actorId: null,
-            action: 'participant.information_completed',
-            targetType: 'participant',
-            targetId: participant.id,
-            details: { documents: documents.length },
-            ip: ctx.ip,
-          });
-        });
-      } catch (error) {
-        // No rows, so no files: the stored objects would be orphans.
-        for (const d of documents)
-          await objectStore.deleteObject(bucket, d.objectKey).catch(() => {});
-        throw error;
-      }
-      const stored = await repo.documentsOf(db, participant.id);
-      return {
-        participantId: participant.id,
-        message: ENROLMENT_SERVER_MESSAGES.updated,
-        informationCompleted: true,
-        informationCompletedAt: now.toISOString(),
-        documents: stored.map((d) => ({
-          id: d.id,
-          name: d.name,
-          type: d.mimeType,
-          size: d.sizeBytes,
-          uploadedAt: d.uploadedAt.toISOString(),
-        })),
-      };
-    },
+    updateInfo: profile.updateInfo,
 
     /**
      * The verified session a token names and whose (study, e-mail) it speaks for; 401 without a
@@ -490,7 +349,7 @@ export function createEnrolmentService({
           ENROLMENT_SERVER_MESSAGES.sessionMismatch,
         );
       const participant = await repo.findLiveParticipant(db, holder.studyId, input.participantId);
-      const study = participant ? await studiesRepo.findLiveStudy(db, holder.studyId) : undefined;
+      const study = participant ? await findLiveStudy(db, holder.studyId) : undefined;
       if (!participant || !study || participant.email !== input.email)
         throw new AppError(404, 'PARTICIPANT_MISMATCH', REAUTH_MESSAGES.verificationFailed);
       return {
@@ -558,7 +417,7 @@ export function createEnrolmentService({
   };
 
   async function studyOf(studyId: string) {
-    const row = await studiesRepo.findLiveStudy(db, studyId);
+    const row = await findLiveStudy(db, studyId);
     if (!row) throw verificationFailed();
     return { study: row };
   }

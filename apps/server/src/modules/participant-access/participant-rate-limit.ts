@@ -1,17 +1,8 @@
 import { ENROLMENT_SERVER_MESSAGES } from '@research/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
-import { perMinute } from '../../http/responses.js';
+import type { SubjectLimit } from '../../http/rate-limits.js';
 import { sha256Hex } from '../../platform/crypto.js';
-
-/**
- * The per-address budget of every public participant call. A clinic's or a class's Wi-Fi puts a
- * whole group behind one address, so it is sized for about a hundred people enrolling together;
- * guessing is stopped by the limits that follow the person instead of the network: per (study,
- * e-mail) below, per destination and per code in the verification service.
- */
-export const PARTICIPANT_ADDRESS_PER_MINUTE = 300;
-export const participantAddressLimit = perMinute(PARTICIPANT_ADDRESS_PER_MINUTE);
 
 type Pick = (request: FastifyRequest) => string | undefined;
 
@@ -36,11 +27,11 @@ export const bySession = field('sessionId');
 
 /**
  * A second limit per (study code, e-mail) or similar, on top of the per-address one (route
- * config): spreading guesses over many addresses does not help. The key is hashed, so the
+ * config; both budgets are named in http/rate-limits.ts): spreading guesses over many addresses does not help. The key is hashed, so the
  * limiter's memory holds no e-mail addresses. (The plugin's own preHandler is skipped once the
  * route's limit ran, hence `createRateLimit`.)
  */
-export function perSubject(app: FastifyInstance, group: string, max: number, pick: Pick) {
+export function perSubject(app: FastifyInstance, { group, max }: SubjectLimit, pick: Pick) {
   const check = app.createRateLimit({
     max,
     timeWindow: '1 minute',

@@ -1,12 +1,12 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { type AddParticipantInput, STUDY_MESSAGES, wearablesApi } from '@research/contracts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/client.js';
 import { participants, studies } from '../../db/schema/index.js';
-import { AppError, forbidden } from '../../errors.js';
+import { AppError } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
-import { upsertSubject } from '../verification/verification.repository.js';
+import { upsertSubject } from './verification.repository.js';
 
 /**
  * An operator's way to put a participant into a study from a terminal
@@ -54,17 +54,15 @@ export async function addParticipant(
   });
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-
-/** The operator route, registered by localAdminRoutes with its key. */
-export const addParticipantRoute: FastifyPluginAsync<{ key: string }> = async (app, { key }) => {
+/** The operator route, only where the local admin is open (see http/local-admin.ts). */
+export const addParticipantRoute: FastifyPluginAsync = async (app) => {
+  const guard = app.localAdmin;
+  if (!guard) return;
   route(app, wearablesApi.addParticipant, {
-    handler: async (request) => {
-      const given = Buffer.from(String(request.headers['x-admin-key'] ?? ''));
-      const expected = Buffer.from(key);
-      const keyOk = given.length === expected.length && timingSafeEqual(given, expected);
-      if (!LOOPBACK.has(request.socket.remoteAddress ?? '') || !keyOk) throw forbidden();
-      return { success: true as const, ...(await addParticipant(app.platform.db, request.body)) };
-    },
+    preHandler: guard,
+    handler: async (request) => ({
+      success: true as const,
+      ...(await addParticipant(app.platform.db, request.body)),
+    }),
   });
 };

@@ -1,0 +1,2 @@
+export { emailRoutes as routes } from './email.routes.js';
+export { createEmailService, type EmailService } from './email.service.js';

@@ -1,0 +1,1 @@
+export { healthRoutes as routes } from './health.routes.js';

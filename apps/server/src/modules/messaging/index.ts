@@ -1,0 +1,7 @@
+export {
+  createMessaging,
+  type DeliveryError,
+  type Messaging,
+  type MessagingDeps,
+  type OutboundPayload,
+} from './messaging.service.js';

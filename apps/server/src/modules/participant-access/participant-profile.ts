@@ -1,0 +1,129 @@
+import { ENROLMENT_MESSAGES, ENROLMENT_SERVER_MESSAGES } from '@research/contracts';
+import type { AppConfig } from '../../config.js';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { notFound } from '../../errors.js';
+import type { UploadedFile } from '../../http/multipart.js';
+import type { ObjectStore } from '../../platform/object-store/types.js';
+import { recordAudit } from '../audit/index.js';
+import { studyBucket } from '../studies/index.js';
+import * as repo from './enrolment.repository.js';
+import {
+  type CheckedDocument,
+  checkDocuments,
+  discardDocuments,
+  documentView,
+  storeDocuments,
+} from './participant-documents.js';
+import type { Context, VerificationService } from './verification.service.js';
+
+export interface ParticipantProfileDeps {
+  db: Db;
+  config: AppConfig;
+  objectStore: ObjectStore;
+  verification: VerificationService;
+}
+
+/**
+ * The profile step after enrolment: names, a note and documents, sent with the participant's
+ * verified session. Files are checked first, stored next, then the rows written in one
+ * transaction (the stored files are removed again if that fails).
+ */
+export function createParticipantProfile({
+  db,
+  config,
+  objectStore,
+  verification,
+}: ParticipantProfileDeps) {
+  const clock = verification.clock;
+
+  /** The profile form's rows: the participant's names and note, the documents, the audit. */
+  async function recordProfile(
+    tx: DbOrTx,
+    where: { participantId: string; studyId: string },
+    fields: { firstName: string; lastName: string; additionalInfo?: string | undefined },
+    documents: CheckedDocument[],
+    now: Date,
+    ctx: Context,
+  ) {
+    await repo.updateParticipantInfo(tx, where.participantId, {
+      firstName: fields.firstName,
+      lastName: fields.lastName,
+      additionalInfo: fields.additionalInfo ? fields.additionalInfo : null,
+      informationCompletedAt: now,
+    });
+    await repo.insertDocuments(
+      tx,
+      documents.map((d) => ({
+        id: d.id,
+        participantId: where.participantId,
+        studyId: where.studyId,
+        name: d.name,
+        mimeType: d.mimeType,
+        sizeBytes: d.data.length,
+        objectKey: d.objectKey,
+        uploadedAt: now,
+      })),
+    );
+    await recordAudit(tx, {
+      actorId: null,
+      action: 'participant.information_completed',
+      targetType: 'participant',
+      targetId: where.participantId,
+      details: { documents: documents.length },
+      ip: ctx.ip,
+    });
+  }
+
+  /** POST /api/participants/update-info: profile and documents, with the session. */
+  async function updateInfo(
+    fields: {
+      participantId: string;
+      studyCode: string;
+      firstName: string;
+      lastName: string;
+      additionalInfo?: string | undefined;
+    },
+    files: UploadedFile[],
+    token: string | undefined,
+    ctx: Context,
+  ) {
+    const { study } = await verification.studyByCode(fields.studyCode);
+    await verification.requireSession(token, {
+      participantId: fields.participantId,
+      studyId: study.id,
+    });
+    const participant = await repo.findLiveParticipant(db, study.id, fields.participantId);
+    if (!participant)
+      throw notFound(ENROLMENT_MESSAGES.missingParticipantData, 'PARTICIPANT_NOT_FOUND');
+    const documents = await checkDocuments(participant.id, files);
+    const bucket = studyBucket(config, study.id);
+    await storeDocuments(objectStore, bucket, documents);
+    const now = clock.now();
+    try {
+      await db.transaction((tx) =>
+        recordProfile(
+          tx,
+          { participantId: participant.id, studyId: study.id },
+          fields,
+          documents,
+          now,
+          ctx,
+        ),
+      );
+    } catch (error) {
+      // No rows, so no files: the stored objects would be orphans.
+      await discardDocuments(objectStore, bucket, documents);
+      throw error;
+    }
+    const stored = await repo.documentsOf(db, participant.id);
+    return {
+      participantId: participant.id,
+      message: ENROLMENT_SERVER_MESSAGES.updated,
+      informationCompleted: true,
+      informationCompletedAt: now.toISOString(),
+      documents: stored.map(documentView),
+    };
+  }
+
+  return { updateInfo };
+}

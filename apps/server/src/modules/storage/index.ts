@@ -1,0 +1,22 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { bucketListingKey, bucketListingRoutes } from './bucket-listing.js';
+import { assertBucketAccess } from './live-study-bucket.js';
+import { storageRoutes } from './storage.routes.js';
+
+export { bucketListingKey, bucketListingUrl } from './bucket-listing.js';
+
+/** The bucket page (both drivers) and, with the fs driver, its signed download links. */
+export const routes: FastifyPluginAsync = async (app) => {
+  const { config, objectStore, keyRing } = app.platform;
+  await app.register(bucketListingRoutes, {
+    store: objectStore,
+    key: bucketListingKey(keyRing),
+    publicUrl: config.publicUrl,
+  });
+  if (config.storage.driver === 'fs') {
+    await app.register(storageRoutes, {
+      store: objectStore,
+      assertAccess: (bucket, user) => assertBucketAccess(app.platform.db, config, bucket, user),
+    });
+  }
+};

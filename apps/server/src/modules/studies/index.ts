@@ -1,0 +1,17 @@
+/** Study lookups for the participant pages, which name a study by id or by its code. */
+
+export { createRetentionJob, purgeExpiredStudies } from './retention.js';
+export {
+  findLiveStudy,
+  findLiveStudyByCode,
+  type MemberRole,
+  type StudyRow,
+} from './studies.repository.js';
+export { studiesRoutes as routes } from './studies.routes.js';
+export {
+  createStudiesService,
+  type StudiesService,
+  type StudyAccess,
+  studyBucket,
+} from './studies.service.js';
+export { requireApprovedResearcher, requireStudyMember, studyAccessOf } from './study-access.js';

@@ -1,0 +1,8 @@
+export { bindTokensToParticipants } from './token-binding.js';
+export { wearablesRoutes as routes } from './wearables.routes.js';
+export {
+  createWearablesService,
+  type ParticipantRef,
+  revokeStudyGrants,
+  type WearablesService,
+} from './wearables.service.js';
