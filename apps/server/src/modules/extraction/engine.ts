@@ -12,7 +12,7 @@ import {
   scopeLabel,
 } from '@research/contracts';
 import { and, asc, desc, eq, inArray, isNull, type SQL, sql } from 'drizzle-orm';
-import type PgBoss from 'pg-boss';
+import type { JobWithMetadata, SendOptions } from 'pg-boss';
 import type { AppConfig } from '../../config.js';
 import { databaseUnavailability } from '../../db/availability.js';
 import type { Db } from '../../db/client.js';
@@ -856,7 +856,7 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
   async function sendQuietly<T extends object>(
     definition: JobDefinition<T>,
     data: T,
-    options: PgBoss.SendOptions,
+    options: SendOptions,
   ) {
     try {
       await deps.jobs().send(definition, data, options);
@@ -1095,7 +1095,7 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
     expireInSeconds: config.extraction.jobExpireSeconds,
     concurrency: config.extraction.concurrency,
     handler: async (job) =>
-      processJob(job.data.jobId, deps.jobs().isFinalAttempt(job as PgBoss.JobWithMetadata<object>)),
+      processJob(job.data.jobId, deps.jobs().isFinalAttempt(job as JobWithMetadata<object>)),
   });
 
   const watchJob = defineJob<{ runId: string }>({
