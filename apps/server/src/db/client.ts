@@ -110,8 +110,10 @@ export async function openDatabase(config: AppConfig['database']): Promise<Datab
             const result = await client.query<Record<string, unknown>>(text, values);
             return { rows: result.rows };
           }
+          // A script's rows come from all its statements, as node-postgres gives them: pg-boss
+          // reads a row from the middle of its locked blocks (BEGIN … COMMIT) and stops without it.
           const results = await client.exec(text);
-          return { rows: (results.at(-1)?.rows ?? []) as Record<string, unknown>[] };
+          return { rows: results.flatMap((result) => result.rows) as Record<string, unknown>[] };
         },
       },
       async close() {

@@ -1,27 +1,28 @@
-import { createRequire } from 'node:module';
 import { setTimeout as sleep } from 'node:timers/promises';
-import PgBoss from 'pg-boss';
+import { type JobWithMetadata, PgBoss, type SendOptions, type WorkOptions } from 'pg-boss';
+import * as pgBossPlans from 'pg-boss/dist/plans.js';
 import { databaseUnavailability } from '../db/availability.js';
 import type { SqlExecutor } from '../db/client.js';
+import { carryOverVersion10Jobs, setAsideVersion10Schema } from './jobs-v10-carry-over.js';
 
+const PG_BOSS_SCHEMA = pgBossPlans.DEFAULT_SCHEMA;
 /**
- * pg-boss records a job's end (complete or fail) without awaiting it: while the database is out
- * of reach that statement's rejection would reach nobody and end the process, and the job's end
- * would be lost. Its statement texts come from pg-boss's own plans, so they are known exactly.
+ * pg-boss records a job's end (complete or fail) after the handler returns; while the database is
+ * out of reach that statement fails, pg-boss only reports it, and the job stays active until its
+ * expiry (15 minutes) instead of being retried or done. Its statement texts come from pg-boss's own
+ * plans, so they are known exactly: one pair per table the queues keep their jobs in, fenced to the
+ * attempt the worker fetched (as pg-boss's worker always asks).
  */
-const pgBossPlans = createRequire(import.meta.url)('pg-boss/src/plans.js') as {
-  completeJobs(schema: string): string;
-  failJobsById(schema: string): string;
-};
-const PG_BOSS_SCHEMA = 'pgboss';
-const END_OF_JOB_STATEMENTS = new Set([
-  pgBossPlans.completeJobs(PG_BOSS_SCHEMA),
-  pgBossPlans.failJobsById(PG_BOSS_SCHEMA),
-]);
+const endOfJobStatements = (table: string) => [
+  pgBossPlans.completeJobs(PG_BOSS_SCHEMA, table, undefined, true),
+  pgBossPlans.failJobsById(PG_BOSS_SCHEMA, table, true),
+];
 /** What pg-boss reads from an end-of-job statement that recorded nothing. */
-const NOTHING_RECORDED = { rows: [{ count: 0 }] };
+const NOTHING_RECORDED = { rows: [{ count: 0, ids: [] }] };
 /** Waits between tries while the database is out of reach: 0.5 s, doubling, at most 5 s. */
 const outageBackoffMs = (attempt: number) => Math.min(500 * 2 ** attempt, 5_000);
+/** Finished jobs are kept two weeks so failures can be inspected, then dropped. */
+const KEEP_SECONDS = 14 * 24 * 60 * 60;
 
 /**
  * Durable background work on the application's own database (pg-boss): nothing extra to run,
@@ -38,7 +39,7 @@ export interface JobDefinition<T extends object> {
   concurrency?: number;
   /** A cron expression (UTC) for jobs that run on a schedule rather than on demand. */
   cron?: string;
-  handler: (job: PgBoss.JobWithMetadata<T>) => Promise<void>;
+  handler: (job: JobWithMetadata<T>) => Promise<void>;
 }
 
 export const defineJob = <T extends object>(definition: JobDefinition<T>) => definition;
@@ -50,10 +51,10 @@ export interface JobQueue {
   send<T extends object>(
     definition: JobDefinition<T>,
     data: T,
-    options?: PgBoss.SendOptions,
+    options?: SendOptions,
   ): Promise<string>;
   /** True when this job has no retries left: the handler should record the failure for good. */
-  isFinalAttempt(job: PgBoss.JobWithMetadata<object>): boolean;
+  isFinalAttempt(job: JobWithMetadata<object>): boolean;
   startWorkers(): Promise<void>;
   /** Waits for running jobs (up to `timeoutMs`), then stops. */
   stop(timeoutMs?: number): Promise<void>;
@@ -117,19 +118,16 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       }
     }
   };
+  // Filled in once the queues exist, from the tables pg-boss says they keep their jobs in.
+  const endOfJob = new Set<string>();
   const executor: SqlExecutor = {
     executeSql: (text, values) => {
       if (stopped) return new Promise(() => {});
-      return END_OF_JOB_STATEMENTS.has(text) ? recordEndOfJob(text, values) : run(text, values);
+      return endOfJob.has(text) ? recordEndOfJob(text, values) : run(text, values);
     },
   };
-  const boss = new PgBoss({
-    db: executor as PgBoss.Db,
-    // Keep finished jobs two weeks so failures can be inspected, then drop them.
-    retentionDays: 14,
-    deleteAfterDays: 14,
-    archiveCompletedAfterSeconds: 60 * 60,
-  });
+  await setAsideVersion10Schema(options.executor, PG_BOSS_SCHEMA);
+  const boss = new PgBoss({ db: executor });
   // Workers and maintenance report a database out of reach on every poll: said once per outage.
   boss.on('error', (error) => {
     const reason = databaseUnavailability(error);
@@ -140,17 +138,24 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
 
   for (const definition of options.definitions) {
     const queue = {
-      name: definition.name,
       retryLimit: definition.retryLimit,
       retryDelay: definition.retryDelaySeconds,
       retryBackoff: true,
       expireInSeconds: definition.expireInSeconds ?? 15 * 60,
+      retentionSeconds: KEEP_SECONDS,
+      deleteAfterSeconds: KEEP_SECONDS,
     };
-    // createQueue is not idempotent in every pg-boss 10 release; update keeps options current.
-    if (await boss.getQueue(definition.name)) await boss.updateQueue(definition.name, queue);
+    // A queue made by an earlier start keeps its own options: update brings them up to date.
+    const existing = await boss.getQueue(definition.name);
+    if (existing) await boss.updateQueue(definition.name, queue);
     else await boss.createQueue(definition.name, queue);
+    const table = existing?.table ?? (await boss.getQueue(definition.name))?.table;
+    for (const statement of endOfJobStatements(table ?? pgBossPlans.COMMON_JOB_TABLE)) {
+      endOfJob.add(statement);
+    }
     if (definition.cron) await boss.schedule(definition.name, definition.cron, {}, { tz: 'UTC' });
   }
+  await carryOverVersion10Jobs(boss, options.executor, PG_BOSS_SCHEMA, options.definitions);
 
   /** Sends the job again, waiting for the database to answer; null if it stops first. */
   async function queueAgain(name: string, data: object): Promise<string | null> {
@@ -188,7 +193,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
         const ids: string[] = [];
         localWorkers.set(definition.name, ids);
         for (let i = 0; i < concurrency; i++) {
-          const id = await boss.work<object>(
+          const id = await boss.work<object, unknown, WorkOptions & { includeMetadata: true }>(
             definition.name,
             {
               includeMetadata: true,
@@ -198,7 +203,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
             async (jobs) => {
               for (const job of jobs) {
                 try {
-                  await definition.handler(job as PgBoss.JobWithMetadata<never>);
+                  await definition.handler(job as JobWithMetadata<never>);
                 } catch (error) {
                   const reason = databaseUnavailability(error);
                   if (!reason || job.retryCount < job.retryLimit) throw error;
@@ -221,7 +226,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     },
     async stop(timeoutMs = 30_000) {
       stopping = true;
-      await boss.stop({ graceful: true, wait: true, close: false, timeout: timeoutMs });
+      await boss.stop({ graceful: true, close: false, timeout: timeoutMs });
       stopped = true;
     },
   };

@@ -1,4 +1,4 @@
-import type PgBoss from 'pg-boss';
+import type { JobWithMetadata, SendOptions } from 'pg-boss';
 import type { AppConfig } from '../../config.js';
 import { defineJob, type JobDefinition, type JobQueue } from '../../platform/jobs.js';
 
@@ -36,7 +36,7 @@ export function createJobDefinitions(deps: JobDefinitionsDeps) {
     handler: async (job) =>
       handlers.participant(
         job.data.jobId,
-        deps.jobs().isFinalAttempt(job as PgBoss.JobWithMetadata<object>),
+        deps.jobs().isFinalAttempt(job as JobWithMetadata<object>),
       ),
   });
 
@@ -62,7 +62,7 @@ export function createJobDefinitions(deps: JobDefinitionsDeps) {
   async function sendQuietly<T extends object>(
     definition: JobDefinition<T>,
     data: T,
-    options: PgBoss.SendOptions,
+    options: SendOptions,
   ) {
     try {
       await deps.jobs().send(definition, data, options);

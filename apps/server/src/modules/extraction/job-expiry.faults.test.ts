@@ -79,7 +79,6 @@ describe('a job that outlives its expiry', () => {
 
     // Every copy pg-boss hands out from now on expires after 2 s; the provider takes 1.5 s a call.
     await queue().boss.updateQueue('extraction-participant', {
-      name: 'extraction-participant',
       expireInSeconds: 2,
     });
     sandbox.health.setControls({ latencyMs: 1500 });
@@ -91,7 +90,7 @@ describe('a job that outlives its expiry', () => {
       // pg-boss's maintenance, every half second instead of every two minutes: a job active for
       // longer than its expiry is failed and handed out again (a retry after 1 s).
       for (let i = 0; i < 60 && (await kit.runOf(runId))?.status === 'running'; i++) {
-        await queue().boss.expire();
+        await queue().boss.supervise('extraction-participant');
         seen.push(...(await jobsOf(runId)));
         await new Promise((r) => setTimeout(r, 500));
       }
@@ -122,7 +121,6 @@ describe('a job that outlives its expiry', () => {
     } finally {
       sandbox.health.setControls({ latencyMs: 0 });
       await queue().boss.updateQueue('extraction-participant', {
-        name: 'extraction-participant',
         expireInSeconds: testApp.config.extraction.jobExpireSeconds,
       });
     }

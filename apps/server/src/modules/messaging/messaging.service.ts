@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import type PgBoss from 'pg-boss';
+import type { Db as JobDb, JobWithMetadata } from 'pg-boss';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { outboundMessages } from '../../db/schema/index.js';
 import { defineJob, type JobQueue } from '../../platform/jobs.js';
@@ -47,7 +47,7 @@ const describe = (error: unknown) =>
  * pg-boss's statements run on the caller's transaction, so a job exists only if that work
  * commits. pg-boss writes `$n` placeholders; each becomes a bound parameter here.
  */
-function executorOn(tx: DbOrTx): PgBoss.Db {
+function executorOn(tx: DbOrTx): JobDb {
   return {
     async executeSql(text: string, values: unknown[] = []) {
       const parts = text.split(/\$(\d+)/);
@@ -72,7 +72,7 @@ export function createMessaging(deps: MessagingDeps) {
     handler: async (job) => deliver(job),
   });
 
-  async function deliver(job: PgBoss.JobWithMetadata<{ messageId: string }>) {
+  async function deliver(job: JobWithMetadata<{ messageId: string }>) {
     const [row] = await deps.db
       .update(outboundMessages)
       .set({ attempts: sql`${outboundMessages.attempts} + 1` })
@@ -136,9 +136,9 @@ export function createMessaging(deps: MessagingDeps) {
         payloadEncrypted: deps.cipher.encrypt(JSON.stringify({ channel: 'email', ...message })),
       })),
     );
-    const jobs = rows.map((row) => ({ name: deliverJob.name, data: { messageId: row.id } }));
-    if (tx) await deps.jobs().boss.insert(jobs, { db: executorOn(tx) });
-    else await deps.jobs().boss.insert(jobs);
+    const jobs = rows.map((row) => ({ data: { messageId: row.id } }));
+    if (tx) await deps.jobs().boss.insert(deliverJob.name, jobs, { db: executorOn(tx) });
+    else await deps.jobs().boss.insert(deliverJob.name, jobs);
     return rows.map((row) => row.id);
   }
 
