@@ -14,6 +14,8 @@ import {
   type ParticipantSession,
   phoneDigits,
   STUDY_CODE_MESSAGES,
+  samePhone,
+  toE164,
   VERIFICATION_CODE_LENGTH,
   VERIFICATION_CODE_TEXTS,
   VERIFICATION_CODE_TTL_MS,
@@ -45,8 +47,8 @@ type StudyRow = studiesRepo.StudyRow;
 /** 'P' + 16 hex characters (001 §3, §9), from the CSPRNG. */
 export const newParticipantId = () => `P${randomBytes(8).toString('hex')}`;
 
-/** Phones carry 10 digits (001 §9); Twilio wants E.164, so they are North American numbers. */
-export const e164 = (phone: string) => `+1${phoneDigits(phone)}`;
+/** Twilio wants E.164; rows stored before phones were kept in E.164 hold 10 US digits. */
+export const e164 = (phone: string) => toE164(phone) ?? `+1${phoneDigits(phone)}`;
 
 export const statusOf = (subject: {
   emailVerifiedAt: Date | null;
@@ -175,11 +177,7 @@ export function createVerificationService({ db, messaging, keyRing, clock }: Ver
     } else {
       // Only the number on record: a typed number must not redirect the code elsewhere.
       const onRecord = participant?.phoneNumber ?? pending?.phoneNumber ?? null;
-      if (
-        !onRecord ||
-        !input.phoneNumber ||
-        phoneDigits(onRecord) !== phoneDigits(input.phoneNumber)
-      )
+      if (!onRecord || !input.phoneNumber || !samePhone(onRecord, input.phoneNumber))
         throw verificationFailed();
       destination = e164(onRecord);
     }
