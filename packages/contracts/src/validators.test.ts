@@ -12,6 +12,7 @@ import {
   formatAccountPhone,
   formatDateShort,
   formatInvitePhone,
+  formatPhoneInput,
   formatStudyCode,
   formatStudyCodeInput,
   formatVerificationCodeInput,
@@ -200,6 +201,14 @@ describe('isValidOptionalPhone, toE164 and phoneProblem', () => {
     expect(displayPhone('6175550123')).toBe('(617) - 5550 - 123');
     expect(displayPhone('+447700900123')).toBe('+44 7700 900123');
     expect(displayPhone('')).toBe('');
+    expect(displayPhone('(555) - 201 - 3344')).toBe('(555) - 201 - 3344');
+    expect(displayPhone('12345')).toBe('12345');
+  });
+  it('groups a typed number: North American by the invite format, +CC for its country', () => {
+    expect(formatPhoneInput('5551234567')).toBe('(555) - 1234 - 567');
+    expect(formatPhoneInput('+447700900123')).toBe('+44 7700 900123');
+    expect(formatPhoneInput('+49 1512 3456789')).toBe('+49 1512 3456789');
+    expect(formatPhoneInput('+')).toBe('+');
   });
   it('phoneDigits keeps only digits', () => {
     expect(phoneDigits('(555) - 123 - 4567')).toBe('5551234567');

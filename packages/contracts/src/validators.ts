@@ -5,6 +5,7 @@
  */
 
 import {
+  AsYouType,
   type CountryCode,
   getCountries,
   getCountryCallingCode,
@@ -164,15 +165,28 @@ export function samePhone(a: string | null | undefined, b: string | null | undef
 
 /**
  * How a stored phone is shown: North American numbers in the invite dialog's 3-4-3 grouping the
- * researchers know ('(617) - 5550 - 123'), others internationally ('+44 7700 900123'). Text that
- * is not a possible number is shown as stored.
+ * researchers know ('(617) - 5550 - 123'), others internationally ('+44 7700 900123'). Only E.164
+ * and bare digits (how rows were stored before) are regrouped; other text, such as a number an
+ * operator typed before phones were normalised, is shown as stored.
  */
 export function displayPhone(value: string | null | undefined): string {
-  const parsed = parsePhone(value ?? '', DEFAULT_PHONE_COUNTRY);
-  if (!parsed?.isPossible()) return value ?? '';
+  if (!value || !/^\+?\d+$/.test(value)) return value ?? '';
+  const parsed = parsePhone(value, DEFAULT_PHONE_COUNTRY);
+  if (!parsed?.isPossible()) return value;
   return parsed.countryCallingCode === '1'
     ? formatInvitePhone(parsed.nationalNumber)
     : parsed.formatInternational();
+}
+
+/**
+ * A phone input's text while typing: a number started with '+' is grouped for its country as it
+ * grows ('+44 7700 900123'); anything else is a North American number in the invite grouping.
+ */
+export function formatPhoneInput(value: string): string {
+  const trimmed = value.trimStart();
+  if (!trimmed.startsWith('+')) return formatInvitePhone(value);
+  const typed = `+${digitsOf(trimmed)}`;
+  return typed === '+' ? typed : new AsYouType().input(typed);
 }
 
 /** The digits of a phone; '' when it has none. */

@@ -13,7 +13,6 @@ import Typography from '@mui/material/Typography';
 import {
   ENROLMENT_MESSAGES,
   FLOW_STEPS,
-  hasTenDigits,
   isValidEmail,
   normalizeEmail,
   PARTICIPANT_COMMON_TEXTS,
@@ -28,6 +27,7 @@ import {
 } from '@research/contracts';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
+import { PhoneField, usePhoneInput } from '../../../components/phone-field';
 import { startAuthorization } from '../../wearables/authorization-flow';
 import { openAuthorizationPopup } from '../../wearables/authorization-popup';
 import { checkPending } from '../api/check-pending';
@@ -81,7 +81,8 @@ export default function FlowPage() {
   const [step, setStep] = useState<number>(STEP.studyCode);
   const [study, setStudy] = useState<StudyLookup | null>(null);
   const [email, setEmail] = useState(handed?.email ?? '');
-  const [phone, setPhone] = useState('');
+  const phoneInput = usePhoneInput();
+  const { phone, setPhone } = phoneInput;
   const [participant, setParticipant] = useState<PendingParticipantView | null>(null);
   const [method, setMethod] = useState<'email' | 'phone'>('email');
   const [sent, setSent] = useState<{ resendAfter?: string } | null>(null);
@@ -139,7 +140,8 @@ export default function FlowPage() {
     const address = normalizeEmail(email);
     if (!address || !phone.trim()) return setError(ENROLMENT_MESSAGES.contactInfoRequired);
     if (!isValidEmail(address)) return setError(PARTICIPANT_LIST_MESSAGES.invalidEmail);
-    if (!hasTenDigits(phone)) return setError(PARTICIPANT_LIST_MESSAGES.invalidPhone);
+    const phoneError = phoneInput.problem();
+    if (phoneError) return setError(phoneError);
     setError(null);
     setNotice(null);
     setStep(STEP.pending);
@@ -154,7 +156,7 @@ export default function FlowPage() {
       const result = await checkPending({
         studyCode: study.studyCode,
         email: address,
-        phoneNumber: phone.trim(),
+        phoneNumber: phoneInput.value(),
       });
       if (!result.pending || !result.participant) {
         setError(ENROLMENT_MESSAGES.notApproved);
@@ -166,7 +168,7 @@ export default function FlowPage() {
         studyCode: study.studyCode,
         studyName: study.studyName,
         email: address,
-        phoneNumber: result.participant.phoneNumber ?? phone.trim(),
+        phoneNumber: result.participant.phoneNumber ?? phoneInput.value(),
       });
       setMethod('email');
       setNotice(ENROLMENT_MESSAGES.approved);
@@ -307,15 +309,14 @@ export default function FlowPage() {
             required
             autoFocus
           />
-          <TextField
+          <PhoneField
             label={PARTICIPANT_COMMON_TEXTS.phoneLabel}
-            type="tel"
-            value={phone}
-            onChange={(e) => setPhone(e.target.value)}
+            phone={phone}
+            country={phoneInput.country}
+            onPhoneChange={setPhone}
+            onCountryChange={phoneInput.setCountry}
             helperText={PARTICIPANT_COMMON_TEXTS.phoneHelp}
-            autoComplete="tel-national"
             required
-            slotProps={{ htmlInput: { inputMode: 'tel', maxLength: 24 } }}
           />
           {error && (
             <Alert severity="error" role="alert">

@@ -6,12 +6,10 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   formatStudyCodeInput,
-  hasTenDigits,
   isValidParticipantId,
   isValidStudyCode,
   normalizeEmail,
   PARTICIPANT_COMMON_TEXTS,
-  PARTICIPANT_LIST_MESSAGES,
   STUDY_CODE,
   STUDY_CODE_MESSAGES,
   VERIFICATION_MESSAGES,
@@ -21,6 +19,7 @@ import {
 } from '@research/contracts';
 import { type FormEvent, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { PhoneField, usePhoneInput } from '../../../components/phone-field';
 import { lookupStudy } from '../api/lookup-study';
 import { sendEmailCode } from '../api/send-email-code';
 import { sendPhoneCode } from '../api/send-phone-code';
@@ -76,7 +75,8 @@ export default function VerifyEmailPage() {
   const [emailSent, setEmailSent] = useState<{ resendAfter?: string } | null>(
     handed?.codeSent ? { resendAfter: handed.resendAfter } : null,
   );
-  const [phone, setPhone] = useState('');
+  const phoneInput = usePhoneInput();
+  const { phone, setPhone } = phoneInput;
   const [phoneSent, setPhoneSent] = useState<{ resendAfter?: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -121,14 +121,14 @@ export default function VerifyEmailPage() {
       : sendPhoneCode({
           participantId: target.participantId,
           studyCode,
-          phoneNumber: phone.trim(),
+          phoneNumber: phoneInput.value(),
         });
   }
 
   async function firstSend(channel: 'email' | 'phone') {
     if (busy) return;
-    if (channel === 'phone' && !hasTenDigits(phone))
-      return setError(PARTICIPANT_LIST_MESSAGES.invalidPhone);
+    const phoneError = channel === 'phone' ? phoneInput.problem() : null;
+    if (phoneError) return setError(phoneError);
     setBusy(true);
     setError(null);
     try {
@@ -149,7 +149,7 @@ export default function VerifyEmailPage() {
       studyCode,
       studyName,
       participantData: {
-        phoneNumber: phone.trim() && phoneSent ? phone.trim() : null,
+        phoneNumber: phone.trim() && phoneSent ? phoneInput.value() : null,
         verificationStatus: status,
       },
     };
@@ -288,14 +288,14 @@ export default function VerifyEmailPage() {
               verifyPhoneCode({
                 participantId: participantId.trim(),
                 studyCode,
-                phoneNumber: phone.trim(),
+                phoneNumber: phoneInput.value(),
                 verificationCode,
               })
             }
             onVerified={(result) => {
               saveSession(result.session, {
                 email: normalizeEmail(email),
-                phoneNumber: phone.trim(),
+                phoneNumber: phoneInput.value(),
                 studyName,
               });
               setStatus(result.data.verificationStatus);
@@ -307,14 +307,13 @@ export default function VerifyEmailPage() {
         ) : (
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
             <Typography>{VERIFY_EMAIL_TEXTS.phoneStepBody}</Typography>
-            <TextField
+            <PhoneField
               label={PARTICIPANT_COMMON_TEXTS.phoneLabel}
-              type="tel"
-              value={phone}
-              onChange={(e) => setPhone(e.target.value)}
+              phone={phone}
+              country={phoneInput.country}
+              onPhoneChange={setPhone}
+              onCountryChange={phoneInput.setCountry}
               helperText={PARTICIPANT_COMMON_TEXTS.phoneHelp}
-              autoComplete="tel-national"
-              slotProps={{ htmlInput: { inputMode: 'tel', maxLength: 24 } }}
             />
             {error && (
               <Alert severity="error" role="alert">
