@@ -20,7 +20,7 @@ import {
 } from '@research/contracts';
 import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { clearStoredFlow } from '../../wearables/authorization-flow';
+import { clearStoredFlow } from '../../../lib/wearables/authorization-flow';
 import { enrollDirect } from '../api/enroll-direct';
 import type { StudyLookup } from '../api/lookup-study';
 import { sendEmailCode } from '../api/send-email-code';

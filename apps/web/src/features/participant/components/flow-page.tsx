@@ -28,8 +28,8 @@ import {
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { PhoneField, usePhoneInput } from '../../../components/phone-field';
-import { startAuthorization } from '../../wearables/authorization-flow';
-import { openAuthorizationPopup } from '../../wearables/authorization-popup';
+import { startAuthorization } from '../../../lib/wearables/authorization-flow';
+import { openAuthorizationPopup } from '../../../lib/wearables/authorization-popup';
 import { checkPending } from '../api/check-pending';
 import { enroll } from '../api/enroll';
 import type { StudyLookup } from '../api/lookup-study';

@@ -16,7 +16,7 @@ import {
 } from '@research/contracts';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
-import { verifyParticipant } from '../../wearables/api/verify-participant';
+import { verifyParticipant } from '../../../lib/wearables/verify-participant';
 import { sendEmailCode } from '../api/send-email-code';
 import { verifySecure } from '../api/verify-secure';
 import { saveEnrolment, sessionHeaders } from '../session';

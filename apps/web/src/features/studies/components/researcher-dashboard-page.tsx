@@ -24,6 +24,7 @@ import {
 } from '@research/contracts';
 import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { EditStudyDialog, type EditStudyValues } from '../../../components/edit-study-dialog';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import {
   type NotificationContent,
@@ -32,13 +33,13 @@ import {
 import { ApiError } from '../../../lib/api-client';
 import { useSecureAuth } from '../../../lib/auth/auth-provider';
 import { displayNameOf } from '../../../lib/auth/routing';
+import { useUpdateStudy } from '../../../lib/update-study';
 import { useCreateStudy } from '../api/create-study';
 import { useDeleteStudy } from '../api/delete-study';
 import { useCollaborativeStudies } from '../api/get-collaborative-studies';
 import { useOwnedStudies } from '../api/get-owned-studies';
 import { useJoinStudy } from '../api/join-study';
 import type { StudyListKind } from '../api/study-list';
-import { useUpdateStudy } from '../api/update-study';
 import {
   ChangePasswordDialog,
   type ChangePasswordForm,
@@ -53,7 +54,6 @@ import {
   toCreatePayload,
 } from './create-study-dialog';
 import { DeleteStudyDialog } from './delete-study-dialog';
-import { EditStudyDialog, type EditStudyForm } from './edit-study-dialog';
 import { EMPTY_JOIN_FORM, JoinStudyDialog, type JoinStudyForm } from './join-study-dialog';
 import { EmptyStudies, StudyGrid } from './study-grid';
 
@@ -177,7 +177,7 @@ export default function ResearcherDashboardPage() {
     }
   };
 
-  const submitEdit = async (study: Study, form: EditStudyForm) => {
+  const submitEdit = async (study: Study, form: EditStudyValues) => {
     if (!signedIn) return notify('error', AUTH_REQUIRED, STUDY_MESSAGES.loginToUpdateStudy);
     if (!form.name.trim()) return;
     try {
