@@ -13,6 +13,9 @@ import { type ReactNode, useId, useState } from 'react';
 
 export type NotificationType = 'success' | 'error' | 'info' | 'warning';
 
+/** Opens a page's notification modal; pages hand it to the sections they compose. */
+export type Notify = (type: NotificationType, title: string, message: string) => void;
+
 /** What the modal shows (spec 000 §3 'Notification', without the bookkeeping fields). */
 export interface NotificationContent {
   type: NotificationType;

@@ -1,7 +1,4 @@
-import type { NotificationContent } from '../../../components/notification-modal';
-
-/** Opens the page's notification modal (the §8 toasts). */
-export type Notify = (type: NotificationContent['type'], title: string, message: string) => void;
+export type { Notify } from '../../../components/notification-modal';
 
 /** The server's error text where there is one, else the fallback (001 §8). */
 export function messageOf(error: unknown, fallback: string): string {

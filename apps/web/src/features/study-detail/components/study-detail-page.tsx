@@ -31,7 +31,7 @@ import { useStudy } from '../api/get-study';
 import { useStudyStats } from '../api/get-study-stats';
 import { studyDetailKeys } from '../api/keys';
 import { CollaboratorsDialog } from './collaborators-dialog';
-import { DataExtractionTab } from './data-extraction-tab';
+import { DataExtractionTab, type ExtractionSections } from './data-extraction-tab';
 import { EmailHistoryTab } from './email-history-tab';
 import { InviteParticipantsDialog } from './invite-participants-dialog';
 import { MembersTab } from './members-tab';
@@ -85,8 +85,15 @@ function tabIndexOf(value: string | null): number {
   return index < TABS.length ? index : 0;
 }
 
-/** /researcher/study/:studyId — the study detail screen for its owner and collaborators. */
-export default function StudyDetailPage() {
+/**
+ * /researcher/study/:studyId — the study detail screen for its owner and collaborators. The route
+ * hands in the Data Extraction tab's sections from the features that own them.
+ */
+export default function StudyDetailPage({
+  extractionSections,
+}: {
+  extractionSections?: ExtractionSections;
+}) {
   const { studyId = '' } = useParams();
   const { token } = useSecureAuth();
   const signedIn = Boolean(token);
@@ -299,7 +306,12 @@ export default function StudyDetailPage() {
           {tab === 3 && <EmailHistoryTab study={current} />}
           {tab === 4 && (
             <Box sx={{ p: { xs: 2, sm: 3 } }}>
-              <DataExtractionTab studyId={current.id} signedIn={signedIn} notify={notify} />
+              <DataExtractionTab
+                studyId={current.id}
+                signedIn={signedIn}
+                notify={notify}
+                sections={extractionSections}
+              />
             </Box>
           )}
         </Box>
