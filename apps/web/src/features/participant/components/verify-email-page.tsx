@@ -1,7 +1,6 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
@@ -30,6 +29,7 @@ import { saveSession } from '../session';
 import { CodeEntry } from './code-entry';
 import type { FlowNavigationState } from './flow-page';
 import { errorText, ParticipantPage, StepActions } from './participant-page';
+import { BackButton, StepError, StepForm, SubmitButton } from './step-parts';
 
 const STEP = { info: 0, email: 1, phone: 2, complete: 3 } as const;
 
@@ -158,16 +158,13 @@ export default function VerifyEmailPage() {
 
   /** 'Back' goes to the step before this one (001 §4.3 "Back buttons step back"). */
   const back = (to: number) => (
-    <Button
-      variant="outlined"
-      onClick={() => {
+    <BackButton
+      busy={busy}
+      onBack={() => {
         setError(null);
         setStep(to);
       }}
-      disabled={busy}
-    >
-      {PARTICIPANT_COMMON_TEXTS.back}
-    </Button>
+    />
   );
 
   return (
@@ -184,12 +181,7 @@ export default function VerifyEmailPage() {
       )}
 
       {step === STEP.info && (
-        <Box
-          component="form"
-          noValidate
-          onSubmit={submitInfo}
-          sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
-        >
+        <StepForm onSubmit={submitInfo}>
           <TextField
             label={PARTICIPANT_COMMON_TEXTS.participantIdLabel}
             placeholder={PARTICIPANT_COMMON_TEXTS.participantIdPlaceholder}
@@ -219,24 +211,12 @@ export default function VerifyEmailPage() {
               htmlInput: { maxLength: STUDY_CODE.maxLength, autoCapitalize: 'characters' },
             }}
           />
-          {error && (
-            <Alert severity="error" role="alert">
-              {error}
-            </Alert>
-          )}
+          <StepError error={error} />
           <StepActions>
             <span />
-            <Button
-              type="submit"
-              variant="contained"
-              size="large"
-              disabled={busy}
-              startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
-            >
-              {PARTICIPANT_COMMON_TEXTS.continue}
-            </Button>
+            <SubmitButton busy={busy}>{PARTICIPANT_COMMON_TEXTS.continue}</SubmitButton>
           </StepActions>
-        </Box>
+        </StepForm>
       )}
 
       {step === STEP.email &&
@@ -258,11 +238,7 @@ export default function VerifyEmailPage() {
         ) : (
           <Box>
             <Typography>{VERIFY_EMAIL_TEXTS.emailStepBody(normalizeEmail(email))}</Typography>
-            {error && (
-              <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-                {error}
-              </Alert>
-            )}
+            <StepError error={error} spaced />
             <StepActions>
               {back(STEP.info)}
               <Button
@@ -315,11 +291,7 @@ export default function VerifyEmailPage() {
               onCountryChange={phoneInput.setCountry}
               helperText={PARTICIPANT_COMMON_TEXTS.phoneHelp}
             />
-            {error && (
-              <Alert severity="error" role="alert">
-                {error}
-              </Alert>
-            )}
+            <StepError error={error} />
             <StepActions>
               {back(STEP.email)}
               <Box
