@@ -6,15 +6,24 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
-import { STUDY_DASHBOARD_TEXTS, STUDY_MESSAGES, type Study } from '@research/contracts';
-import type { ReactNode } from 'react';
+import {
+  formatStudyCodeInput,
+  STUDY_CODE,
+  STUDY_DASHBOARD_TEXTS,
+  STUDY_MESSAGES,
+  type Study,
+} from '@research/contracts';
+import { type ReactNode, useEffect, useRef } from 'react';
+import { useSearchParams } from 'react-router';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import type { useOwnedStudies } from '../api/get-owned-studies';
 import type { StudyListKind } from '../api/study-list';
+import type { JoinStudyForm } from './join-study-dialog';
 import type { StudyCardProps } from './study-card';
 import { EmptyStudies, StudyGrid } from './study-grid';
 
-function messageOf(error: unknown, fallback: string): string {
+/** The server's text where there is one, else the fallback. */
+export function messageOf(error: unknown, fallback: string): string {
   return error instanceof Error && error.message.trim() ? error.message : fallback;
 }
 
@@ -143,4 +152,32 @@ export function StudiesPanel({
       />
     );
   }
+}
+
+/**
+ * An invitation link (?code=…&password=…) opens the join dialog prefilled; the secret then
+ * leaves the address bar and the history entry.
+ */
+export function useInvitationLink(open: (form: JoinStudyForm) => void) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const opened = useRef(open);
+  opened.current = open;
+  useEffect(() => {
+    const code = searchParams.get('code');
+    const password = searchParams.get('password');
+    if (code === null && password === null) return;
+    opened.current({
+      studyCode: formatStudyCodeInput(code ?? '', STUDY_CODE.joinEntryLength),
+      password: password ?? '',
+    });
+    setSearchParams(
+      (params) => {
+        const next = new URLSearchParams(params);
+        next.delete('code');
+        next.delete('password');
+        return next;
+      },
+      { replace: true },
+    );
+  }, [searchParams, setSearchParams]);
 }

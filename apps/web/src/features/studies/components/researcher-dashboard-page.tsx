@@ -10,16 +10,14 @@ import {
   CREATE_STUDY_TEXTS,
   DELETE_STUDY_TEXTS,
   EDIT_STUDY_TEXTS,
-  formatStudyCodeInput,
   JOIN_MESSAGES,
   NOTIFICATION_TITLES,
-  STUDY_CODE,
   STUDY_DASHBOARD_TEXTS,
   STUDY_MESSAGES,
   type Study,
 } from '@research/contracts';
 import { useCallback, useEffect, useId, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useNavigate } from 'react-router';
 import { EditStudyDialog, type EditStudyValues } from '../../../components/edit-study-dialog';
 import {
   type NotificationContent,
@@ -48,22 +46,17 @@ import {
   EMPTY_CREATE_FORM,
   toCreatePayload,
 } from './create-study-dialog';
-import { DashboardHeader, StudiesPanel } from './dashboard-parts';
+import { DashboardHeader, messageOf, StudiesPanel, useInvitationLink } from './dashboard-parts';
 import { DeleteStudyDialog } from './delete-study-dialog';
 import { EMPTY_JOIN_FORM, JoinStudyDialog, type JoinStudyForm } from './join-study-dialog';
 
 const { authenticationRequired: AUTH_REQUIRED, authenticationError: AUTH_ERROR } =
   NOTIFICATION_TITLES;
 
-function messageOf(error: unknown, fallback: string): string {
-  return error instanceof Error && error.message.trim() ? error.message : fallback;
-}
-
 /** /researcher/dashboard: the approved researcher's owned and collaborative studies (000 §2). */
 export default function ResearcherDashboardPage() {
   const { user, token } = useSecureAuth();
   const navigate = useNavigate();
-  const [searchParams, setSearchParams] = useSearchParams();
   const tabsId = useId();
 
   const [tab, setTab] = useState<StudyListKind>('owned');
@@ -118,27 +111,10 @@ export default function ResearcherDashboardPage() {
     }
   }, [collaborative.error, notify]);
 
-  // An invitation link (?code=…&password=…) opens the join dialog prefilled; the secret then
-  // leaves the address bar and the history entry.
-  useEffect(() => {
-    const code = searchParams.get('code');
-    const password = searchParams.get('password');
-    if (code === null && password === null) return;
-    setJoinForm({
-      studyCode: formatStudyCodeInput(code ?? '', STUDY_CODE.joinEntryLength),
-      password: password ?? '',
-    });
+  useInvitationLink((form) => {
+    setJoinForm(form);
     setJoinOpen(true);
-    setSearchParams(
-      (params) => {
-        const next = new URLSearchParams(params);
-        next.delete('code');
-        next.delete('password');
-        return next;
-      },
-      { replace: true },
-    );
-  }, [searchParams, setSearchParams]);
+  });
 
   const studyPath = (study: Study) => `/researcher/study/${encodeURIComponent(study.id)}`;
   const openStudy = (study: Study) => navigate(studyPath(study));
