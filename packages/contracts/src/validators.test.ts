@@ -1,19 +1,21 @@
 import { describe, expect, it } from 'vitest';
+import { PHONE_MESSAGES } from './texts/messages.js';
 import {
   ACCOUNT_PHONE_PATTERN,
   ageInYears,
   bucketNameForStudy,
   countDaysInclusive,
   defaultExtractionName,
+  displayPhone,
   estimateExtraction,
   fileExtension,
   formatAccountPhone,
   formatDateShort,
   formatInvitePhone,
+  formatPhoneInput,
   formatStudyCode,
   formatStudyCodeInput,
   formatVerificationCodeInput,
-  hasTenDigits,
   INVITE_PHONE_PATTERN,
   isAllowedParticipantDocument,
   isAllowedResearcherDocument,
@@ -23,6 +25,7 @@ import {
   isValidIsoDate,
   isValidOptionalPhone,
   isValidParticipantId,
+  isValidPhone,
   isValidStudyCode,
   isValidVerificationCode,
   normalizeEmail,
@@ -30,7 +33,11 @@ import {
   parseIsoDate,
   participantDisplayStatus,
   phoneDigits,
+  phoneProblem,
   previewList,
+  samePhone,
+  storedPhone,
+  toE164,
   toLocalIsoDate,
   truncateJobName,
   validateCsvFile,
@@ -137,33 +144,71 @@ describe('formatInvitePhone and INVITE_PHONE_PATTERN', () => {
   });
 });
 
-describe('hasTenDigits and isValidOptionalPhone', () => {
+describe('isValidOptionalPhone, toE164 and phoneProblem', () => {
   it.each([
-    '5551234567',
-    '(555) - 123 - 4567',
-    '(111) - 0000 - 000',
-    '555.123.4567',
-    '555 123 4567',
-  ])('accepts %j', (value) => {
-    expect(hasTenDigits(value)).toBe(true);
+    ['5551234567', '+15551234567'],
+    ['(555) - 123 - 4567', '+15551234567'],
+    ['(111) - 0000 - 000', '+11110000000'],
+    ['555.123.4567', '+15551234567'],
+    ['555 123 4567', '+15551234567'],
+    // The README's add-participant example and a North American number with its trunk prefix.
+    ['+15551234567', '+15551234567'],
+    ['15551234567', '+15551234567'],
+    // Abroad: the country code typed with '+'.
+    ['+44 7700 900123', '+447700900123'],
+    ['+49 1512 3456789', '+4915123456789'],
+  ])('accepts %j as %s', (value, e164) => {
     expect(isValidOptionalPhone(value)).toBe(true);
+    expect(toE164(value)).toBe(e164);
+    expect(phoneProblem(value)).toBeNull();
+  });
+  it('reads a number without + in the chosen country', () => {
+    expect(toE164('07700 900123', 'GB')).toBe('+447700900123');
+    expect(toE164('01512 3456789', 'DE')).toBe('+4915123456789');
+    expect(isValidOptionalPhone('07700 900123', 'GB')).toBe(true);
+    // The same digits are not a North American number.
+    expect(isValidOptionalPhone('07700 900123')).toBe(false);
   });
   it.each([
-    ['9 digits', '555123456'],
-    ['11 digits', '15551234567'],
-    ['letters', '555-123-456a'],
-    ['letters with ten digits', 'call 5551234567'],
-    ['plus sign', '+5551234567'],
-  ])('rejects %s', (_label, value) => {
-    expect(hasTenDigits(value)).toBe(false);
+    ['9 digits', '555123456', PHONE_MESSAGES.tooShort],
+    ['12 digits', '155512345678', PHONE_MESSAGES.tooLong],
+    ['letters', '555-123-456a', 'Invalid phone number format'],
+    ['letters with ten digits', 'call 5551234567', 'Invalid phone number format'],
+    ['a plus in the middle', '555+1234567', 'Invalid phone number format'],
+    ['a short international number', '+44 12', PHONE_MESSAGES.tooShort],
+  ])('rejects %s with its message', (_label, value, message) => {
     expect(isValidOptionalPhone(value)).toBe(false);
+    expect(toE164(value)).toBeNull();
+    expect(phoneProblem(value)).toBe(message);
   });
   it('treats blank, null and undefined as an absent optional phone', () => {
     expect(isValidOptionalPhone('')).toBe(true);
     expect(isValidOptionalPhone('   ')).toBe(true);
     expect(isValidOptionalPhone(null)).toBe(true);
     expect(isValidOptionalPhone(undefined)).toBe(true);
-    expect(hasTenDigits('')).toBe(false);
+    expect(isValidPhone('')).toBe(false);
+    expect(storedPhone('  ')).toBeNull();
+  });
+  it('stores E.164 and compares numbers however they were written', () => {
+    expect(storedPhone('(617) - 5550 - 123')).toBe('+16175550123');
+    // Rows stored before E.164 hold 10 digits.
+    expect(samePhone('6175550123', '+1 (617) 555-0123')).toBe(true);
+    expect(samePhone('+447700900123', '07700 900123')).toBe(false);
+    expect(samePhone('', '')).toBe(false);
+  });
+  it('shows North American numbers in the 3-4-3 grouping and others internationally', () => {
+    expect(displayPhone('+16175550123')).toBe('(617) - 5550 - 123');
+    expect(displayPhone('6175550123')).toBe('(617) - 5550 - 123');
+    expect(displayPhone('+447700900123')).toBe('+44 7700 900123');
+    expect(displayPhone('')).toBe('');
+    expect(displayPhone('(555) - 201 - 3344')).toBe('(555) - 201 - 3344');
+    expect(displayPhone('12345')).toBe('12345');
+  });
+  it('groups a typed number: North American by the invite format, +CC for its country', () => {
+    expect(formatPhoneInput('5551234567')).toBe('(555) - 1234 - 567');
+    expect(formatPhoneInput('+447700900123')).toBe('+44 7700 900123');
+    expect(formatPhoneInput('+49 1512 3456789')).toBe('+49 1512 3456789');
+    expect(formatPhoneInput('+')).toBe('+');
   });
   it('phoneDigits keeps only digits', () => {
     expect(phoneDigits('(555) - 123 - 4567')).toBe('5551234567');

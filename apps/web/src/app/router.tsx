@@ -107,7 +107,7 @@ export const pageRoutes: RouteObject[] = [
           },
           {
             path: 'researcher/study/:studyId',
-            lazy: lazyPage(() => import('../features/study-detail/components/study-detail-page')),
+            lazy: lazyPage(() => import('./routes/study-detail-route')),
           },
         ],
       },

@@ -13,7 +13,10 @@ import { type ReactNode, useId, useState } from 'react';
 
 export type NotificationType = 'success' | 'error' | 'info' | 'warning';
 
-/** What the modal shows. */
+/** Opens a page's notification modal; pages hand it to the sections they compose. */
+export type Notify = (type: NotificationType, title: string, message: string) => void;
+
+/** What the modal shows, without the bookkeeping fields. */
 export interface NotificationContent {
   type: NotificationType;
   title: string;

@@ -167,10 +167,16 @@ describe('optionalPhoneSchema', () => {
     expect(optionalPhoneSchema.parse('')).toBe('');
     expect(optionalPhoneSchema.parse(' (111) - 0000 - 000 ')).toBe('(111) - 0000 - 000');
   });
+  it('accepts numbers abroad written with their country code', () => {
+    expect(optionalPhoneSchema.parse('+15551234567')).toBe('+15551234567');
+    expect(optionalPhoneSchema.parse('+44 7700 900123')).toBe('+44 7700 900123');
+    expect(optionalPhoneSchema.parse('+49 1512 3456789')).toBe('+49 1512 3456789');
+  });
   it('rejects wrong digit counts and letters', () => {
     expect(messages(optionalPhoneSchema, '12345')).toEqual(['Invalid phone number format']);
     expect(messages(optionalPhoneSchema, '555123456a')).toEqual(['Invalid phone number format']);
     expect(messages(optionalPhoneSchema, '155512345678')).toEqual(['Invalid phone number format']);
+    expect(messages(optionalPhoneSchema, '+44 12')).toEqual(['Invalid phone number format']);
   });
 });
 

@@ -114,7 +114,7 @@ export const verificationCodeSchema = textSchema
 /** A real calendar date written 'yyyy-mm-dd' (leap days checked); JSON Schema format 'date'. */
 export const isoDateSchema = z.iso.date({ error: SCHEMA_MESSAGES.invalidDate });
 
-/** Optional phone: blank or any text with exactly 10 digits and phone separators. */
+/** Optional phone: blank, or a possible number (10 North American digits, or +CC and the number). */
 export const optionalPhoneSchema = textSchema
   .trim()
   .refine(isValidOptionalPhone, SCHEMA_MESSAGES.invalidPhone)

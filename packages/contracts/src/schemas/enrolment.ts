@@ -55,7 +55,7 @@ const dateOfBirthSchema = z
   .pipe(z.iso.date({ error: SCHEMA_MESSAGES.invalidDate }))
   .refine((value) => isAtLeastAge(value, new Date()), ENROLMENT_MESSAGES.underAge);
 
-/** A phone number with exactly 10 digits (the contact info step requires one). */
+/** A required phone number (the contact info step needs one); see `isValidOptionalPhone`. */
 const requiredPhone = z
   .string({ error: ENROLMENT_MESSAGES.contactInfoRequired })
   .trim()

@@ -150,6 +150,17 @@ export const PARTICIPANT_LIST_MESSAGES = {
   lastNameTooLong: 'Last name is too long (max 100 characters)',
 } as const;
 
+/**
+ * Phone numbers in every form. `invalid` is the long-standing text schemas answer with; the others
+ * say what is wrong when the web can tell (a number of the wrong length for its country).
+ */
+export const PHONE_MESSAGES = {
+  invalid: PARTICIPANT_LIST_MESSAGES.invalidPhone,
+  tooShort: 'This phone number is too short for the chosen country',
+  tooLong: 'This phone number is too long for the chosen country',
+  unknownCountryCode: 'Unknown country code: check the digits after +',
+} as const;
+
 /** 'Participant N: message', N counted from 1 as people count rows. */
 export const participantMessage = (position: number, message: string): string =>
   `Participant ${position}: ${message}`;

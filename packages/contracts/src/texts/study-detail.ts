@@ -155,7 +155,7 @@ export const STUDY_PENDING_TEXTS = {
   remove: (email: string) => `${LABEL.remove} ${email}`,
   editTitle: 'Edit Pending Participant',
   phone: 'Phone Number',
-  phoneHelper: 'Optional. 10 digits.',
+  phoneHelper: 'Optional. 10 digits, or + and the country code for a number abroad.',
   updated: 'The pending participant has been updated.',
   updateFailed: updateParticipantFailed,
   removeTitle: 'Remove Pending Participant',

@@ -9,10 +9,10 @@ import {
   type EmailRecord,
   enrollLink,
   INVITATION_REPEAT_LIMITS,
-  phoneDigits,
   STUDY_DETAIL_MESSAGES,
   STUDY_MAIL_TEXTS,
   STUDY_MESSAGES,
+  storedPhone,
 } from '@research/contracts';
 import type { AppConfig } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
@@ -201,7 +201,7 @@ export function createEmailService({ db, config, messaging, studies }: EmailDeps
       const phones = new Map<string, string | null>();
       for (const p of input.participants) {
         const email = p.email.trim().toLowerCase();
-        const digits = phoneDigits(p.phoneNumber ?? '');
+        const digits = storedPhone(p.phoneNumber);
         if (!phones.has(email) || digits) phones.set(email, digits || null);
       }
       const recipients = [...phones.keys()];

@@ -126,8 +126,8 @@ describe('study e-mail', () => {
       .from(pendingParticipants)
       .where(eq(pendingParticipants.studyId, study.id));
     expect(pending.map((p) => [p.email, p.status, p.phoneNumber]).sort()).toEqual([
-      ['already@example.org', 'invited', '1112223333'],
-      ['typed@example.org', 'invited', '1110000000'],
+      ['already@example.org', 'invited', '+11112223333'],
+      ['typed@example.org', 'invited', '+11110000000'],
     ]);
     // Delivery status comes from the queue: sent once the relay took them.
     const record = await eventually(async () => {

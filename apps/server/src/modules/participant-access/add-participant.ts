@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { type AddParticipantInput, STUDY_MESSAGES, wearablesApi } from '@research/contracts';
+import {
+  type AddParticipantInput,
+  STUDY_MESSAGES,
+  storedPhone,
+  wearablesApi,
+} from '@research/contracts';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/client.js';
@@ -48,7 +53,7 @@ export async function addParticipant(
       email: input.email,
       firstName: input.firstName ?? null,
       lastName: input.lastName ?? null,
-      phoneNumber: input.phoneNumber || null,
+      phoneNumber: storedPhone(input.phoneNumber),
     });
     return { participantId: subject.participantId, studyCode: input.studyCode, created: true };
   });

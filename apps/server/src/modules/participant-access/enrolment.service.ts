@@ -4,8 +4,8 @@ import {
   type EnrollDirectResponse,
   isAtLeastAge,
   type ParticipantSession,
-  phoneDigits,
   REAUTH_MESSAGES,
+  samePhone,
   VERIFICATION_MESSAGES,
 } from '@research/contracts';
 import type { AppConfig } from '../../config.js';
@@ -283,8 +283,7 @@ export function createEnrolmentService({
       if (!participant && !pending)
         return { pending: false, participant: null, message: ENROLMENT_MESSAGES.notApproved };
       const onRecord = participant?.phoneNumber ?? pending?.phoneNumber ?? null;
-      const phoneMatches =
-        onRecord !== null && phoneDigits(onRecord) === phoneDigits(input.phoneNumber);
+      const phoneMatches = onRecord !== null && samePhone(onRecord, input.phoneNumber);
       const subject = await verificationRepo.upsertSubject(db, {
         studyId: study.id,
         email: input.email,

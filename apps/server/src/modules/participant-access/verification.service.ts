@@ -6,6 +6,8 @@ import {
   type ParticipantSession,
   phoneDigits,
   STUDY_CODE_MESSAGES,
+  samePhone,
+  toE164,
   VERIFICATION_MESSAGES,
   type VerificationRecord,
   type VerificationStatus,
@@ -32,8 +34,8 @@ export type Channel = repo.Channel;
 /** 'P' + 16 hex characters, from the CSPRNG: ids are shown to people, so unguessable. */
 export const newParticipantId = () => `P${randomBytes(8).toString('hex')}`;
 
-/** Phones carry 10 digits (the contracts' phone rule); Twilio wants E.164, so they are North American numbers. */
-export const e164 = (phone: string) => `+1${phoneDigits(phone)}`;
+/** Twilio wants E.164; rows stored before phones were kept in E.164 hold 10 US digits. */
+export const e164 = (phone: string) => toE164(phone) ?? `+1${phoneDigits(phone)}`;
 
 export const statusOf = (subject: {
   emailVerifiedAt: Date | null;
@@ -149,7 +151,7 @@ export function createVerificationService({ db, messaging, keyRing, clock }: Ver
     if (channel === 'email') return resolved.subject.email;
     // Only the number on record: a typed number must not redirect the code elsewhere.
     const onRecord = resolved.participant?.phoneNumber ?? resolved.pending?.phoneNumber ?? null;
-    if (!onRecord || !typedPhone || phoneDigits(onRecord) !== phoneDigits(typedPhone))
+    if (!onRecord || !typedPhone || !samePhone(onRecord, typedPhone))
       throw verificationFailed();
     return e164(onRecord);
   }

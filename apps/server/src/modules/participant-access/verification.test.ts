@@ -18,6 +18,7 @@ import {
   setClock,
 } from '../../test/enrolment-fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { addParticipant } from '../wearables/add-participant.js';
 
 const SESSION = 'x-participant-session';
 const PHONE = '(617) - 555 - 0142';
@@ -337,6 +338,55 @@ describe('pre-approved flow and verification codes', () => {
     expect(await status()).toMatchObject({
       verificationStatus: 'fully_verified',
       phoneVerifiedAt: expect.any(String),
+    });
+  });
+
+  it.each([
+    // The README's add-participant example, then numbers abroad typed with their country code.
+    ['+15551234567', '(555) 123-4567', '+15551234567'],
+    ['+44 7700 900123', '+447700900123', '+447700900123'],
+    ['+49 1512 3456789', '+49 151 23456789', '+4915123456789'],
+  ])(
+    'stores %j from add-participant in E.164 and texts the code there',
+    async (given, typed, e164) => {
+      const email = participantEmail(`abroad-${e164.slice(1)}`);
+      const added = await addParticipant(t.app.platform.db, {
+        studyCode: study.studyCode,
+        email,
+        phoneNumber: given,
+      });
+      const [row] = await t.app.platform.db
+        .select({ phoneNumber: participants.phoneNumber })
+        .from(participants)
+        .where(eq(participants.id, added.participantId));
+      expect(row?.phoneNumber).toBe(e164);
+      const pending = await post(t.app, '/api/participants/check-pending', {
+        studyCode: study.studyCode,
+        email,
+        phoneNumber: typed,
+      });
+      expect(pending.json().participant.phoneNumber).toBe(e164);
+      const sent = await post(t.app, '/api/verification/send-phone-code', {
+        participantId: added.participantId,
+        phoneNumber: typed,
+        studyCode: study.studyCode,
+      });
+      expect(sent.statusCode, sent.body).toBe(200);
+      expect(await codeFromInbox(t, e164, 'sms')).toMatch(/^\d{6}$/);
+    },
+  );
+
+  it('refuses a phone that is not a possible number with the format message', async () => {
+    const { participantId } = await rostered();
+    const res = await post(t.app, '/api/verification/send-phone-code', {
+      participantId,
+      phoneNumber: '+44 12',
+      studyCode: study.studyCode,
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().details.fields[0]).toEqual({
+      field: 'phoneNumber',
+      message: 'Invalid phone number format',
     });
   });
 

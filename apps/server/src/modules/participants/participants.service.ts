@@ -4,13 +4,13 @@ import {
   type ParticipantSort,
   type PendingParticipant,
   type PendingSort,
-  phoneDigits,
   type RosterDuplicate,
   type RosterIntent,
   type RosterRow,
   STUDY_DETAIL_MESSAGES,
   type StudyMember,
   type StudyStats,
+  storedPhone,
   validateRosterRows,
 } from '@research/contracts';
 import type { Db, DbOrTx } from '../../db/client.js';
@@ -44,11 +44,6 @@ const iso = (value: Date | string | null | undefined) =>
 const blankToNull = (value: string | null | undefined) => {
   const trimmed = value?.trim();
   return trimmed ? trimmed : null;
-};
-/** Phones are stored as their 10 digits; blank is none. */
-const storedPhone = (value: string | null | undefined) => {
-  const digits = phoneDigits(value ?? '');
-  return digits === '' ? null : digits;
 };
 
 /** Unique, lower-cased e-mails of a roster with the row where each first appears. */

@@ -425,7 +425,7 @@ describe('study detail: participants, pending participants, roster, members, sta
     ).json();
     expect(list.pendingParticipants[0]).toMatchObject({
       email: 'new.one@example.org',
-      phoneNumber: '1110000000',
+      phoneNumber: '+11110000000',
       status: 'pre-enrolled',
       studyCode,
       studyName: 'Sleep & Steps',
@@ -461,7 +461,7 @@ describe('study detail: participants, pending participants, roster, members, sta
         phoneNumber: '(222) - 3333 - 444',
       },
     );
-    expect(edited.json().pendingParticipant.phoneNumber).toBe('2223333444');
+    expect(edited.json().pendingParticipant.phoneNumber).toBe('+12223333444');
     // A body without the phone changes nothing: the stored number stays.
     const untouched = await call(
       owner.token,
@@ -470,12 +470,33 @@ describe('study detail: participants, pending participants, roster, members, sta
       {},
     );
     expect(untouched.statusCode).toBe(200);
-    expect(untouched.json().pendingParticipant.phoneNumber).toBe('2223333444');
+    expect(untouched.json().pendingParticipant.phoneNumber).toBe('+12223333444');
     const [stored] = await t.app.platform.db
       .select({ phoneNumber: pendingParticipants.phoneNumber })
       .from(pendingParticipants)
       .where(eq(pendingParticipants.id, pending.id));
-    expect(stored?.phoneNumber).toBe('2223333444');
+    expect(stored?.phoneNumber).toBe('+12223333444');
+    // Numbers abroad, typed with their country code, are stored in E.164 too.
+    for (const [typed, e164] of [
+      ['+44 7700 900123', '+447700900123'],
+      ['+49 1512 3456789', '+4915123456789'],
+    ]) {
+      const abroad = await call(
+        owner.token,
+        'PUT',
+        `/api/studies/${studyId}/pending-participants/${pending.id}`,
+        { phoneNumber: typed },
+      );
+      expect(abroad.json().pendingParticipant.phoneNumber).toBe(e164);
+    }
+    const notAPhone = await call(
+      owner.token,
+      'PUT',
+      `/api/studies/${studyId}/pending-participants/${pending.id}`,
+      { phoneNumber: '+44 12' },
+    );
+    expect(notAPhone.statusCode).toBe(400);
+    expect(notAPhone.json().details.fields[0].message).toBe('Invalid phone number format');
     const cleared = await call(
       owner.token,
       'PUT',
@@ -521,7 +542,7 @@ describe('study detail: participants, pending participants, roster, members, sta
           ),
         );
       expect(a).toMatchObject({
-        phoneNumber: '3334445555',
+        phoneNumber: '+13334445555',
         firstName: 'Smith; Jr',
         lastName: 'Ann',
         status: 'pre-enrolled',

@@ -49,7 +49,7 @@ import {
   type WearableAuthorizationRow,
 } from '@research/contracts';
 import { useMemo, useState } from 'react';
-import type { Notify } from '../study-detail/components/notify';
+import type { Notify } from '../../components/notification-modal';
 import { useExtractionJobDetail } from './api/get-extraction-job';
 import { useExtractionJobs } from './api/get-extraction-jobs';
 import { useParticipantAuthorizations } from './api/get-participant-authorizations';

@@ -17,6 +17,7 @@ import {
 import { type FormEvent, type ReactNode, useEffect, useState } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { errorText, StepActions } from './participant-page';
+import { StepError } from './step-parts';
 
 /** The server's attemptsUsed, if it is a count within 0..3. */
 function attemptsUsedOf(value: unknown): number | undefined {
@@ -200,11 +201,7 @@ export function CodeEntry({
           {countdown.left > 0 ? CODE_ENTRY_TEXTS.resendIn(countdown.left) : CODE_ENTRY_TEXTS.resend}
         </Button>
       </Box>
-      {error && (
-        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-          {error}
-        </Alert>
-      )}
+      <StepError error={error} spaced />
       <StepActions>
         {back ?? <span />}
         <Button

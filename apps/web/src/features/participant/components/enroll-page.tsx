@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -20,7 +19,7 @@ import {
 } from '@research/contracts';
 import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { clearStoredFlow } from '../../wearables/authorization-flow';
+import { clearStoredFlow } from '../../../lib/wearables/authorization-flow';
 import { enrollDirect } from '../api/enroll-direct';
 import type { StudyLookup } from '../api/lookup-study';
 import { sendEmailCode } from '../api/send-email-code';
@@ -28,6 +27,7 @@ import { verifyEmailCode } from '../api/verify-email-code';
 import { saveEnrolment, saveSession } from '../session';
 import { CodeEntry } from './code-entry';
 import { errorText, ParticipantPage, StepActions } from './participant-page';
+import { BackButton, StepError, StepForm, SubmitButton } from './step-parts';
 import { StudyCodeForm } from './study-code-form';
 
 interface Person {
@@ -63,17 +63,14 @@ export default function EnrollPage() {
   const [busy, setBusy] = useState(false);
 
   const back = (to: number) => (
-    <Button
-      variant="outlined"
-      onClick={() => {
+    <BackButton
+      busy={busy}
+      onBack={() => {
         setError(null);
         setPendingCode(null);
         setStep(to);
       }}
-      disabled={busy}
-    >
-      {PARTICIPANT_COMMON_TEXTS.back}
-    </Button>
+    />
   );
 
   function finish(result: EnrollDirectResponse) {
@@ -201,12 +198,7 @@ export default function EnrollPage() {
       )}
 
       {step === 2 && study && !pendingCode && (
-        <Box
-          component="form"
-          noValidate
-          onSubmit={submitPerson}
-          sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
-        >
+        <StepForm onSubmit={submitPerson}>
           <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
             <TextField
               label={PARTICIPANT_COMMON_TEXTS.firstNameLabel}
@@ -243,24 +235,12 @@ export default function EnrollPage() {
             required
             slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: maxBirthDate } }}
           />
-          {error && (
-            <Alert severity="error" role="alert">
-              {error}
-            </Alert>
-          )}
+          <StepError error={error} />
           <StepActions>
             {back(1)}
-            <Button
-              type="submit"
-              variant="contained"
-              size="large"
-              disabled={busy}
-              startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
-            >
-              {ENROLL_TEXTS.enroll}
-            </Button>
+            <SubmitButton busy={busy}>{ENROLL_TEXTS.enroll}</SubmitButton>
           </StepActions>
-        </Box>
+        </StepForm>
       )}
 
       {step === 2 && study && pendingCode && (
@@ -292,11 +272,7 @@ export default function EnrollPage() {
             }}
             back={back(2)}
           />
-          {error && (
-            <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-              {error}
-            </Alert>
-          )}
+          <StepError error={error} spaced />
         </Box>
       )}
 

@@ -1,22 +1,11 @@
-import Link from '@mui/icons-material/Link';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import FormControl from '@mui/material/FormControl';
-import FormControlLabel from '@mui/material/FormControlLabel';
-import FormLabel from '@mui/material/FormLabel';
-import Radio from '@mui/material/Radio';
-import RadioGroup from '@mui/material/RadioGroup';
-import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import {
   ENROLMENT_MESSAGES,
   FLOW_STEPS,
-  hasTenDigits,
   isValidEmail,
   normalizeEmail,
-  PARTICIPANT_COMMON_TEXTS,
   PARTICIPANT_FLOW_TEXTS,
   PARTICIPANT_LIST_MESSAGES,
   PARTICIPANT_SESSION_HEADER,
@@ -28,8 +17,9 @@ import {
 } from '@research/contracts';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
-import { startAuthorization } from '../../wearables/authorization-flow';
-import { openAuthorizationPopup } from '../../wearables/authorization-popup';
+import { usePhoneInput } from '../../../components/phone-field';
+import { startAuthorization } from '../../../lib/wearables/authorization-flow';
+import { openAuthorizationPopup } from '../../../lib/wearables/authorization-popup';
 import { checkPending } from '../api/check-pending';
 import { enroll } from '../api/enroll';
 import type { StudyLookup } from '../api/lookup-study';
@@ -46,8 +36,16 @@ import {
 } from '../session';
 import { CodeEntry } from './code-entry';
 import { EnrollmentComplete } from './enrollment-complete';
-import { errorText, ParticipantPage, StepActions } from './participant-page';
+import {
+  AuthorizeStep,
+  ContactStep,
+  MethodStep,
+  PendingStep,
+  type VerificationMethod,
+} from './flow-steps';
+import { errorText, ParticipantPage } from './participant-page';
 import { ProfileForm } from './profile-form';
+import { BackButton, StepError } from './step-parts';
 import { StudyCodeForm } from './study-code-form';
 
 /** What /participant/verify-email hands over. */
@@ -81,9 +79,10 @@ export default function FlowPage() {
   const [step, setStep] = useState<number>(STEP.studyCode);
   const [study, setStudy] = useState<StudyLookup | null>(null);
   const [email, setEmail] = useState(handed?.email ?? '');
-  const [phone, setPhone] = useState('');
+  const phoneInput = usePhoneInput();
+  const { phone } = phoneInput;
   const [participant, setParticipant] = useState<PendingParticipantView | null>(null);
-  const [method, setMethod] = useState<'email' | 'phone'>('email');
+  const [method, setMethod] = useState<VerificationMethod>('email');
   const [sent, setSent] = useState<{ resendAfter?: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -120,17 +119,14 @@ export default function FlowPage() {
   }, []);
 
   const back = (to: number) => (
-    <Button
-      variant="outlined"
-      onClick={() => {
+    <BackButton
+      busy={busy}
+      onBack={() => {
         setError(null);
         setNotice(null);
         setStep(to);
       }}
-      disabled={busy}
-    >
-      {PARTICIPANT_COMMON_TEXTS.back}
-    </Button>
+    />
   );
 
   async function submitContact(event: FormEvent) {
@@ -139,7 +135,8 @@ export default function FlowPage() {
     const address = normalizeEmail(email);
     if (!address || !phone.trim()) return setError(ENROLMENT_MESSAGES.contactInfoRequired);
     if (!isValidEmail(address)) return setError(PARTICIPANT_LIST_MESSAGES.invalidEmail);
-    if (!hasTenDigits(phone)) return setError(PARTICIPANT_LIST_MESSAGES.invalidPhone);
+    const phoneError = phoneInput.problem();
+    if (phoneError) return setError(phoneError);
     setError(null);
     setNotice(null);
     setStep(STEP.pending);
@@ -154,7 +151,7 @@ export default function FlowPage() {
       const result = await checkPending({
         studyCode: study.studyCode,
         email: address,
-        phoneNumber: phone.trim(),
+        phoneNumber: phoneInput.value(),
       });
       if (!result.pending || !result.participant) {
         setError(ENROLMENT_MESSAGES.notApproved);
@@ -166,7 +163,7 @@ export default function FlowPage() {
         studyCode: study.studyCode,
         studyName: study.studyName,
         email: address,
-        phoneNumber: result.participant.phoneNumber ?? phone.trim(),
+        phoneNumber: result.participant.phoneNumber ?? phoneInput.value(),
       });
       setMethod('email');
       setNotice(ENROLMENT_MESSAGES.approved);
@@ -291,118 +288,36 @@ export default function FlowPage() {
       )}
 
       {step === STEP.contact && (
-        <Box
-          component="form"
-          noValidate
+        <ContactStep
+          busy={busy}
+          error={error}
+          back={back(STEP.studyCode)}
+          email={email}
+          onEmailChange={setEmail}
+          phone={phoneInput}
           onSubmit={submitContact}
-          sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
-        >
-          <Typography color="text.secondary">{PARTICIPANT_FLOW_TEXTS.contactHelp}</Typography>
-          <TextField
-            label={PARTICIPANT_COMMON_TEXTS.emailLabel}
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            autoComplete="email"
-            required
-            autoFocus
-          />
-          <TextField
-            label={PARTICIPANT_COMMON_TEXTS.phoneLabel}
-            type="tel"
-            value={phone}
-            onChange={(e) => setPhone(e.target.value)}
-            helperText={PARTICIPANT_COMMON_TEXTS.phoneHelp}
-            autoComplete="tel-national"
-            required
-            slotProps={{ htmlInput: { inputMode: 'tel', maxLength: 24 } }}
-          />
-          {error && (
-            <Alert severity="error" role="alert">
-              {error}
-            </Alert>
-          )}
-          <StepActions>
-            {back(STEP.studyCode)}
-            <Button type="submit" variant="contained" size="large" disabled={busy}>
-              {PARTICIPANT_COMMON_TEXTS.continue}
-            </Button>
-          </StepActions>
-        </Box>
+        />
       )}
 
       {step === STEP.pending && (
-        <Box>
-          {busy && (
-            <Box role="status" sx={{ display: 'flex', alignItems: 'center', gap: 2, py: 2 }}>
-              <CircularProgress size={24} aria-hidden />
-              <Typography>{PARTICIPANT_FLOW_TEXTS.checking}</Typography>
-            </Box>
-          )}
-          {error && (
-            <Alert severity="error" role="alert">
-              {error}
-            </Alert>
-          )}
-          <StepActions>
-            {back(STEP.contact)}
-            <Button
-              variant="contained"
-              size="large"
-              onClick={() => void runPendingCheck()}
-              disabled={busy}
-            >
-              {PARTICIPANT_FLOW_TEXTS.checkAgain}
-            </Button>
-          </StepActions>
-        </Box>
+        <PendingStep
+          busy={busy}
+          error={error}
+          back={back(STEP.contact)}
+          onRetry={() => void runPendingCheck()}
+        />
       )}
 
       {step === STEP.method && participant && (
-        <Box component="form" noValidate onSubmit={submitMethod}>
-          <FormControl>
-            <FormLabel id="verification-method">{PARTICIPANT_FLOW_TEXTS.methodLabel}</FormLabel>
-            <RadioGroup
-              aria-labelledby="verification-method"
-              value={method}
-              onChange={(e) => setMethod(e.target.value as 'email' | 'phone')}
-            >
-              <FormControlLabel
-                value="email"
-                control={<Radio />}
-                label={PARTICIPANT_FLOW_TEXTS.methodEmail(participant.email)}
-                sx={{ overflowWrap: 'anywhere' }}
-              />
-              <FormControlLabel
-                value="phone"
-                control={<Radio />}
-                disabled={!participant.phoneNumber}
-                label={
-                  participant.phoneNumber
-                    ? PARTICIPANT_FLOW_TEXTS.methodPhone(participant.phoneNumber)
-                    : PARTICIPANT_FLOW_TEXTS.methodPhoneMissing
-                }
-              />
-            </RadioGroup>
-          </FormControl>
-          {error && (
-            <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-              {error}
-            </Alert>
-          )}
-          <StepActions>
-            {back(STEP.contact)}
-            <Button
-              type="submit"
-              variant="contained"
-              size="large"
-              disabled={busy}
-              startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
-            >
-              {PARTICIPANT_FLOW_TEXTS.sendCode}
-            </Button>
-          </StepActions>
-        </Box>
+        <MethodStep
+          busy={busy}
+          error={error}
+          back={back(STEP.contact)}
+          participant={participant}
+          method={method}
+          onMethodChange={setMethod}
+          onSubmit={submitMethod}
+        />
       )}
 
       {step === STEP.code && participant && (
@@ -436,40 +351,12 @@ export default function FlowPage() {
               <CircularProgress size={24} aria-label={VERIFICATION_MESSAGES.success} />
             </Box>
           )}
-          {error && (
-            <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-              {error}
-            </Alert>
-          )}
+          <StepError error={error} spaced />
         </Box>
       )}
 
       {step === STEP.authorize && participant && (
-        <Box>
-          <Typography variant="subtitle1" component="h3">
-            {PARTICIPANT_FLOW_TEXTS.connectTitle}
-          </Typography>
-          <Typography color="text.secondary" sx={{ mt: 1 }}>
-            {PARTICIPANT_FLOW_TEXTS.connectBody}
-          </Typography>
-          {error && (
-            <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-              {error}
-            </Alert>
-          )}
-          <StepActions>
-            {back(STEP.method)}
-            <Button
-              variant="contained"
-              size="large"
-              onClick={connect}
-              disabled={busy}
-              startIcon={busy ? <CircularProgress size={18} color="inherit" /> : <Link />}
-            >
-              {busy ? PARTICIPANT_FLOW_TEXTS.connecting : PARTICIPANT_FLOW_TEXTS.connect}
-            </Button>
-          </StepActions>
-        </Box>
+        <AuthorizeStep busy={busy} error={error} back={back(STEP.method)} onConnect={connect} />
       )}
 
       {step === STEP.profile && participant && (

@@ -1,6 +1,3 @@
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import TextField from '@mui/material/TextField';
 import {
   formatStudyCodeInput,
@@ -14,6 +11,7 @@ import { type FormEvent, useState } from 'react';
 import { isOperationError } from '../../../lib/api-client';
 import { lookupStudy, type StudyLookup } from '../api/lookup-study';
 import { StepActions } from './participant-page';
+import { StepError, SubmitButton } from './step-parts';
 
 /**
  * 'Enter Study Code': 6-8 letters and digits, upper-cased as typed, at most 8; looked up
@@ -71,22 +69,10 @@ export function StudyCodeForm({
         required
         autoFocus
       />
-      {error && (
-        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-          {error}
-        </Alert>
-      )}
+      <StepError error={error} spaced />
       <StepActions>
         <span />
-        <Button
-          type="submit"
-          variant="contained"
-          size="large"
-          disabled={busy}
-          startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
-        >
-          {PARTICIPANT_COMMON_TEXTS.verifyStudyCode}
-        </Button>
+        <SubmitButton busy={busy}>{PARTICIPANT_COMMON_TEXTS.verifyStudyCode}</SubmitButton>
       </StepActions>
     </form>
   );

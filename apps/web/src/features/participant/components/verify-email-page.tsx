@@ -1,17 +1,14 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   formatStudyCodeInput,
-  hasTenDigits,
   isValidParticipantId,
   isValidStudyCode,
   normalizeEmail,
   PARTICIPANT_COMMON_TEXTS,
-  PARTICIPANT_LIST_MESSAGES,
   STUDY_CODE,
   STUDY_CODE_MESSAGES,
   VERIFICATION_MESSAGES,
@@ -21,6 +18,7 @@ import {
 } from '@research/contracts';
 import { type FormEvent, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { PhoneField, usePhoneInput } from '../../../components/phone-field';
 import { lookupStudy } from '../api/lookup-study';
 import { sendEmailCode } from '../api/send-email-code';
 import { sendPhoneCode } from '../api/send-phone-code';
@@ -31,6 +29,7 @@ import { saveSession } from '../session';
 import { CodeEntry } from './code-entry';
 import type { FlowNavigationState } from './flow-page';
 import { errorText, ParticipantPage, StepActions } from './participant-page';
+import { BackButton, StepError, StepForm, SubmitButton } from './step-parts';
 
 const STEP = { info: 0, email: 1, phone: 2, complete: 3 } as const;
 
@@ -76,7 +75,8 @@ export default function VerifyEmailPage() {
   const [emailSent, setEmailSent] = useState<{ resendAfter?: string } | null>(
     handed?.codeSent ? { resendAfter: handed.resendAfter } : null,
   );
-  const [phone, setPhone] = useState('');
+  const phoneInput = usePhoneInput();
+  const { phone, setPhone } = phoneInput;
   const [phoneSent, setPhoneSent] = useState<{ resendAfter?: string } | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -121,14 +121,14 @@ export default function VerifyEmailPage() {
       : sendPhoneCode({
           participantId: target.participantId,
           studyCode,
-          phoneNumber: phone.trim(),
+          phoneNumber: phoneInput.value(),
         });
   }
 
   async function firstSend(channel: 'email' | 'phone') {
     if (busy) return;
-    if (channel === 'phone' && !hasTenDigits(phone))
-      return setError(PARTICIPANT_LIST_MESSAGES.invalidPhone);
+    const phoneError = channel === 'phone' ? phoneInput.problem() : null;
+    if (phoneError) return setError(phoneError);
     setBusy(true);
     setError(null);
     try {
@@ -149,7 +149,7 @@ export default function VerifyEmailPage() {
       studyCode,
       studyName,
       participantData: {
-        phoneNumber: phone.trim() && phoneSent ? phone.trim() : null,
+        phoneNumber: phone.trim() && phoneSent ? phoneInput.value() : null,
         verificationStatus: status,
       },
     };
@@ -158,16 +158,13 @@ export default function VerifyEmailPage() {
 
   /** 'Back' goes to the step before this one. */
   const back = (to: number) => (
-    <Button
-      variant="outlined"
-      onClick={() => {
+    <BackButton
+      busy={busy}
+      onBack={() => {
         setError(null);
         setStep(to);
       }}
-      disabled={busy}
-    >
-      {PARTICIPANT_COMMON_TEXTS.back}
-    </Button>
+    />
   );
 
   return (
@@ -184,12 +181,7 @@ export default function VerifyEmailPage() {
       )}
 
       {step === STEP.info && (
-        <Box
-          component="form"
-          noValidate
-          onSubmit={submitInfo}
-          sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
-        >
+        <StepForm onSubmit={submitInfo}>
           <TextField
             label={PARTICIPANT_COMMON_TEXTS.participantIdLabel}
             placeholder={PARTICIPANT_COMMON_TEXTS.participantIdPlaceholder}
@@ -219,24 +211,12 @@ export default function VerifyEmailPage() {
               htmlInput: { maxLength: STUDY_CODE.maxLength, autoCapitalize: 'characters' },
             }}
           />
-          {error && (
-            <Alert severity="error" role="alert">
-              {error}
-            </Alert>
-          )}
+          <StepError error={error} />
           <StepActions>
             <span />
-            <Button
-              type="submit"
-              variant="contained"
-              size="large"
-              disabled={busy}
-              startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
-            >
-              {PARTICIPANT_COMMON_TEXTS.continue}
-            </Button>
+            <SubmitButton busy={busy}>{PARTICIPANT_COMMON_TEXTS.continue}</SubmitButton>
           </StepActions>
-        </Box>
+        </StepForm>
       )}
 
       {step === STEP.email &&
@@ -258,11 +238,7 @@ export default function VerifyEmailPage() {
         ) : (
           <Box>
             <Typography>{VERIFY_EMAIL_TEXTS.emailStepBody(normalizeEmail(email))}</Typography>
-            {error && (
-              <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-                {error}
-              </Alert>
-            )}
+            <StepError error={error} spaced />
             <StepActions>
               {back(STEP.info)}
               <Button
@@ -288,14 +264,14 @@ export default function VerifyEmailPage() {
               verifyPhoneCode({
                 participantId: participantId.trim(),
                 studyCode,
-                phoneNumber: phone.trim(),
+                phoneNumber: phoneInput.value(),
                 verificationCode,
               })
             }
             onVerified={(result) => {
               saveSession(result.session, {
                 email: normalizeEmail(email),
-                phoneNumber: phone.trim(),
+                phoneNumber: phoneInput.value(),
                 studyName,
               });
               setStatus(result.data.verificationStatus);
@@ -307,20 +283,15 @@ export default function VerifyEmailPage() {
         ) : (
           <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
             <Typography>{VERIFY_EMAIL_TEXTS.phoneStepBody}</Typography>
-            <TextField
+            <PhoneField
               label={PARTICIPANT_COMMON_TEXTS.phoneLabel}
-              type="tel"
-              value={phone}
-              onChange={(e) => setPhone(e.target.value)}
+              phone={phone}
+              country={phoneInput.country}
+              onPhoneChange={setPhone}
+              onCountryChange={phoneInput.setCountry}
               helperText={PARTICIPANT_COMMON_TEXTS.phoneHelp}
-              autoComplete="tel-national"
-              slotProps={{ htmlInput: { inputMode: 'tel', maxLength: 24 } }}
             />
-            {error && (
-              <Alert severity="error" role="alert">
-                {error}
-              </Alert>
-            )}
+            <StepError error={error} />
             <StepActions>
               {back(STEP.email)}
               <Box

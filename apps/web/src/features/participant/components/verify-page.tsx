@@ -1,4 +1,3 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -16,11 +15,12 @@ import {
 } from '@research/contracts';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
-import { verifyParticipant } from '../../wearables/api/verify-participant';
+import { verifyParticipant } from '../../../lib/wearables/verify-participant';
 import { sendEmailCode } from '../api/send-email-code';
 import { verifySecure } from '../api/verify-secure';
 import { saveEnrolment, sessionHeaders } from '../session';
 import { ParticipantPage } from './participant-page';
+import { StepError, StepForm } from './step-parts';
 
 type Found = ParticipantVerifyResponse['data'];
 /** What the page shows: the status itself only when this tab holds the participant's session. */
@@ -130,12 +130,7 @@ export default function VerifyPage() {
       title={PARTICIPANT_VERIFY_TEXTS.title}
       subtitle={PARTICIPANT_VERIFY_TEXTS.subtitle}
     >
-      <Box
-        component="form"
-        noValidate
-        onSubmit={check}
-        sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
-      >
+      <StepForm onSubmit={check}>
         <TextField
           label={PARTICIPANT_COMMON_TEXTS.participantIdLabel}
           placeholder={PARTICIPANT_COMMON_TEXTS.participantIdPlaceholder}
@@ -154,11 +149,7 @@ export default function VerifyPage() {
           autoComplete="email"
           required
         />
-        {error && (
-          <Alert severity="error" role="alert">
-            {error}
-          </Alert>
-        )}
+        <StepError error={error} />
         <Box
           sx={{
             display: 'flex',
@@ -186,7 +177,7 @@ export default function VerifyPage() {
             {PARTICIPANT_VERIFY_TEXTS.sendEmail}
           </Button>
         </Box>
-      </Box>
+      </StepForm>
 
       {status && (
         <Paper

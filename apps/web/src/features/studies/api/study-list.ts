@@ -1,10 +1,11 @@
 import { STUDY_PAGE_SIZE, studiesApi } from '@research/contracts';
 import { infiniteQueryOptions } from '@tanstack/react-query';
 import { callOperation } from '../../../lib/api-client';
+import { STUDY_LIST_KEY } from '../../../lib/update-study';
 
 /** Cache keys of the dashboard lists; every study mutation invalidates `studyKeys.all`. */
 export const studyKeys = {
-  all: ['studies'] as const,
+  all: STUDY_LIST_KEY,
   lists: () => [...studyKeys.all, 'list'] as const,
   list: (kind: StudyListKind) => [...studyKeys.lists(), kind] as const,
 };

@@ -12,7 +12,7 @@ import {
   type Study,
 } from '@research/contracts';
 import { type FormEvent, useId, useState } from 'react';
-import { CancelAndSubmit } from './cancel-and-submit';
+import { CancelAndSubmit } from '../../../components/cancel-and-submit';
 
 export interface ChangePasswordForm {
   current: string;

@@ -14,7 +14,7 @@ import {
   STUDY_MESSAGES,
 } from '@research/contracts';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { CancelAndSubmit } from './cancel-and-submit';
+import { CancelAndSubmit } from '../../../components/cancel-and-submit';
 
 export interface CreateStudyForm {
   name: string;

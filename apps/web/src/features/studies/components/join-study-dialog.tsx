@@ -12,7 +12,7 @@ import {
   STUDY_MESSAGES,
 } from '@research/contracts';
 import { type FormEvent, useEffect, useId, useState } from 'react';
-import { CancelAndSubmit } from './cancel-and-submit';
+import { CancelAndSubmit } from '../../../components/cancel-and-submit';
 
 export interface JoinStudyForm {
   studyCode: string;

@@ -362,7 +362,7 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
 
     it("updates name, description and duration: 'Study Updated'", async () => {
       const { user, form, calls } = await openEdit({
-        [`PUT /api/auth/update-study/${study.id}`]: {
+        [`PUT /api/studies/${study.id}`]: {
           body: { success: true, study: { ...study, name: 'Sleep 2' } },
         },
       });
@@ -411,7 +411,7 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
     it("wrong current password: 'Invalid Password' / 'Current password is incorrect', then success", async () => {
       let attempts = 0;
       const { user, form, calls } = await openEdit({
-        [`PUT /api/auth/update-study/${study.id}`]: () => {
+        [`PUT /api/studies/${study.id}`]: () => {
           attempts += 1;
           return attempts === 1
             ? {
@@ -445,7 +445,7 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
       const open = makeStudy({ name: 'Open', hasPassword: false });
       const { user, calls } = await openDashboard({
         [OWNED]: list([open]),
-        [`PUT /api/auth/update-study/${open.id}`]: {
+        [`PUT /api/studies/${open.id}`]: {
           body: { success: true, study: { ...open, hasPassword: true, password: 'first-pass' } },
         },
       });
@@ -470,7 +470,7 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
 
     it("a refused change is 'Failed to Change Password'", async () => {
       const { user, form } = await openEdit({
-        [`PUT /api/auth/update-study/${study.id}`]: {
+        [`PUT /api/studies/${study.id}`]: {
           status: 403,
           body: failure('Only the study owner can do this.', 'OWNER_ONLY'),
         },

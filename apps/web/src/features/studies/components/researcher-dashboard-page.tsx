@@ -1,30 +1,24 @@
 import Add from '@mui/icons-material/Add';
 import GroupAdd from '@mui/icons-material/GroupAdd';
-import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
-import ScienceOutlined from '@mui/icons-material/ScienceOutlined';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Snackbar from '@mui/material/Snackbar';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
-import Typography from '@mui/material/Typography';
 import {
   CHANGE_STUDY_PASSWORD_TEXTS,
   CREATE_STUDY_TEXTS,
   DELETE_STUDY_TEXTS,
   EDIT_STUDY_TEXTS,
-  formatStudyCodeInput,
   JOIN_MESSAGES,
   NOTIFICATION_TITLES,
-  STUDY_CODE,
   STUDY_DASHBOARD_TEXTS,
   STUDY_MESSAGES,
   type Study,
 } from '@research/contracts';
-import { type ReactNode, useCallback, useEffect, useId, useState } from 'react';
-import { useNavigate, useSearchParams } from 'react-router';
-import { LoadingIndicator } from '../../../components/loading-indicator';
+import { useCallback, useEffect, useId, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { EditStudyDialog, type EditStudyValues } from '../../../components/edit-study-dialog';
 import {
   type NotificationContent,
   NotificationModal,
@@ -32,13 +26,13 @@ import {
 import { ApiError } from '../../../lib/api-client';
 import { useSecureAuth } from '../../../lib/auth/auth-provider';
 import { displayNameOf } from '../../../lib/auth/routing';
+import { useUpdateStudy } from '../../../lib/update-study';
 import { useCreateStudy } from '../api/create-study';
 import { useDeleteStudy } from '../api/delete-study';
 import { useCollaborativeStudies } from '../api/get-collaborative-studies';
 import { useOwnedStudies } from '../api/get-owned-studies';
 import { useJoinStudy } from '../api/join-study';
 import type { StudyListKind } from '../api/study-list';
-import { useUpdateStudy } from '../api/update-study';
 import {
   ChangePasswordDialog,
   type ChangePasswordForm,
@@ -52,23 +46,17 @@ import {
   EMPTY_CREATE_FORM,
   toCreatePayload,
 } from './create-study-dialog';
+import { DashboardHeader, messageOf, StudiesPanel, useInvitationLink } from './dashboard-parts';
 import { DeleteStudyDialog } from './delete-study-dialog';
-import { EditStudyDialog, type EditStudyForm } from './edit-study-dialog';
 import { EMPTY_JOIN_FORM, JoinStudyDialog, type JoinStudyForm } from './join-study-dialog';
-import { EmptyStudies, StudyGrid } from './study-grid';
 
 const { authenticationRequired: AUTH_REQUIRED, authenticationError: AUTH_ERROR } =
   NOTIFICATION_TITLES;
-
-function messageOf(error: unknown, fallback: string): string {
-  return error instanceof Error && error.message.trim() ? error.message : fallback;
-}
 
 /** /researcher/dashboard: the approved researcher's owned and collaborative studies. */
 export default function ResearcherDashboardPage() {
   const { user, token } = useSecureAuth();
   const navigate = useNavigate();
-  const [searchParams, setSearchParams] = useSearchParams();
   const tabsId = useId();
 
   const [tab, setTab] = useState<StudyListKind>('owned');
@@ -123,27 +111,10 @@ export default function ResearcherDashboardPage() {
     }
   }, [collaborative.error, notify]);
 
-  // An invitation link (?code=…&password=…) opens the join dialog prefilled; the secret then
-  // leaves the address bar and the history entry.
-  useEffect(() => {
-    const code = searchParams.get('code');
-    const password = searchParams.get('password');
-    if (code === null && password === null) return;
-    setJoinForm({
-      studyCode: formatStudyCodeInput(code ?? '', STUDY_CODE.joinEntryLength),
-      password: password ?? '',
-    });
+  useInvitationLink((form) => {
+    setJoinForm(form);
     setJoinOpen(true);
-    setSearchParams(
-      (params) => {
-        const next = new URLSearchParams(params);
-        next.delete('code');
-        next.delete('password');
-        return next;
-      },
-      { replace: true },
-    );
-  }, [searchParams, setSearchParams]);
+  });
 
   const studyPath = (study: Study) => `/researcher/study/${encodeURIComponent(study.id)}`;
   const openStudy = (study: Study) => navigate(studyPath(study));
@@ -177,7 +148,7 @@ export default function ResearcherDashboardPage() {
     }
   };
 
-  const submitEdit = async (study: Study, form: EditStudyForm) => {
+  const submitEdit = async (study: Study, form: EditStudyValues) => {
     if (!signedIn) return notify('error', AUTH_REQUIRED, STUDY_MESSAGES.loginToUpdateStudy);
     if (!form.name.trim()) return;
     try {
@@ -285,117 +256,20 @@ export default function ResearcherDashboardPage() {
     </Button>
   );
 
-  let panel: ReactNode;
-  if (signedIn && active.isPending) {
-    panel = <LoadingIndicator message={STUDY_DASHBOARD_TEXTS.loading} />;
-  } else if (active.isError && studies.length === 0) {
-    panel = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => active.refetch()}>
-            {STUDY_DASHBOARD_TEXTS.retry}
-          </Button>
-        }
-      >
-        {messageOf(
-          active.error,
-          tab === 'owned'
-            ? STUDY_MESSAGES.loadOwnedStudiesFailed
-            : STUDY_DASHBOARD_TEXTS.loadCollaborativeFailed,
-        )}
-      </Alert>
-    );
-  } else if (studies.length === 0) {
-    panel =
-      tab === 'owned' ? (
-        <EmptyStudies
-          icon={<ScienceOutlined />}
-          title={STUDY_DASHBOARD_TEXTS.ownedEmptyTitle}
-          body={STUDY_DASHBOARD_TEXTS.ownedEmptyBody}
-          action={
-            <Button variant="contained" startIcon={<Add />} onClick={() => setCreateOpen(true)}>
-              {STUDY_DASHBOARD_TEXTS.ownedEmptyAction}
-            </Button>
-          }
-        />
-      ) : (
-        <EmptyStudies
-          icon={<GroupsOutlined />}
-          title={STUDY_DASHBOARD_TEXTS.collaborativeEmptyTitle}
-          body={STUDY_DASHBOARD_TEXTS.collaborativeEmptyBody}
-          action={
-            <Button variant="contained" startIcon={<GroupAdd />} onClick={() => setJoinOpen(true)}>
-              {STUDY_DASHBOARD_TEXTS.collaborativeEmptyAction}
-            </Button>
-          }
-        />
-      );
-  } else {
-    panel = (
-      <StudyGrid
-        studies={studies}
-        owned={tab === 'owned'}
-        hasMore={Boolean(active.hasNextPage)}
-        loadingMore={active.isFetchingNextPage}
-        onLoadMore={() => active.fetchNextPage()}
-        onOpen={openStudy}
-        onCopyCode={copyCode}
-        onEdit={setEditing}
-        onDelete={setDeleting}
-      />
-    );
-  }
-
   return (
     <Box
       component="section"
       sx={{ maxWidth: 'lg', mx: 'auto', px: { xs: 2, sm: 3 }, py: { xs: 3, md: 5 } }}
     >
-      <Box
-        sx={{
-          display: 'flex',
-          flexDirection: { xs: 'column', md: 'row' },
-          alignItems: { xs: 'stretch', md: 'flex-end' },
-          justifyContent: 'space-between',
-          gap: 2,
-          mb: 3,
-        }}
-      >
-        <Box sx={{ minWidth: 0 }}>
-          <Typography
-            variant="overline"
-            component="h1"
-            color="primary"
-            sx={{ display: 'block', fontWeight: 700, lineHeight: 2 }}
-          >
-            {STUDY_DASHBOARD_TEXTS.title}
-          </Typography>
-          <Typography
-            variant="h4"
-            component="p"
-            sx={{
-              fontSize: { xs: '1.6rem', md: '2.125rem' },
-              fontWeight: 500,
-              overflowWrap: 'anywhere',
-            }}
-          >
-            Welcome back{user ? `, ${displayNameOf(user)}` : ''}
-          </Typography>
-          <Typography color="text.secondary">{STUDY_DASHBOARD_TEXTS.subtitle}</Typography>
-        </Box>
-        <Box
-          sx={{
-            display: 'flex',
-            gap: 1.5,
-            flexShrink: 0,
-            '& > *': { flex: { xs: 1, md: 'none' } },
-          }}
-        >
-          {joinButton}
-          {tab === 'owned' && createButton}
-        </Box>
-      </Box>
+      <DashboardHeader
+        name={user ? displayNameOf(user) : null}
+        actions={
+          <>
+            {joinButton}
+            {tab === 'owned' && createButton}
+          </>
+        }
+      />
 
       <Box sx={{ borderBottom: 1, borderColor: 'divider', mb: 3 }}>
         <Tabs
@@ -421,7 +295,18 @@ export default function ResearcherDashboardPage() {
       </Box>
 
       <Box role="tabpanel" id={`${tabsId}-panel`} aria-labelledby={`${tabsId}-${tab}`}>
-        {panel}
+        <StudiesPanel
+          tab={tab}
+          list={active}
+          studies={studies}
+          signedIn={signedIn}
+          onCreate={() => setCreateOpen(true)}
+          onJoin={() => setJoinOpen(true)}
+          onOpen={openStudy}
+          onCopyCode={copyCode}
+          onEdit={setEditing}
+          onDelete={setDeleting}
+        />
       </Box>
 
       <CreateStudyDialog

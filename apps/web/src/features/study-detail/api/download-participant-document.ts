@@ -1,6 +1,7 @@
 import { type OperationInput, participantsApi } from '@research/contracts';
 import { useMutation } from '@tanstack/react-query';
 import { downloadOperation } from '../../../lib/api-client';
+import { saveBlob } from '../../../lib/save-blob';
 
 export type DownloadParticipantDocumentInput = OperationInput<
   typeof participantsApi.downloadParticipantDocument
@@ -14,20 +15,6 @@ export function fetchParticipantDocument({
   return downloadOperation(participantsApi.downloadParticipantDocument, {
     params: { participantId, documentId },
   });
-}
-
-function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.rel = 'noopener';
-  link.style.display = 'none';
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // Revoking at once can cancel the download.
-  setTimeout(() => URL.revokeObjectURL(url), 0);
 }
 
 /** Downloads a participant's document; changes nothing, so invalidates nothing. */

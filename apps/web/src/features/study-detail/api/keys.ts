@@ -18,11 +18,8 @@ export const studyDetailKeys = {
     [...studyDetailKeys.study(studyId), 'email', emailId] as const,
 };
 
-/**
- * The dashboard's cache root (features/studies `studyKeys.all`). Features do not import each
- * other, so the key is repeated here: a change of name or participants must refresh the cards.
- */
-export const DASHBOARD_STUDIES_KEY = ['studies'] as const;
+/** The dashboard's cache root: a change of name or participants must refresh the cards. */
+export { STUDY_LIST_KEY as DASHBOARD_STUDIES_KEY } from '../../../lib/update-study';
 
 /** Rows per page of the participant and pending tables. */
 export const STUDY_DETAIL_PAGE_SIZES = [10, 25, 50] as const;

@@ -14,8 +14,7 @@ import {
   STUDY_DETAIL_TEXTS,
   STUDY_STORAGE_TEXTS,
 } from '@research/contracts';
-import { ExtractionPanel } from '../../extraction/extraction-panel';
-import { AuthorizationListing } from '../../wearables/components/authorization-listing';
+import type { ReactNode } from 'react';
 import { useBucketUrl } from '../api/get-bucket-url';
 import type { Notify } from './notify';
 
@@ -26,15 +25,20 @@ export interface DataExtractionTabProps {
 }
 
 /**
- * Tab 4 'Data Extraction'. This issue brings the cloud storage card; the extraction panel and the
- * wearable authorization listing are added by their own issues, above the card.
+ * What other features show in the tab (the extraction panel, the wearable authorization
+ * listing). Features do not import each other: the route composes them and hands them in.
  */
-export function DataExtractionTab({ studyId, signedIn, notify }: DataExtractionTabProps) {
+export type ExtractionSections = (props: DataExtractionTabProps) => ReactNode;
+
+/** Tab 4 'Data Extraction': the sections the route hands in, above the cloud storage card. */
+export function DataExtractionTab({
+  sections,
+  ...props
+}: DataExtractionTabProps & { sections?: ExtractionSections }) {
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 3 }}>
-      <ExtractionPanel studyId={studyId} signedIn={signedIn} notify={notify} />
-      <AuthorizationListing studyId={studyId} notify={notify} />
-      <CloudStorageCard studyId={studyId} signedIn={signedIn} notify={notify} />
+      {sections?.(props)}
+      <CloudStorageCard {...props} />
     </Box>
   );
 }

@@ -9,13 +9,13 @@ import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
-  formatInvitePhone,
+  displayPhone,
+  formatPhoneInput,
   INVITE_DIALOG_TEXTS,
   isValidOptionalPhone,
   PARTICIPANT_LIST_MESSAGES,
   PARTICIPANT_MESSAGES,
   type PendingParticipant,
-  phoneDigits,
   STUDY_DETAIL_TEXTS,
   STUDY_PENDING_TEXTS,
 } from '@research/contracts';
@@ -68,9 +68,7 @@ function EditPendingForm({
   onClose,
   onSubmit,
 }: Omit<EditPendingDialogProps, 'open'> & { titleId: string }) {
-  const [phone, setPhone] = useState(() =>
-    participant?.phoneNumber ? formatInvitePhone(phoneDigits(participant.phoneNumber)) : '',
-  );
+  const [phone, setPhone] = useState(() => displayPhone(participant?.phoneNumber));
   const [touched, setTouched] = useState(false);
   const phoneBad = !isValidOptionalPhone(phone);
 
@@ -92,7 +90,7 @@ function EditPendingForm({
               label={STUDY_PENDING_TEXTS.phone}
               placeholder={INVITE_DIALOG_TEXTS.phonePlaceholder}
               value={phone}
-              onChange={(event) => setPhone(formatInvitePhone(event.target.value))}
+              onChange={(event) => setPhone(formatPhoneInput(event.target.value))}
               error={touched && phoneBad}
               helperText={
                 touched && phoneBad

@@ -1,7 +1,7 @@
+import { displayPhone } from '@research/contracts';
 import { describe, expect, it } from 'vitest';
 import { contactProblem, contactRecipients } from './contact-form';
 import { hasAnyEmail, inviteProblem } from './invite-rows';
-import { displayPhone } from './notify';
 
 describe('invite rules', () => {
   const row = (email: string, phone = '') => ({ email, phone });

@@ -9,14 +9,13 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import {
   CONTACT_MESSAGES,
   CSV_MESSAGES,
-  formatInvitePhone,
+  displayPhone,
   INVITE_DIALOG_TEXTS,
   INVITE_MESSAGES,
   invitationBodyProblem,
   invitationEmail,
   NOTIFICATION_TITLES,
   normalizeEmail,
-  phoneDigits,
   STUDY_DETAIL_TEXTS,
   type Study,
   validateCsvFile,
@@ -177,7 +176,7 @@ export function InviteParticipantsDialog({
       });
       const parsed: InviteRow[] = (result.participants ?? []).map((row) => ({
         email: normalizeEmail(row.email),
-        phone: row.phoneNumber ? formatInvitePhone(phoneDigits(row.phoneNumber)) : '',
+        phone: displayPhone(row.phoneNumber),
       }));
       // Participants of the study (and repeats in the file) are left out by the server and
       // listed, so the researcher sees why fewer rows arrived.

@@ -16,7 +16,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   CSV_PREVIEW_ROWS,
-  formatInvitePhone,
+  formatPhoneInput,
   INVITE_DIALOG_TEXTS,
   INVITE_MESSAGES,
   INVITE_PHONE_PATTERN,
@@ -145,7 +145,7 @@ export function InviteRows({
                 placeholder={INVITE_DIALOG_TEXTS.phonePlaceholder}
                 value={row.phone}
                 onChange={(event) =>
-                  setRow(index, { ...row, phone: formatInvitePhone(event.target.value) })
+                  setRow(index, { ...row, phone: formatPhoneInput(event.target.value) })
                 }
                 error={phoneProblem && phoneInvalid(row.phone)}
                 disabled={disabled}

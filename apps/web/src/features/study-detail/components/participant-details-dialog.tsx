@@ -14,6 +14,7 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import {
+  displayPhone,
   formatDateShort,
   formatSizeKBRounded,
   NOTIFICATION_TITLES,
@@ -27,7 +28,7 @@ import { type ReactNode, useEffect, useId } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { useDownloadParticipantDocument } from '../api/download-participant-document';
 import { useParticipantInfo } from '../api/get-participant-info';
-import { displayPhone, messageOf, type Notify } from './notify';
+import { messageOf, type Notify } from './notify';
 
 export interface ParticipantDetailsDialogProps {
   studyId: string;

@@ -9,6 +9,7 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import {
+  displayPhone,
   formatDateShort,
   NOTIFICATION_TITLES,
   PARTICIPANT_MESSAGES,
@@ -26,7 +27,7 @@ import { useUpdateParticipant } from '../api/update-participant';
 import { ConfirmDialog } from './confirm-dialog';
 import { EditParticipantDialog, type EditParticipantValues } from './edit-participant-dialog';
 import { EmptyPanel, LoadFailedPanel } from './empty-panel';
-import { displayPhone, messageOf, type Notify } from './notify';
+import { messageOf, type Notify } from './notify';
 import { ParticipantDetailsDialog } from './participant-details-dialog';
 import { type Column, ServerTable, useListState } from './server-table';
 

@@ -6,6 +6,7 @@ import TableCell from '@mui/material/TableCell';
 import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import {
+  displayPhone,
   formatDateShort,
   NOTIFICATION_TITLES,
   PARTICIPANT_MESSAGES,
@@ -23,7 +24,7 @@ import { useUpdatePendingParticipant } from '../api/update-pending-participant';
 import { ConfirmDialog } from './confirm-dialog';
 import { EditPendingDialog } from './edit-pending-dialog';
 import { EmptyPanel, LoadFailedPanel } from './empty-panel';
-import { displayPhone, messageOf, type Notify } from './notify';
+import { messageOf, type Notify } from './notify';
 import { type Column, ServerTable, useListState } from './server-table';
 
 /** 'pre-enrolled' and 'invited' are the known states; anything else is an error. */

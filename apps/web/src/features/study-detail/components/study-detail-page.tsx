@@ -12,11 +12,13 @@ import {
   STUDY_DETAIL_TEXTS,
   STUDY_EDIT_TEXTS,
   STUDY_MESSAGES,
+  type Study,
   type StudyStats,
 } from '@research/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { EditStudyDialog, type EditStudyValues } from '../../../components/edit-study-dialog';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import {
   type NotificationContent,
@@ -24,13 +26,12 @@ import {
 } from '../../../components/notification-modal';
 import { ApiError } from '../../../lib/api-client';
 import { useSecureAuth } from '../../../lib/auth/auth-provider';
+import { useUpdateStudy } from '../../../lib/update-study';
 import { useStudy } from '../api/get-study';
 import { useStudyStats } from '../api/get-study-stats';
 import { studyDetailKeys } from '../api/keys';
-import { useUpdateStudy } from '../api/update-study';
 import { CollaboratorsDialog } from './collaborators-dialog';
-import { DataExtractionTab } from './data-extraction-tab';
-import { EditStudyDialog, type EditStudyValues } from './edit-study-dialog';
+import { DataExtractionTab, type ExtractionSections } from './data-extraction-tab';
 import { EmailHistoryTab } from './email-history-tab';
 import { InviteParticipantsDialog } from './invite-participants-dialog';
 import { MembersTab } from './members-tab';
@@ -84,8 +85,15 @@ function tabIndexOf(value: string | null): number {
   return index < TABS.length ? index : 0;
 }
 
-/** /researcher/study/:studyId — the study detail screen for its owner and collaborators. */
-export default function StudyDetailPage() {
+/**
+ * /researcher/study/:studyId — the study detail screen for its owner and collaborators. The route
+ * hands in the Data Extraction tab's sections from the features that own them.
+ */
+export default function StudyDetailPage({
+  extractionSections,
+}: {
+  extractionSections?: ExtractionSections;
+}) {
   const { studyId = '' } = useParams();
   const { token } = useSecureAuth();
   const signedIn = Boolean(token);
@@ -104,7 +112,10 @@ export default function StudyDetailPage() {
 
   const study = useStudy(studyId, signedIn);
   const stats = useStudyStats(studyId, signedIn && study.isSuccess);
-  const updateStudy = useUpdateStudy();
+  const updateStudy = useUpdateStudy((study) =>
+    // The header and the generated invitation e-mail quote name, description and duration.
+    queryClient.setQueryData(studyDetailKeys.summary(study.id), study),
+  );
 
   const notify: Notify = useCallback(
     (type, title, message) => setNotification({ type, title, message }),
@@ -176,13 +187,13 @@ export default function StudyDetailPage() {
     }
   };
 
-  const submitEdit = async (values: EditStudyValues) => {
+  const submitEdit = async (_study: Study, values: EditStudyValues) => {
     if (!signedIn) {
       notify('error', NOTIFICATION_TITLES.authenticationError, STUDY_MESSAGES.authRequiredToUpdate);
       return;
     }
     try {
-      await updateStudy.mutateAsync({ studyId, changes: values });
+      await updateStudy.mutateAsync({ id: studyId, changes: values });
       setEditOpen(false);
       notify('success', STUDY_MESSAGES.updatedTitle, STUDY_EDIT_TEXTS.updated);
     } catch (error) {
@@ -295,15 +306,20 @@ export default function StudyDetailPage() {
           {tab === 3 && <EmailHistoryTab study={current} />}
           {tab === 4 && (
             <Box sx={{ p: { xs: 2, sm: 3 } }}>
-              <DataExtractionTab studyId={current.id} signedIn={signedIn} notify={notify} />
+              <DataExtractionTab
+                studyId={current.id}
+                signedIn={signedIn}
+                notify={notify}
+                sections={extractionSections}
+              />
             </Box>
           )}
         </Box>
       </Paper>
 
       <EditStudyDialog
-        open={editOpen}
-        study={current}
+        study={editOpen ? current : null}
+        editSettings
         busy={updateStudy.isPending}
         onClose={() => setEditOpen(false)}
         onSubmit={submitEdit}

@@ -16,11 +16,11 @@ import {
 } from '@research/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { clearStoredFlow, readStoredFlow } from '../../../lib/wearables/authorization-flow';
+import type { WearablePopupMessage } from '../../../lib/wearables/authorization-popup';
 import { completeCallback } from '../api/complete-callback';
 import { exchangeToken } from '../api/exchange-token';
 import { storeTokens } from '../api/store-tokens';
-import { clearStoredFlow, readStoredFlow } from '../authorization-flow';
-import type { WearablePopupMessage } from '../authorization-popup';
 
 type View = { kind: 'processing' } | { kind: 'success' } | { kind: 'failure'; message: string };
 

@@ -5,7 +5,7 @@ import { renderRoute } from '../../../test/render-route';
 
 // Starting the authorization is what fails in these cases; how it fails is up to each test.
 const flow = vi.hoisted(() => ({ startAuthorization: vi.fn<() => Promise<string>>() }));
-vi.mock('../authorization-flow', () => flow);
+vi.mock('../../../lib/wearables/authorization-flow', () => flow);
 
 const PARTICIPANT = 'P0123456789abcdef';
 const EMAIL = 'sam@example.org';

@@ -14,8 +14,8 @@ import Typography from '@mui/material/Typography';
 import { REAUTH_MESSAGES, REAUTHORIZE_TEXTS } from '@research/contracts';
 import { type FormEvent, useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
-import { verifyParticipant } from '../api/verify-participant';
-import { startAuthorization } from '../authorization-flow';
+import { startAuthorization } from '../../../lib/wearables/authorization-flow';
+import { verifyParticipant } from '../../../lib/wearables/verify-participant';
 
 const reasonOf = (error: unknown) =>
   error instanceof Error && error.message.trim() ? error.message : undefined;

@@ -1,5 +1,5 @@
 import { WEARABLE_MESSAGES, WEARABLE_STORAGE_KEYS } from '@research/contracts';
-import { fetchAuthUrl } from './api/get-auth-url';
+import { fetchAuthUrl } from './get-auth-url';
 
 /**
  * The browser side of the PKCE path. The page keeps a code verifier (32 random

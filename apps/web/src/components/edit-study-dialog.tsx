@@ -1,56 +1,65 @@
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import {
-  STUDY_DETAIL_TEXTS,
-  STUDY_EDIT_TEXTS,
+  EDIT_STUDY_TEXTS,
   STUDY_MESSAGES,
   type Study,
   type StudySettings,
 } from '@research/contracts';
 import { type FormEvent, useId, useState } from 'react';
-import { EnrolmentSettingsFields } from '../../participant/components/enrolment-settings-fields';
+import { CancelAndSubmit } from './cancel-and-submit';
+import { EnrolmentSettingsFields } from './enrolment-settings-fields';
 
 export interface EditStudyValues {
   name: string;
   description: string;
   duration: string;
-  /** Sent by the owner only: the server refuses settings from anyone else. */
+  /** Sent by the owner only, where the dialog offers settings: the server refuses others'. */
   settings?: StudySettings;
 }
 
 export interface EditStudyDialogProps {
-  open: boolean;
-  study: Study;
+  /** The study being edited; null closes the dialog. */
+  study: Study | null;
   busy: boolean;
   onClose: () => void;
   /** Called with trimmed values once the name is present. */
-  onSubmit: (values: EditStudyValues) => void;
+  onSubmit: (study: Study, values: EditStudyValues) => void;
+  /** The dashboard's way to 'Change Password'; the study screen has none. */
+  onChangePassword?: (study: Study) => void;
+  /** The study screen lets the owner change the enrolment settings here too. */
+  editSettings?: boolean;
 }
 
-/** 'Edit Study': name required; description and duration trimmed, duration optional. */
-export function EditStudyDialog({ open, study, busy, onClose, onSubmit }: EditStudyDialogProps) {
+/**
+ * 'Edit Study' on the dashboard and on the study screen: name (required), description and
+ * duration (trimmed, optional), the owner's enrolment settings where offered, and the way to
+ * 'Change Password' where offered.
+ */
+export function EditStudyDialog({ study, busy, onClose, ...rest }: EditStudyDialogProps) {
   const titleId = useId();
   return (
     <Dialog
-      open={open}
-      onClose={busy ? undefined : onClose}
       aria-labelledby={titleId}
+      open={study !== null}
+      onClose={busy ? undefined : onClose}
       maxWidth="sm"
       fullWidth
     >
-      {open && (
+      {/* Keyed so that each opening starts from the study's current values. */}
+      {study && (
         <EditStudyForm
+          key={study.id}
           titleId={titleId}
           study={study}
           busy={busy}
           onClose={onClose}
-          onSubmit={onSubmit}
+          {...rest}
         />
       )}
     </Dialog>
@@ -63,13 +72,15 @@ function EditStudyForm({
   busy,
   onClose,
   onSubmit,
-}: Omit<EditStudyDialogProps, 'open'> & { titleId: string }) {
-  const [values, setValues] = useState<EditStudyValues>({
+  onChangePassword,
+  editSettings = false,
+}: Omit<EditStudyDialogProps, 'study'> & { study: Study; titleId: string }) {
+  const [values, setValues] = useState({
     name: study.name,
     description: study.description ?? '',
     duration: study.duration ?? '',
   });
-  const isOwner = study.role === 'main';
+  const withSettings = editSettings && study.role === 'main';
   const [settings, setSettings] = useState<StudySettings>(study.settings);
   const [touched, setTouched] = useState(false);
   const nameMissing = values.name.trim() === '';
@@ -77,23 +88,23 @@ function EditStudyForm({
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    // Shown once, under the field: no modal on top of it.
+    // The rule shows under the field; nothing is sent until it holds.
     if (nameMissing || busy) return;
-    onSubmit({
+    onSubmit(study, {
       name: values.name.trim(),
       description: values.description.trim(),
       duration: values.duration.trim(),
-      ...(isOwner ? { settings } : {}),
+      ...(withSettings ? { settings } : {}),
     });
   };
 
   return (
     <Box component="form" noValidate onSubmit={submit}>
-      <DialogTitle id={titleId}>{STUDY_EDIT_TEXTS.title}</DialogTitle>
+      <DialogTitle id={titleId}>{EDIT_STUDY_TEXTS.title}</DialogTitle>
       <DialogContent>
         <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: 1 }}>
           <TextField
-            label={STUDY_EDIT_TEXTS.name}
+            label={EDIT_STUDY_TEXTS.name}
             required
             autoFocus
             value={values.name}
@@ -104,7 +115,7 @@ function EditStudyForm({
             fullWidth
           />
           <TextField
-            label={STUDY_EDIT_TEXTS.description}
+            label={EDIT_STUDY_TEXTS.description}
             value={values.description}
             onChange={(e) => setValues({ ...values, description: e.target.value })}
             disabled={busy}
@@ -113,30 +124,36 @@ function EditStudyForm({
             fullWidth
           />
           <TextField
-            label={STUDY_EDIT_TEXTS.duration}
-            placeholder={STUDY_EDIT_TEXTS.durationPlaceholder}
+            label={EDIT_STUDY_TEXTS.duration}
+            placeholder={EDIT_STUDY_TEXTS.durationPlaceholder}
             value={values.duration}
             onChange={(e) => setValues({ ...values, duration: e.target.value })}
             disabled={busy}
             fullWidth
           />
-          {isOwner && (
+          {withSettings && (
             <EnrolmentSettingsFields value={settings} onChange={setSettings} disabled={busy} />
           )}
         </Box>
       </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} disabled={busy}>
-          {STUDY_DETAIL_TEXTS.cancel}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={busy}
-          startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {busy ? STUDY_MESSAGES.updating : STUDY_EDIT_TEXTS.submit}
-        </Button>
+      <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}>
+        {onChangePassword && (
+          <Button
+            variant="outlined"
+            color="secondary"
+            onClick={() => onChangePassword(study)}
+            disabled={busy}
+            sx={{ mr: 'auto' }}
+          >
+            {EDIT_STUDY_TEXTS.changePassword}
+          </Button>
+        )}
+        <CancelAndSubmit
+          busy={busy}
+          onClose={onClose}
+          label={EDIT_STUDY_TEXTS.submit}
+          busyLabel={STUDY_MESSAGES.updating}
+        />
       </DialogActions>
     </Box>
   );

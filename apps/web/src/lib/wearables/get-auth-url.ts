@@ -1,5 +1,5 @@
 import { type OperationInput, PARTICIPANT_SESSION_HEADER, wearablesApi } from '@research/contracts';
-import { callOperation } from '../../../lib/api-client';
+import { callOperation } from '../api-client';
 
 /**
  * The consent URL, asked for as the participant. With the participant session the enrolment

@@ -1,0 +1,75 @@
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import { PARTICIPANT_COMMON_TEXTS } from '@research/contracts';
+import type { FormEvent, ReactNode } from 'react';
+
+/**
+ * The pieces every participant entry page builds its steps from (enrol, flow, verify, verify by
+ * e-mail), so a step's error, its buttons and its form look and behave the same everywhere.
+ */
+
+/** The step's error, announced to screen readers; nothing when there is none. */
+export function StepError({ error, spaced = false }: { error: string | null; spaced?: boolean }) {
+  if (!error) return null;
+  return (
+    <Alert severity="error" role="alert" sx={spaced ? { mt: 2 } : undefined}>
+      {error}
+    </Alert>
+  );
+}
+
+/** A step's form: a column of fields; the browser's own validation is off (ours shows). */
+export function StepForm({
+  onSubmit,
+  children,
+}: {
+  onSubmit: (event: FormEvent) => void;
+  children: ReactNode;
+}) {
+  return (
+    <Box
+      component="form"
+      noValidate
+      onSubmit={onSubmit}
+      sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
+    >
+      {children}
+    </Box>
+  );
+}
+
+/** The step's main button: a spinner while busy, and no second submission meanwhile. */
+export function SubmitButton({
+  busy,
+  children,
+  onClick,
+}: {
+  busy: boolean;
+  children: ReactNode;
+  /** Without it, the button submits its form. */
+  onClick?: () => void;
+}) {
+  return (
+    <Button
+      type={onClick ? 'button' : 'submit'}
+      onClick={onClick}
+      variant="contained"
+      size="large"
+      disabled={busy}
+      startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
+    >
+      {children}
+    </Button>
+  );
+}
+
+/** 'Back' to the step before (the page clears its messages in `onBack`). */
+export function BackButton({ busy, onBack }: { busy: boolean; onBack: () => void }) {
+  return (
+    <Button variant="outlined" onClick={onBack} disabled={busy}>
+      {PARTICIPANT_COMMON_TEXTS.back}
+    </Button>
+  );
+}
