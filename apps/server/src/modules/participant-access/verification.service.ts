@@ -151,8 +151,7 @@ export function createVerificationService({ db, messaging, keyRing, clock }: Ver
     if (channel === 'email') return resolved.subject.email;
     // Only the number on record: a typed number must not redirect the code elsewhere.
     const onRecord = resolved.participant?.phoneNumber ?? resolved.pending?.phoneNumber ?? null;
-    if (!onRecord || !typedPhone || !samePhone(onRecord, typedPhone))
-      throw verificationFailed();
+    if (!onRecord || !typedPhone || !samePhone(onRecord, typedPhone)) throw verificationFailed();
     return e164(onRecord);
   }
 

@@ -18,7 +18,7 @@ import {
   setClock,
 } from '../../test/enrolment-fixtures.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { addParticipant } from '../wearables/add-participant.js';
+import { addParticipant } from './add-participant.js';
 
 const SESSION = 'x-participant-session';
 const PHONE = '(617) - 555 - 0142';
