@@ -375,6 +375,9 @@ test.describe
       await expect(page.getByRole('heading', { name: 'Enter Contact Info' })).toBeVisible();
       await expect(page.getByLabel('Email Address')).toBeFocused();
       await page.keyboard.type(uniqueEmail('stranger'));
+      // Past the phone's country (United States unless chosen) to the number.
+      await page.keyboard.press('Tab');
+      await expect(page.getByLabel('Country')).toBeFocused();
       await page.keyboard.press('Tab');
       await page.keyboard.type('5550001111');
       await page.keyboard.press('Enter');

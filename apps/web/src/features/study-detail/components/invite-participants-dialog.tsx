@@ -9,7 +9,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import {
   CONTACT_MESSAGES,
   CSV_MESSAGES,
-  displayPhone,
+  formatPhoneInput,
   INVITE_DIALOG_TEXTS,
   INVITE_MESSAGES,
   invitationBodyProblem,
@@ -176,7 +176,8 @@ export function InviteParticipantsDialog({
       });
       const parsed: InviteRow[] = (result.participants ?? []).map((row) => ({
         email: normalizeEmail(row.email),
-        phone: displayPhone(row.phoneNumber),
+        // As the researcher would have typed it: North American numbers in the invite grouping.
+        phone: row.phoneNumber ? formatPhoneInput(row.phoneNumber) : '',
       }));
       // Participants of the study (and repeats in the file) are left out by the server and
       // listed, so the researcher sees why fewer rows arrived.
