@@ -14,6 +14,8 @@ export * from './participant.js';
 export * from './service.js';
 export * from './shell.js';
 export * from './studies.js';
+export * from './study-answers.js';
 export * from './study-detail.js';
+export * from './study-dialogs.js';
 export * from './transport.js';
 export * from './wearables.js';
