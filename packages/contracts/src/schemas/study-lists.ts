@@ -17,24 +17,26 @@ const pageFields = {
   offset: z.coerce.number().int().min(0).default(0),
 };
 
+/** A table's query: a page, one of its sort columns (and order) and a search term. */
+const tableQuerySchema = <const Sort extends string>(
+  sorts: readonly [Sort, ...Sort[]],
+  defaultSort: NoInfer<Sort>,
+) =>
+  z.object({
+    ...pageFields,
+    sort: z.enum(sorts).default(defaultSort),
+    order: orderSchema,
+    search: searchSchema,
+  });
+
 const PARTICIPANT_SORTS = ['name', 'email', 'phone', 'status', 'enrolledAt'] as const;
 export type ParticipantSort = (typeof PARTICIPANT_SORTS)[number];
-export const participantListQuerySchema = z.object({
-  ...pageFields,
-  sort: z.enum(PARTICIPANT_SORTS).default('enrolledAt'),
-  order: orderSchema,
-  search: searchSchema,
-});
+export const participantListQuerySchema = tableQuerySchema(PARTICIPANT_SORTS, 'enrolledAt');
 export type ParticipantListQuery = z.input<typeof participantListQuerySchema>;
 
 const PENDING_SORTS = ['email', 'phone', 'status', 'createdAt'] as const;
 export type PendingSort = (typeof PENDING_SORTS)[number];
-export const pendingParticipantListQuerySchema = z.object({
-  ...pageFields,
-  sort: z.enum(PENDING_SORTS).default('createdAt'),
-  order: orderSchema,
-  search: searchSchema,
-});
+export const pendingParticipantListQuerySchema = tableQuerySchema(PENDING_SORTS, 'createdAt');
 export type PendingParticipantListQuery = z.input<typeof pendingParticipantListQuerySchema>;
 
 export const emailHistoryQuerySchema = z.object({
