@@ -1,5 +1,5 @@
 /**
- * Benchmark of the dashboard's study lists (issue 5; budget in
+ * Benchmark of the dashboard's study lists (budget in
  * docs/architecture.md#performance-budgets): a researcher with 200 owned and 50 collaborative
  * studies on PostgreSQL; autocannon at 50 connections against the owned and collaborative list
  * endpoints and, in the same run, a bare Fastify JSON route.

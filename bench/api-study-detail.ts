@@ -1,5 +1,5 @@
 /**
- * Benchmark of the study detail screen's calls (issue 9; budget in
+ * Benchmark of the study detail screen's calls (budget in
  * docs/architecture.md#performance-budgets) on PostgreSQL: one study with 5,000 participants (3,000
  * with a wearable connection), 2,000 pending participants, 300 mailings (20 recipients each, every
  * tenth 1,000; with their outbound queue rows) and 10 collaborators. autocannon at 50 connections

@@ -1,5 +1,5 @@
 /**
- * Enrolment under load (issue 11): a study whose roster holds 500 addresses, and 500 direct
+ * Enrolment under load: a study whose roster holds 500 addresses, and 500 direct
  * enrolments of those addresses run at once over HTTP against a server on PostgreSQL.
  *
  *   npm run bench:enrolment     (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)

@@ -1,5 +1,5 @@
 /**
- * The extraction engine's second figure (issue 12): 200 connected participants × 30 days on
+ * The extraction engine's second figure: 200 connected participants × 30 days on
  * PostgreSQL, extracted by two separate worker processes (apps/server/src/worker.ts, as
  * `npm run start:worker` runs it), run twice against the sandbox (no injected latency unless
  * BENCH_LATENCY_MS is set; 300 requests per user per minute):

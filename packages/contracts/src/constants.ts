@@ -37,7 +37,7 @@ export const PARTICIPANT_ID_PREFIX = 'P';
 export const VERIFICATION_CODE_LENGTH = 6;
 export const VERIFICATION_RESEND_SECONDS = 30;
 export const MAX_EMAIL_CODE_ATTEMPTS = 3;
-/** Lifetime of a verification code (issue 11). */
+/** Lifetime of a verification code. */
 export const VERIFICATION_CODE_TTL_MS = 10 * 60 * 1000;
 /** Codes sent to one address or number, across studies, per hour (abuse ceiling). */
 export const MAX_CODES_PER_DESTINATION_PER_HOUR = 6;

@@ -1,5 +1,6 @@
 /**
- * Every way the product shows a file's size, in one place. Three forms, as the specs ask:
+ * Every way the product shows a file's size, in one place. Three forms, each fixed by the
+ * product (see docs/product.md):
  * - participant details: whole KB, rounded;
  * - every other document list: "MB with 2 decimals or KB with 1 decimal";
  * - the participant's own profile form: "Bytes, KB, MB or GB".

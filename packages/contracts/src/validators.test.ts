@@ -129,7 +129,7 @@ describe('formatInvitePhone and INVITE_PHONE_PATTERN', () => {
   ])('formats %j as %j', (input, expected) => {
     expect(formatInvitePhone(input)).toBe(expected);
   });
-  it('matches the spec example exactly', () => {
+  it('matches the product example exactly', () => {
     expect(INVITE_PHONE_PATTERN.test('(111) - 0000 - 000')).toBe(true);
   });
   it.each([

@@ -1,7 +1,8 @@
 /**
- * Pure validation and formatting rules of the spec. The zod schemas, the web forms and the server
- * services all call these, so a rule is written exactly once. No function reads the clock: callers
- * pass "today" so results are reproducible in tests and on servers in any time zone.
+ * Pure validation and formatting rules of the product (see docs/product.md). The zod schemas, the
+ * web forms and the server services all call these, so a rule is written exactly once. No function
+ * reads the clock: callers pass "today" so results are reproducible in tests and on servers in any
+ * time zone.
  */
 
 import {
@@ -195,7 +196,7 @@ export const phoneDigits = (value: string): string => digitsOf(value);
 // ---------------------------------------------------------------------------------------------
 // E-mail
 
-/** The spec's "simple {email} check": local@domain.tld with no spaces and a single '@'. */
+/** A deliberately simple e-mail check: local@domain.tld with no spaces and a single '@'. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const isValidEmail = (value: string): boolean => EMAIL_PATTERN.test(value);
@@ -419,8 +420,9 @@ export const isCsvFile = (file: Pick<FileFacts, 'name' | 'type'>): boolean =>
   file.type === 'text/csv' || file.name.toLowerCase().endsWith('.csv');
 
 /**
- * The roster upload checks in the spec's order: type, size (must be under 5 MB, so exactly
- * 5242880 bytes is refused), then emptiness. Returns the message to show, or null when fine.
+ * The roster upload checks, in the order the product reports them: type, size (must be under 5 MB,
+ * so exactly 5242880 bytes is refused), then emptiness. Returns the message to show, or null when
+ * fine.
  */
 export function validateCsvFile(file: FileFacts): string | null {
   if (!isCsvFile(file)) return CSV_MESSAGES.notCsv;

@@ -11,14 +11,14 @@ import {
   EMAIL_DETAILS_RECIPIENTS_MAX,
   emailDetailsParamsSchema,
   emailDetailsResponseSchema,
-  emailHistoryQuerySchema,
   emailHistoryResponseSchema,
   emailSendResponseSchema,
   invitationResponseSchema,
   sendCollaboratorInvitationsSchema,
   sendContactEmailSchema,
   sendInvitationsSchema,
-} from '../schemas/study-detail.js';
+} from '../schemas/study-email.js';
+import { emailHistoryQuerySchema } from '../schemas/study-lists.js';
 import { defineOperation } from './operation.js';
 import { MEMBER_ERRORS } from './roles.js';
 

@@ -6,24 +6,27 @@
 import { messageResponseSchema } from '../schemas/auth.js';
 import { studyIdParamsSchema } from '../schemas/studies.js';
 import {
-  addPendingParticipantsSchema,
-  memberListResponseSchema,
   participantDocumentParamsSchema,
-  participantInfoResponseSchema,
   participantListQuerySchema,
-  participantListResponseSchema,
   participantParamsSchema,
   pendingParticipantListQuerySchema,
-  pendingParticipantListResponseSchema,
   pendingParticipantParamsSchema,
+  studyMemberParamsSchema,
+} from '../schemas/study-lists.js';
+import { memberListResponseSchema, studyStatsResponseSchema } from '../schemas/study-members.js';
+import {
+  participantInfoResponseSchema,
+  participantListResponseSchema,
+  updateParticipantSchema,
+} from '../schemas/study-participants.js';
+import {
+  addPendingParticipantsSchema,
+  pendingParticipantListResponseSchema,
   pendingParticipantResponseSchema,
   ROSTER_MAX_ROWS,
   rosterResultResponseSchema,
-  studyMemberParamsSchema,
-  studyStatsResponseSchema,
-  updateParticipantSchema,
   updatePendingParticipantSchema,
-} from '../schemas/study-detail.js';
+} from '../schemas/study-roster.js';
 import { defineOperation, type ErrorMap } from './operation.js';
 import { MEMBER_ERRORS, RESEARCHER_ERRORS } from './roles.js';
 

@@ -19,7 +19,7 @@ import { successSchema } from './errors.js';
 const PASSWORD_MAX_LENGTH = 256;
 const passwordTooLong = `Password is too long (max ${PASSWORD_MAX_LENGTH} characters)`;
 
-/** A new password: the spec's minimum of 6 characters. */
+/** A new password: at least 6 characters (the product's minimum; see docs/product.md). */
 const newPasswordSchema = passwordSchema.max(PASSWORD_MAX_LENGTH, passwordTooLong);
 
 /** Opaque tokens (session, reset, set-up): base64url, bounded. */

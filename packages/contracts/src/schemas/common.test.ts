@@ -70,7 +70,7 @@ describe('passwordSchema', () => {
     expect(passwordSchema.parse('abc123')).toBe('abc123');
     expect(passwordSchema.parse(' a b c ')).toBe(' a b c ');
   });
-  it('rejects 5 characters and empty with the spec text', () => {
+  it('rejects 5 characters and empty with the product wording', () => {
     expect(messages(passwordSchema, 'abc12')).toEqual(['Password must be at least 6 characters']);
     expect(messages(passwordSchema, '')).toEqual(['Password must be at least 6 characters']);
   });
@@ -108,11 +108,14 @@ describe('studyCodeSchema', () => {
     expect(messages(studyCodeSchema, '')).toEqual(['Please enter a study code']);
     expect(messages(studyCodeSchema, '  ')).toEqual(['Please enter a study code']);
   });
-  it.each(['ABC12', 'ABCD12345', 'ABC-12', 'ÄBC123'])('rejects %j with the spec text', (code) => {
-    expect(messages(studyCodeSchema, code)).toEqual([
-      'Study code must be 6-8 characters (letters and numbers only)',
-    ]);
-  });
+  it.each(['ABC12', 'ABCD12345', 'ABC-12', 'ÄBC123'])(
+    'rejects %j with the product wording',
+    (code) => {
+      expect(messages(studyCodeSchema, code)).toEqual([
+        'Study code must be 6-8 characters (letters and numbers only)',
+      ]);
+    },
+  );
 });
 
 describe('participantIdSchema', () => {
@@ -130,7 +133,7 @@ describe('verificationCodeSchema', () => {
   it('accepts 6 digits', () => {
     expect(verificationCodeSchema.parse(' 123456 ')).toBe('123456');
   });
-  it('uses the spec texts', () => {
+  it('uses the product wording', () => {
     expect(messages(verificationCodeSchema, '')).toEqual(['Please enter the verification code']);
     expect(messages(verificationCodeSchema, '12345')).toEqual([
       'Please enter a valid 6-digit code',
@@ -181,7 +184,7 @@ describe('optionalPhoneSchema', () => {
 });
 
 describe('enum schemas', () => {
-  it('accept the spec values and reject others', () => {
+  it('accept the product values and reject others', () => {
     expect(dataTypeSchema.parse('sleep_log')).toBe('sleep_log');
     expect(dataTypeSchema.safeParse('steps').success).toBe(false);
     expect(roleSchema.options).toEqual(['researcher', 'master']);

@@ -34,7 +34,7 @@ import {
   VERIFICATION_CODE_PATTERN,
 } from '../validators.js';
 
-/** Texts for rules whose wording the spec does not give; kept here so there is one copy. */
+/** Texts for rules the product gives no wording for (ours); kept here so there is one copy. */
 export const SCHEMA_MESSAGES = {
   emailRequired: PARTICIPANT_LIST_MESSAGES.emailRequired,
   invalidEmail: PARTICIPANT_LIST_MESSAGES.invalidEmail,
@@ -58,7 +58,7 @@ export const textSchemaWith = (requiredMessage?: string) =>
 
 export const textSchema = textSchemaWith();
 
-/** Trimmed e-mail in the spec's simple local@domain.tld form. */
+/** Trimmed e-mail in the simple local@domain.tld form (EMAIL_PATTERN). */
 export const emailSchema = textSchema
   .trim()
   .min(1, { error: SCHEMA_MESSAGES.emailRequired, abort: true })

@@ -28,7 +28,7 @@ describe('enrolment contracts', () => {
     expect(parsed.studyCode).toBe('AB12CD');
   });
 
-  it('uses the spec texts for personal information', () => {
+  it('uses the product wording for personal information', () => {
     expect(firstMessage(enrollDirectBodySchema, { ...person, lastName: '' })).toBe(
       'Please fill in all required fields',
     );
@@ -65,7 +65,7 @@ describe('enrolment contracts', () => {
     ).toBe('Please enter both email and phone number');
   });
 
-  it('checks codes and names with the spec texts', () => {
+  it('checks codes and names with the product wording', () => {
     const base = { participantId: 'P0123456789abcdef', email: 'a@b.co', studyCode: 'AB12CD' };
     expect(firstMessage(verifyEmailCodeBodySchema, { ...base, verificationCode: '12345' })).toBe(
       'Please enter a valid 6-digit code',

@@ -89,9 +89,9 @@ const extractionNameSchema = textSchema
   .max(200);
 
 /**
- * `POST /api/data-extraction/extract-participant-data`. The spec's page sent one request
- * per participant (`participantId`); a request may also name several (`participantIds`), which
- * then share one run.
+ * `POST /api/data-extraction/extract-participant-data`. The extraction panel once sent one request
+ * per participant (`participantId`); a request may also name several (`participantIds`), which then
+ * share one run.
  */
 export const extractParticipantDataBodySchema = z
   .object({

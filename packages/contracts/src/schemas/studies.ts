@@ -76,7 +76,7 @@ export const updateStudySchema = z.object({
     .max(STUDY_PASSWORD_MAX, `Password is too long (max ${STUDY_PASSWORD_MAX} characters)`)
     .optional(),
   currentPassword: z.string().max(STUDY_PASSWORD_MAX).optional(),
-  /** Owner only, like every change here; the fields given replace the stored ones (issue 11). */
+  /** Owner only, like every change here; the fields given replace the stored ones. */
   settings: z
     .object({
       allowSelfEnrollment: z.boolean().optional(),

@@ -1,17 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import {
-  addPendingParticipantsSchema,
-  collaboratorCredentialsBlock,
-  collaboratorInvitationDefaults,
   emailSummary,
-  invitationBodyProblem,
-  invitationEmail,
   keepTypedRecipients,
   sendContactEmailSchema,
   sendInvitationsSchema,
-  updateParticipantSchema,
-  validateRosterRows,
-} from './study-detail.js';
+} from './study-email.js';
+import {
+  collaboratorCredentialsBlock,
+  collaboratorInvitationDefaults,
+  invitationBodyProblem,
+  invitationEmail,
+} from './study-invitation-mail.js';
+import { updateParticipantSchema } from './study-participants.js';
+import { addPendingParticipantsSchema, validateRosterRows } from './study-roster.js';
 
 describe('validateRosterRows: every roster row checked, every problem reported', () => {
   it('requires one participant', () => {

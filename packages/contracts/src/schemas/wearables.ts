@@ -1,8 +1,8 @@
 /**
  * Wearable authorization. The provider
  * behind the Fitbit-named paths is the Google Health API. Tokens never appear in any response:
- * where the spec's PKCE path returned `access_token`/`refresh_token` to the page, the server keeps
- * them and answers only `user_id` and `scope`.
+ * where the original PKCE path returned `access_token`/`refresh_token` to the page, the server
+ * keeps them and answers only `user_id` and `scope`.
  */
 
 import { z } from 'zod';
@@ -65,7 +65,7 @@ export const WEARABLE_POPUP_MESSAGE = {
 
 /** 64 hex characters: SHA-256 of the browser's code verifier. */
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, 'Invalid client binding');
-/** The spec's code verifier: 32 random bytes in hex. */
+/** The browser's PKCE code verifier: 32 random bytes in hex. */
 const browserCodeVerifierSchema = z.string().regex(/^[0-9a-f]{64}$/, 'Invalid code verifier');
 
 /**
@@ -99,7 +99,7 @@ export const fitbitCallbackResponseSchema = successSchema({
   studyCode: z.string(),
   scope: z.string(),
   message: z.string(),
-  /** A participant session for the profile step that follows (issue 11). */
+  /** A participant session for the profile step that follows. */
   session: participantSessionSchema.optional(),
 });
 

@@ -1,7 +1,7 @@
 /**
- * Texts of the master dashboard. Those the spec writes are quoted as written;
- * the rest (marked 'ours') fill gaps the spec leaves, e.g. dialog titles and confirmations.
- * Failures are ADMIN_MESSAGES (messages.ts).
+ * Texts of the master dashboard. The product's wording is quoted as written (see docs/product.md);
+ * the rest (marked 'ours') fill the gaps it leaves, e.g. dialog titles and confirmations. Failures
+ * are ADMIN_MESSAGES (messages.ts).
  */
 
 import { STUDY_MESSAGES } from './messages.js';

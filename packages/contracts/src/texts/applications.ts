@@ -1,7 +1,7 @@
 /**
- * Texts of the researcher application screens and calls that the specification left open (where it
- * said "not shown", the wording is ours): the form, the status page, the server's answers and its
- * e-mails. Spec texts come from APPLICATION_MESSAGES (messages.ts); these complete them.
+ * Texts of the researcher application screens and calls where the product gives no wording (the
+ * wording here is ours): the form, the status page, the server's answers and its e-mails. The
+ * product's own texts, kept verbatim, are APPLICATION_MESSAGES (messages.ts); these complete them.
  */
 
 import { RESEARCHER_DOCUMENTS } from '../constants.js';

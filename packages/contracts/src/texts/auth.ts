@@ -1,7 +1,7 @@
 /**
- * Texts of the accounts screens and calls that the specification left open (where it said "not
- * shown", the wording is ours): the portal, Google sign-in, password reset, the master set-up, the
- * server's answers and its e-mails. Spec texts come from AUTH_MESSAGES (messages.ts); these
+ * Texts of the accounts screens and calls where the product gives no wording (the wording here is
+ * ours): the portal, Google sign-in, password reset, the master set-up, the server's answers and
+ * its e-mails. The product's own texts, kept verbatim, are AUTH_MESSAGES (messages.ts); these
  * complete them.
  */
 

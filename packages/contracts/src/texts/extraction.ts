@@ -1,7 +1,7 @@
 /**
  * Texts of data extraction: the server's answers and
- * job errors, the notes on each data type, and the panel's copy. The spec's own messages
- * live in messages.ts (EXTRACTION_MESSAGES).
+ * job errors, the notes on each data type, and the panel's copy. The product's own wording
+ * lives in messages.ts (EXTRACTION_MESSAGES).
  */
 
 import { type DataType, EXTRACTION_MAX_RANGE_DAYS } from '../constants.js';

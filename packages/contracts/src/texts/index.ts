@@ -1,6 +1,7 @@
 /**
- * Every text a person reads — the spec's, word for word, and ours where it is silent — in one
- * home, one file per area, for the web pages, the server's answers and the e-mails alike.
+ * Every text a person reads — the product's wording, kept verbatim (see docs/product.md), and ours
+ * where it gives none — in one home, one file per area, for the web pages, the server's answers and
+ * the e-mails alike.
  */
 
 export * from './admin.js';
@@ -14,6 +15,8 @@ export * from './participant.js';
 export * from './service.js';
 export * from './shell.js';
 export * from './studies.js';
+export * from './study-answers.js';
 export * from './study-detail.js';
+export * from './study-dialogs.js';
 export * from './transport.js';
 export * from './wearables.js';

@@ -1,6 +1,6 @@
 /**
  * Texts of the landing page: the hero, the two entry cards, the six features, and
- * the signed-in welcome (ours: the spec gives no text), whose promise fits the account.
+ * the signed-in welcome (our wording: the product gives none), whose promise fits the account.
  */
 
 // Imports no other texts file: the landing route's JavaScript budget is tight, and

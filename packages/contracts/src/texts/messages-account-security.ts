@@ -1,6 +1,6 @@
 /**
- * Texts for the account hardening of issue 8 (e-mail confirmation, text rules). The spec gives
- * no wording for these, so they live here once and the server and web both use them.
+ * Texts for the account hardening (e-mail confirmation, text rules). The product gives no
+ * wording for these, so they live here once and the server and web both use them.
  */
 export const AUTH_HARDENING_MESSAGES = {
   confirmationSent: 'We sent a confirmation link to your e-mail address.',

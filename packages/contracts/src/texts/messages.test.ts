@@ -15,7 +15,7 @@ import {
 import { NETWORK_MESSAGES } from './shell.js';
 
 describe('messages', () => {
-  it('copies the spec texts exactly', () => {
+  it('copies the product wording exactly', () => {
     expect(ACCOUNT_FORM_MESSAGES.fillAllFields).toBe('Please fill in all fields');
     expect(ACCOUNT_FORM_MESSAGES.passwordTooShort).toBe('Password must be at least 6 characters');
     expect(STUDY_MESSAGES.nameRequired).toBe('Study name is required');

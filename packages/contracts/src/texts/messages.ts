@@ -1,7 +1,8 @@
 /**
- * User-facing texts of the spec, copied character for character. Forms,
+ * User-facing texts in the product's wording, copied character for character (see
+ * docs/product.md). Forms,
  * toasts and server errors take their wording from here so that web and API never drift apart.
- * Texts with a placeholder in the spec ('{reason}', '...') are functions.
+ * Texts with a placeholder ('{reason}', '...') are functions.
  */
 
 import {
@@ -138,8 +139,8 @@ export const CSV_MESSAGES = {
 } as const;
 
 /**
- * Per-participant roster rules. The spec prefixes each message with 'Participant N' but
- * does not show the separator; we use ': ' (see `participantMessage`).
+ * Per-participant roster rules. Each message is prefixed with 'Participant N'; the product
+ * gives no separator, so we use ': ' (see `participantMessage`).
  */
 export const PARTICIPANT_LIST_MESSAGES = {
   atLeastOne: 'At least one participant is required',

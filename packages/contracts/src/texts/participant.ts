@@ -193,7 +193,7 @@ export const ENROLMENT_SUCCESS_TEXTS = {
   home: 'Return to Home',
 } as const;
 
-/** The study's enrolment settings in the Edit Study dialog (issue 11). */
+/** The study's enrolment settings in the Edit Study dialog. */
 export const ENROLMENT_SETTINGS_TEXTS = {
   title: 'Participant enrollment',
   allowSelfEnrollment: 'Anyone with the study code can enroll',

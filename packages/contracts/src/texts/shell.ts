@@ -5,7 +5,7 @@
  * whose JavaScript budget is tight (150 KB gzip).
  */
 
-/** Fallback used wherever the spec shows 'Unknown error' for a missing reason. */
+/** Fallback shown wherever a failure comes without a reason (the product's wording). */
 export const UNKNOWN_ERROR = 'Unknown error';
 
 /** Sign-in, sign-up, password reset and session handling. */

@@ -1,7 +1,7 @@
 /**
- * Texts of the researcher dashboard and its study dialogs that the specification left open (where
- * it said "not shown", the wording is ours). Every text the spec names comes from STUDY_MESSAGES
- * (messages.ts); these complete them.
+ * Texts of the researcher dashboard and its study dialogs where the product gives no wording (the
+ * wording here is ours). The product's own texts, kept verbatim, are STUDY_MESSAGES (messages.ts);
+ * these complete them.
  */
 
 import { NOTIFY_RESEARCHER_LIMITS } from '../constants.js';

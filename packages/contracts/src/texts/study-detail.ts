@@ -1,39 +1,11 @@
 /**
- * Texts of the study detail screen and of its calls: the spec's words that
- * `messages.ts` does not hold, ours where the spec is silent (where it said "not shown", the
- * wording is ours), the server's answers, the mail it adds and the bucket page it serves.
+ * Texts of the study detail screen: its frame, its tabs and the dialogs of one row (details,
+ * edit, delete). The product's wording where it gives one (kept verbatim; see docs/product.md),
+ * ours where it gives none. The invite and contact dialogs are study-dialogs.ts; the server's
+ * answers, mail and bucket page are study-answers.ts.
  */
 
-/** Words several tables and dialogs of the screen label with. */
-const LABEL = {
-  name: 'Name',
-  email: 'Email',
-  phone: 'Phone',
-  status: 'Status',
-  actions: 'Actions',
-  subject: 'Subject',
-  message: 'Message',
-  recipients: 'Recipients',
-  firstName: 'First Name',
-  lastName: 'Last Name',
-  studyCode: 'Study Code',
-  remove: 'Remove',
-  delete: 'Delete',
-} as const;
-
-import { INVITATION_REPEAT_LIMITS } from '../constants.js';
-
-const plural = (count: number, one: string, many = `${one}s`) => (count === 1 ? one : many);
-
-const participantInvitationsSent = (count: number) =>
-  `Invitations were sent to ${count} ${plural(count, 'participant')}.`;
-
-/**
- * Invitations not sent again: the same one went to these recipients within the window, or they
- * had as many as the limit allows already.
- */
-const invitationsSkipped = (count: number) =>
-  `${count === 1 ? '1 invitation was' : `${count} invitations were`} already sent in the last ${INVITATION_REPEAT_LIMITS.windowHours} hours and ${count === 1 ? 'was' : 'were'} skipped.`;
+import { LABEL, plural } from './study-labels.js';
 
 /** The page frame, header, tabs and empty states, and what every tab shares. */
 export const STUDY_DETAIL_TEXTS = {
@@ -221,93 +193,6 @@ export const STUDY_STORAGE_TEXTS = {
   bucketErrorTitle: 'Bucket Error',
 } as const;
 
-/** 'Invite/Contact Participants': rows, CSV, contact form and the Review & Edit step. */
-export const INVITE_DIALOG_TEXTS = {
-  dialogTitle: STUDY_DETAIL_TEXTS.inviteParticipants,
-  modeLabel: 'Mode',
-  invite: 'Invite',
-  contact: 'Contact',
-  email: LABEL.email,
-  phone: 'Phone (optional)',
-  phonePlaceholder: '(111) - 0000 - 000',
-  phoneColumn: LABEL.phone,
-  participantRow: (n: number) => `Participant ${n}`,
-  addParticipant: 'Add Participant',
-  removeRow: (n: number) => `Remove participant ${n}`,
-  uploadCsv: 'Upload CSV',
-  uploading: 'Reading...',
-  csvHelp:
-    'A CSV with an "email" column and optionally "phone", "firstName", "lastName". Up to 5 MB.',
-  csvPreviewTitle: (count: number) => `${count} ${plural(count, 'participant')} from the file`,
-  /** Preview rows past the ones shown. */
-  csvMoreRows: (count: number) => `+${count} more`,
-  csvSkipped: (messages: string[]) => `Not added from the file:\n${messages.join('\n')}`,
-  continue: 'Continue',
-  reviewInvitationTitle: 'Review & Edit Invitation Email',
-  reviewContactTitle: 'Review & Edit Contact Email',
-  subject: LABEL.subject,
-  body: LABEL.message,
-  recipientsSummary: (count: number) =>
-    `This e-mail goes to ${count} ${plural(count, 'recipient')}.`,
-  sendInvitations: STUDY_DETAIL_TEXTS.sendInvitations,
-  sendEmails: 'Send Emails',
-  invitationsSent: participantInvitationsSent,
-  invitationsSkipped,
-  /** Invitations sent and repeats skipped; only the skipped sentence when none was sent. */
-  invitationOutcome: (sent: number, skipped: number): string => {
-    if (skipped === 0) return participantInvitationsSent(sent);
-    if (sent === 0) return invitationsSkipped(skipped);
-    return `${participantInvitationsSent(sent)} ${invitationsSkipped(skipped)}`;
-  },
-  emailsSent: (count: number) => `Your e-mail was sent to ${count} ${plural(count, 'recipient')}.`,
-  contactTitle: 'Email Title',
-  contactContent: 'Email Content',
-  recipients: LABEL.recipients,
-  selectAll: 'Select All',
-  clear: 'Clear',
-  noParticipants: 'This study has no participants yet.',
-  extraRecipients: 'Additional recipients',
-  extraRecipientsHelper:
-    'Optional. E-mail addresses of this study’s participants, pending participants or members, separated by commas.',
-  selectedCount: (count: number) => `${count} selected`,
-  recipientSearch: 'Search participants',
-  noRecipientMatches: 'No participants match your search.',
-  showingSome: (shown: number, total: number) =>
-    `Showing ${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')}. Search to find others.`,
-  sendFailed: 'Failed to send emails',
-} as const;
-
-const collaboratorInvitationsSent = (count: number) =>
-  `Invitations were sent to ${count} ${plural(count, 'collaborator')}.`;
-/** Recipients who were members already get a 'you have access' note, not an invitation. */
-const collaboratorsAlreadyMembers = (count: number) =>
-  `${count === 1 ? '1 recipient is already a member' : `${count} recipients are already members`} of this study; they were told they have access.`;
-
-/** 'Invite/Contact Collaborators'. */
-export const COLLABORATOR_DIALOG_TEXTS = {
-  dialogTitle: 'Invite/Contact Collaborators',
-  emails: 'Collaborator Emails',
-  emailsHelper: 'E-mail addresses separated by commas.',
-  message: 'Message (optional)',
-  messageHelper: 'Left blank, a standard invitation text is used.',
-  credentialsNote: (block: string) =>
-    `Added below your message when the e-mail is sent:\n\n${block}`,
-  reviewInvitationTitle: 'Review & Edit Collaborator Invitation Email',
-  reviewContactTitle: 'Review & Edit Collaborator Contact Email',
-  noMembers: 'This study has no other members yet.',
-  invitationsSent: collaboratorInvitationsSent,
-  alreadyMembers: collaboratorsAlreadyMembers,
-  /** Invitations sent and members told apart; only the members' sentence when none was invited. */
-  invitationOutcome: (sent: number, alreadyMembers: number, skipped = 0): string => {
-    const parts = [
-      sent > 0 || (alreadyMembers === 0 && skipped === 0) ? collaboratorInvitationsSent(sent) : '',
-      alreadyMembers > 0 ? collaboratorsAlreadyMembers(alreadyMembers) : '',
-      skipped > 0 ? invitationsSkipped(skipped) : '',
-    ];
-    return parts.filter(Boolean).join(' ');
-  },
-} as const;
-
 /** 'Edit Study' on the study screen (name, description, duration, enrolment settings). */
 export const STUDY_EDIT_TEXTS = {
   title: 'Edit Study',
@@ -318,89 +203,4 @@ export const STUDY_EDIT_TEXTS = {
   submit: 'Save Changes',
   updated: 'The study has been updated successfully.',
   failed: 'Failed to update study',
-} as const;
-
-/**
- * Server answers of the study detail calls. The spec gives no wording for these; each names the
- * rule so the toast ('Failed to …' title + this text) tells the user what to do.
- */
-export const STUDY_DETAIL_MESSAGES = {
-  participantNotFound: 'Participant not found',
-  pendingParticipantNotFound: 'Pending participant not found',
-  documentNotFound: 'Document not found',
-  memberNotFound: 'Study member not found',
-  emailNotFound: 'Email not found',
-  onlyOwnerDeletesParticipants: 'Only the study owner can delete participants.',
-  onlyOwnerRemovesMembers: 'Only the study owner can remove study members.',
-  cannotRemoveOwner: 'The main researcher cannot be removed from the study.',
-  participantEmailTaken: 'Another participant of this study already uses this email address.',
-  studyCodeMismatch: 'The study code does not belong to this study.',
-  alreadyParticipant: (email: string) => `${email} is already a participant of this study`,
-  alreadyPending: (email: string) => `${email} is already a pending participant of this study`,
-  duplicateInFile: (email: string, firstRow: number) =>
-    `${email} is already listed as participant ${firstRow}`,
-  tooManyRecipients: (max: number) => `At most ${max} recipients can be sent at once`,
-  recipientNotInStudy: (email: string) => `${email} is not a member of this study`,
-  /** Contact mail goes only to people the study already knows (never to any typed address). */
-  recipientNotKnownToStudy: (email: string) =>
-    `${email} is not a participant, pending participant or member of this study`,
-  csvMissingEmailColumn: 'The CSV file needs an email column',
-  csvTooManyRows: (max: number) => `The CSV file has more than ${max} participants`,
-  /** The roster form (multipart) holds more files or fields than it takes. */
-  formTooManyParts: 'The form has too many parts.',
-  unknownRosterIntent: 'Unknown roster intent',
-  /** Fallback when the roster check names no row. */
-  invalidRoster: 'Invalid roster',
-  pendingAdded: (n: number) => `Added ${n} pending participant(s)`,
-  participantDeleted: 'Participant deleted',
-  participantUpdated: 'Participant updated',
-  pendingParticipantRemoved: 'Pending participant removed',
-  memberRemoved: 'Study member removed',
-  /** The answer's message when repeats were skipped (sent and skipped, both counted). */
-  invitationOutcome: (sent: number, skipped: number) =>
-    skipped === 0
-      ? `Invitations sent to ${sent} participant(s)`
-      : `Invitations sent to ${sent} participant(s); ${skipped} already sent in the last ${INVITATION_REPEAT_LIMITS.windowHours} hours were skipped`,
-  emailsSent: (n: number) => `Emails sent to ${n} recipient(s)`,
-  collaboratorInvitationsSent: (n: number) => `Invitations sent to ${n} collaborator(s)`,
-} as const;
-
-/** What the server writes into the study screen's mail besides the researcher's own text. */
-export const STUDY_MAIL_TEXTS = {
-  /** The way in, as the generated invitation ends and as appended to a body that lost it. */
-  enrolLines: (studyCode: string, link: string) => [
-    `Study code: ${studyCode}`,
-    `Enroll here: ${link}`,
-  ],
-  joinAction: 'Join the study',
-  openAction: 'Open the study',
-  /** To an invited collaborator who is a member already. */
-  alreadyMember: (studyName: string) => [
-    `You already have access to the research study "${studyName}" as a member; there is nothing to join.`,
-    'Open the study from your research dashboard.',
-  ],
-} as const;
-
-/** Joining a study one is already a member of (issue 8): 200, not 'Study Joined'. */
-export const JOIN_MESSAGES = {
-  alreadyMemberTitle: 'Already a Collaborator',
-  alreadyMember: 'You are already a collaborator on this study.',
-} as const;
-
-/** The signed links to a study's files: the "Go to Bucket" page and its downloads. */
-export const BUCKET_PAGE_TEXTS = {
-  title: 'Study files',
-  expiryNote: (minutes: number) =>
-    `Download links on this page expire after ${minutes} minutes. Reopen the bucket from the study page for fresh links.`,
-  empty: 'No files yet. Extracted data appears here.',
-  columns: { file: 'File', size: 'Size', lastModified: 'Last modified' },
-  /** After a file's time, which is shown in UTC. */
-  utc: 'UTC',
-  nextPage: 'Next page',
-  listingLinkInvalid:
-    'This link is invalid or has expired. Open the bucket again from the study page.',
-  downloadLinkInvalid: 'This download link is invalid or has expired.',
-  studyDeleted: 'This study has been deleted. Its files are no longer available.',
-  notAMember:
-    'You are no longer a member of this study, so its files are no longer available to you.',
 } as const;

@@ -1,5 +1,5 @@
 /**
- * Texts of the wearable connection that the spec leaves to us (its popup, callback and
+ * Texts of the wearable connection that the product leaves to us (its popup, callback and
  * reauthorization messages live in messages.ts: WEARABLE_MESSAGES, REAUTH_MESSAGES): the server's
  * answers, the study's authorization listing, the reauthorization e-mail and the pages around the
  * consent.
