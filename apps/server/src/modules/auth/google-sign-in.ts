@@ -14,13 +14,13 @@ import { type AuthService, type RequestContext, toAuthUser } from './auth.servic
 const STATE_TTL_MS = 10 * 60_000;
 const VERIFIER_AD = 'oauth_states.code_verifier';
 
-interface CallbackInput {
+export interface CallbackInput {
   code: string;
   state: string;
   binding: string;
 }
 
-interface GoogleProfile {
+export interface GoogleProfile {
   googleSubject: string;
   displayName: string;
   photoUrl: string | null;

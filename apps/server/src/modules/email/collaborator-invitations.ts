@@ -16,7 +16,7 @@ import {
   withoutRepeats,
 } from './mailing.js';
 
-interface InvitationInput {
+export interface InvitationInput {
   studyCode: string;
   recipients: string[];
   emailSubject?: string | undefined;
