@@ -2,7 +2,7 @@ import { AUTH_SERVER_MESSAGES } from '@research/contracts';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import type { AppConfig } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import { oauthStates } from '../../db/schema/index.js';
 import { isUniqueViolation } from '../../db/unique-violation.js';
 import { AppError } from '../../errors.js';
@@ -13,6 +13,18 @@ import { type AuthService, type RequestContext, toAuthUser } from './auth.servic
 
 const STATE_TTL_MS = 10 * 60_000;
 const VERIFIER_AD = 'oauth_states.code_verifier';
+
+export interface CallbackInput {
+  code: string;
+  state: string;
+  binding: string;
+}
+
+export interface GoogleProfile {
+  googleSubject: string;
+  displayName: string;
+  photoUrl: string | null;
+}
 
 const signInFailed = (message: string, status = 401) =>
   new AppError(status, 'GOOGLE_SIGN_IN_FAILED', message);
@@ -56,6 +68,101 @@ export function createGoogleSignIn(deps: {
     return configuration;
   }
 
+  /** Uses the state once; it must be this flow's, unexpired, and started in this browser tab. */
+  async function claimState(input: CallbackInput) {
+    const [row] = await db
+      .update(oauthStates)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(oauthStates.stateHash, sha256Hex(input.state)),
+          eq(oauthStates.purpose, 'google_sign_in'),
+          isNull(oauthStates.usedAt),
+          gt(oauthStates.expiresAt, new Date()),
+        ),
+      )
+      .returning();
+    if (!row || row.bindingHash !== sha256Hex(input.binding) || !row.nonce) {
+      throw signInFailed(AUTH_SERVER_MESSAGES.googleAttemptExpired, 400);
+    }
+    return { ...row, nonce: row.nonce };
+  }
+
+  /** The code's ID token, verified, and the Google account it names (with a verified address). */
+  async function verifiedIdentity(
+    row: { codeVerifierEncrypted: string; nonce: string },
+    input: CallbackInput,
+  ): Promise<{ email: string; profile: GoogleProfile }> {
+    let claims: oidc.IDToken | undefined;
+    try {
+      const callbackUrl = new URL(redirectUri);
+      callbackUrl.searchParams.set('code', input.code);
+      callbackUrl.searchParams.set('state', input.state);
+      // Verifies the ID token: signature (JWKS), issuer, audience, expiry, nonce.
+      const tokens = await oidc.authorizationCodeGrant(await issuer(), callbackUrl, {
+        pkceCodeVerifier: cipher.decrypt(row.codeVerifierEncrypted, VERIFIER_AD),
+        expectedState: input.state,
+        expectedNonce: row.nonce,
+        idTokenExpected: true,
+      });
+      claims = tokens.claims();
+    } catch {
+      throw signInFailed(AUTH_SERVER_MESSAGES.googleNotVerified);
+    }
+    const email = typeof claims?.email === 'string' ? claims.email : '';
+    if (!claims || !email || claims.email_verified !== true) {
+      throw signInFailed(AUTH_SERVER_MESSAGES.googleNoVerifiedEmail, 403);
+    }
+    const profile = {
+      googleSubject: claims.sub,
+      displayName: typeof claims.name === 'string' ? claims.name : '',
+      photoUrl: typeof claims.picture === 'string' ? claims.picture : null,
+    };
+    return { email, profile };
+  }
+
+  /** The account of this Google identity: found by subject, linked by address, or created. */
+  async function accountOf(tx: DbOrTx, email: string, profile: GoogleProfile) {
+    const user = await repo.findUserByGoogleSubject(tx, profile.googleSubject);
+    if (user) return { user, action: 'auth.google_sign_in' };
+    const existing = await repo.findUserByEmail(tx, email);
+    if (!existing) {
+      const created = await repo.insertUser(tx, { email, ...profile, emailVerifiedAt: new Date() });
+      return { user: created, action: 'auth.google_register' };
+    }
+    // Someone could have registered this address with a password before its owner arrived
+    // (no e-mail check at sign-up). Until the address was proven, that password and its
+    // sessions are not trusted once the real owner links Google.
+    const unproven = !existing.emailVerifiedAt && existing.passwordHash;
+    if (unproven) await repo.revokeUserSessions(tx, existing.id);
+    const linked = await repo.updateUser(tx, existing.id, {
+      googleSubject: profile.googleSubject,
+      emailVerifiedAt: existing.emailVerifiedAt ?? new Date(),
+      ...(unproven ? { passwordHash: null } : {}),
+      ...(existing.displayName ? {} : { displayName: profile.displayName }),
+      ...(existing.photoUrl ? {} : { photoUrl: profile.photoUrl }),
+    });
+    return { user: linked, action: 'auth.google_linked' };
+  }
+
+  const signInOnce = (email: string, profile: GoogleProfile, ctx: RequestContext) =>
+    db.transaction(async (tx) => {
+      const found = await accountOf(tx, email, profile);
+      const user = await repo.updateUser(tx, found.user.id, {
+        lastLoginAt: new Date(),
+        ...(profile.photoUrl ? { photoUrl: profile.photoUrl } : {}),
+      });
+      const token = await auth.issueSession(tx, user.id);
+      await recordAudit(tx, {
+        actorId: user.id,
+        action: found.action,
+        targetType: 'user',
+        targetId: user.id,
+        ip: ctx.ip,
+      });
+      return { token, user: toAuthUser(user) };
+    });
+
   return {
     async authorizationUrl(binding: string): Promise<string> {
       let cfg: oidc.Configuration;
@@ -88,90 +195,11 @@ export function createGoogleSignIn(deps: {
         .toString();
     },
 
-    async complete(input: { code: string; state: string; binding: string }, ctx: RequestContext) {
-      const [row] = await db
-        .update(oauthStates)
-        .set({ usedAt: new Date() })
-        .where(
-          and(
-            eq(oauthStates.stateHash, sha256Hex(input.state)),
-            eq(oauthStates.purpose, 'google_sign_in'),
-            isNull(oauthStates.usedAt),
-            gt(oauthStates.expiresAt, new Date()),
-          ),
-        )
-        .returning();
-      if (!row || row.bindingHash !== sha256Hex(input.binding) || !row.nonce) {
-        throw signInFailed(AUTH_SERVER_MESSAGES.googleAttemptExpired, 400);
-      }
-
-      let claims: oidc.IDToken | undefined;
+    async complete(input: CallbackInput, ctx: RequestContext) {
+      const row = await claimState(input);
+      const { email, profile } = await verifiedIdentity(row, input);
       try {
-        const callbackUrl = new URL(redirectUri);
-        callbackUrl.searchParams.set('code', input.code);
-        callbackUrl.searchParams.set('state', input.state);
-        // Verifies the ID token: signature (JWKS), issuer, audience, expiry, nonce.
-        const tokens = await oidc.authorizationCodeGrant(await issuer(), callbackUrl, {
-          pkceCodeVerifier: cipher.decrypt(row.codeVerifierEncrypted, VERIFIER_AD),
-          expectedState: input.state,
-          expectedNonce: row.nonce,
-          idTokenExpected: true,
-        });
-        claims = tokens.claims();
-      } catch {
-        throw signInFailed(AUTH_SERVER_MESSAGES.googleNotVerified);
-      }
-      const email = typeof claims?.email === 'string' ? claims.email : '';
-      if (!claims || !email || claims.email_verified !== true) {
-        throw signInFailed(AUTH_SERVER_MESSAGES.googleNoVerifiedEmail, 403);
-      }
-      const profile = {
-        googleSubject: claims.sub,
-        displayName: typeof claims.name === 'string' ? claims.name : '',
-        photoUrl: typeof claims.picture === 'string' ? claims.picture : null,
-      };
-
-      const signInOnce = () =>
-        db.transaction(async (tx) => {
-          let user = await repo.findUserByGoogleSubject(tx, profile.googleSubject);
-          let action = 'auth.google_sign_in';
-          if (!user) {
-            const existing = await repo.findUserByEmail(tx, email);
-            if (existing) {
-              // Someone could have registered this address with a password before its owner arrived
-              // (no e-mail check at sign-up). Until the address was proven, that password and its
-              // sessions are not trusted once the real owner links Google.
-              const unproven = !existing.emailVerifiedAt && existing.passwordHash;
-              if (unproven) await repo.revokeUserSessions(tx, existing.id);
-              user = await repo.updateUser(tx, existing.id, {
-                googleSubject: profile.googleSubject,
-                emailVerifiedAt: existing.emailVerifiedAt ?? new Date(),
-                ...(unproven ? { passwordHash: null } : {}),
-                ...(existing.displayName ? {} : { displayName: profile.displayName }),
-                ...(existing.photoUrl ? {} : { photoUrl: profile.photoUrl }),
-              });
-              action = 'auth.google_linked';
-            } else {
-              user = await repo.insertUser(tx, { email, ...profile, emailVerifiedAt: new Date() });
-              action = 'auth.google_register';
-            }
-          }
-          user = await repo.updateUser(tx, user.id, {
-            lastLoginAt: new Date(),
-            ...(profile.photoUrl ? { photoUrl: profile.photoUrl } : {}),
-          });
-          const token = await auth.issueSession(tx, user.id);
-          await recordAudit(tx, {
-            actorId: user.id,
-            action,
-            targetType: 'user',
-            targetId: user.id,
-            ip: ctx.ip,
-          });
-          return { token, user: toAuthUser(user) };
-        });
-      try {
-        return await signInOnce();
+        return await signInOnce(email, profile, ctx);
       } catch (error) {
         // A first sign-in finished in parallel (two tabs, a double click) and created the
         // account first: run again, and this time find it.
@@ -179,7 +207,7 @@ export function createGoogleSignIn(deps: {
           isUniqueViolation(error, 'users_email_key') ||
           isUniqueViolation(error, 'users_google_subject_key')
         )
-          return signInOnce();
+          return signInOnce(email, profile, ctx);
         throw error;
       }
     },

@@ -1,6 +1,8 @@
+import type { AUTH_EMAILS } from '@research/contracts';
 import type { AppConfig } from '../../config.js';
 import type { DbOrTx } from '../../db/client.js';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
+import { renderEmail } from '../../platform/mail-templates.js';
 import * as repo from './auth.repository.js';
 
 const HOUR_MS = 60 * 60_000;
@@ -28,4 +30,20 @@ export async function createSetPasswordLink(
     expiresAt: new Date(Date.now() + 24 * HOUR_MS),
   });
   return `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+}
+
+/** An account e-mail whose button is a single-use link; its subject is its title. */
+export function linkMail(
+  texts: (typeof AUTH_EMAILS)[keyof typeof AUTH_EMAILS],
+  url: string,
+): { subject: string; html: string; text: string } {
+  return {
+    subject: texts.subject,
+    ...renderEmail({
+      title: texts.subject,
+      preheader: texts.preheader,
+      paragraphs: texts.paragraphs,
+      action: { label: texts.action, url },
+    }),
+  };
 }

@@ -3,130 +3,39 @@ import {
   ENROLMENT_SERVER_MESSAGES,
   type EnrollDirectResponse,
   isAtLeastAge,
-  type ParticipantSession,
   REAUTH_MESSAGES,
   samePhone,
   VERIFICATION_MESSAGES,
 } from '@research/contracts';
-import type { AppConfig } from '../../config.js';
-import type { Db, DbOrTx } from '../../db/client.js';
 import { AppError, badRequest } from '../../errors.js';
-import type { ObjectStore } from '../../platform/object-store/types.js';
-import { recordAudit } from '../audit/index.js';
 import { findLiveStudy, type StudyRow } from '../studies/index.js';
+import { createEnrolSteps } from './enrol-in-study.js';
 import * as repo from './enrolment.repository.js';
+import {
+  type EnrolmentDeps,
+  notApproved,
+  sessionView,
+  verificationFailed,
+} from './enrolment-shared.js';
 import { createParticipantProfile } from './participant-profile.js';
 import type { SessionHolder } from './participant-session.js';
+import { createSecureAuthOperations } from './secure-auth.js';
 import * as verificationRepo from './verification.repository.js';
-import {
-  type Context,
-  newParticipantId,
-  statusOf,
-  type VerificationService,
-} from './verification.service.js';
-import type { WearableAuthUrl } from './wearable-auth-url.js';
+import { type Context, newParticipantId } from './verification.service.js';
 
-const notApproved = () => new AppError(403, 'NOT_APPROVED', ENROLMENT_MESSAGES.notApproved);
-const verificationFailed = () =>
-  new AppError(400, 'VERIFICATION_FAILED', VERIFICATION_MESSAGES.failed);
+export type { EnrolmentDeps } from './enrolment-shared.js';
 
-export interface EnrolmentDeps {
-  db: Db;
-  config: AppConfig;
-  objectStore: ObjectStore;
-  verification: VerificationService;
-  wearableAuthUrl: WearableAuthUrl;
-}
-
-export function createEnrolmentService({
-  db,
-  config,
-  objectStore,
-  verification,
-  wearableAuthUrl,
-}: EnrolmentDeps) {
+/**
+ * A participant's way into a study: enrolment (direct, pre-approved, or through secure-auth in
+ * its own file), the roster check, and the checks a participant session is put through. The one
+ * transaction that enrols is in enrol-in-study.
+ */
+export function createEnrolmentService(deps: EnrolmentDeps) {
+  const { db, config, objectStore, verification } = deps;
   const clock = verification.clock;
   const profile = createParticipantProfile({ db, config, objectStore, verification });
-
-  /**
-   * Moves the person's roster entry to a participant (status 'enrolled', inviter kept), or
-   * returns the participant they already are. One transaction: no half-enrolled rows.
-   */
-  async function enrolInTx(
-    tx: DbOrTx,
-    study: StudyRow,
-    email: string,
-    details: {
-      firstName?: string;
-      lastName?: string;
-      selfEnrolment: boolean;
-      /** Enrolment without a verified code: only for an address the study has never seen. */
-      newcomerOnly?: boolean;
-    },
-    ctx: Context,
-  ) {
-    const now = clock.now();
-    await repo.lockEnrolment(tx, study.id, email);
-    const existing = await repo.findLiveParticipantByEmail(tx, study.id, email);
-    if (details.newcomerOnly && existing) return undefined;
-    if (existing) {
-      const subject = await verificationRepo.upsertSubject(tx, {
-        studyId: study.id,
-        email,
-        participantId: existing.id,
-      });
-      return { participant: existing, subject, resumed: true };
-    }
-    const roster = await repo.findPendingByEmail(tx, study.id, email, { lock: true });
-    // A roster entry already used by an enrolment (since deleted) approves nobody again.
-    const pending = roster && roster.participantId === null ? roster : undefined;
-    if (details.newcomerOnly && pending) return undefined;
-    if (!pending && !(details.selfEnrolment && study.settings.allowSelfEnrollment))
-      throw notApproved();
-    let subject = await verificationRepo.upsertSubject(tx, {
-      studyId: study.id,
-      email,
-      participantId: newParticipantId(),
-    });
-    if (await repo.participantIdTaken(tx, subject.participantId)) {
-      // The id belongs to a deleted participant: a new enrolment starts afresh with a new id.
-      await verificationRepo.deleteSubject(tx, subject.participantId);
-      subject = await verificationRepo.upsertSubject(tx, {
-        studyId: study.id,
-        email,
-        participantId: newParticipantId(),
-      });
-    }
-    const inserted = await repo.insertParticipant(tx, {
-      id: subject.participantId,
-      studyId: study.id,
-      email,
-      firstName: details.firstName ?? pending?.firstName ?? null,
-      lastName: details.lastName ?? pending?.lastName ?? null,
-      phoneNumber: pending?.phoneNumber ?? null,
-      status: 'enrolled',
-      enrolledAt: now,
-      updatedAt: now,
-      invitedBy: pending?.invitedBy ?? null,
-      pendingParticipantId: pending?.id ?? null,
-    });
-    if (!inserted) {
-      // A parallel enrolment of the same address won: resume it.
-      const winner = await repo.findLiveParticipantByEmail(tx, study.id, email);
-      if (!winner) throw new Error('participant neither inserted nor found');
-      return { participant: winner, subject, resumed: true };
-    }
-    if (pending) await repo.linkPendingToParticipant(tx, pending.id, inserted.id, now);
-    await recordAudit(tx, {
-      actorId: null,
-      action: 'participant.enrolled',
-      targetType: 'participant',
-      targetId: inserted.id,
-      details: { studyId: study.id, fromRoster: Boolean(pending) },
-      ip: ctx.ip,
-    });
-    return { participant: inserted, subject, resumed: false };
-  }
+  const steps = createEnrolSteps(deps);
+  const { enrolInTx, enrolOrFail, enrolVerified, authUrlFor } = steps;
 
   /** The presented session if it is this participant's and verified. */
   async function verifiedSessionOf(token: string | undefined, participantId: string) {
@@ -135,61 +44,50 @@ export function createEnrolmentService({
     return row;
   }
 
-  const sessionView = (
-    token: string,
-    row: verificationRepo.SessionRow,
-    study: StudyRow,
-  ): ParticipantSession => ({
-    sessionId: token,
-    participantId: row.participantId,
-    studyCode: study.studyCode,
-    verified: row.verifiedAt !== null,
-    expiresAt: row.expiresAt.toISOString(),
-  });
-
-  async function authUrlFor(participant: { id: string; studyId: string }) {
-    try {
-      return await wearableAuthUrl(participant);
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      throw new AppError(502, 'AUTH_URL_FAILED', ENROLMENT_MESSAGES.authUrlFailed);
-    }
-  }
-
   /**
-   * Enrolment of a subject whose address a code has proven (pre-approved flow and secure-auth
-   * completion). A verified session of this very participant is required whatever the study's
-   * settings: a roster entry or a participant never changes on the word of an anonymous caller.
+   * A newcomer in a study that requires no verification enrols at once, with a verified
+   * session; undefined when the address became known meanwhile (a parallel call): it needs a
+   * code too.
    */
-  async function enrolVerified(
+  async function enrolNewcomer(
     study: StudyRow,
-    subject: verificationRepo.SubjectRow,
-    token: string | undefined,
+    email: string,
+    names: { firstName: string; lastName: string; selfEnrolment: true },
     ctx: Context,
   ) {
-    const presented = await verification.requireSession(token, {
-      participantId: subject.participantId,
-      studyId: study.id,
-    });
-    const { participant } = await enrolOrFail(study, subject.email, { selfEnrolment: false }, ctx);
-    const fitbitAuthUrl = await authUrlFor(participant);
+    const enrolled = await db.transaction((tx) =>
+      enrolInTx(tx, study, email, { ...names, newcomerOnly: true }, ctx),
+    );
+    if (!enrolled) return undefined;
+    const session = await verification.issueSession(db, study, enrolled.participant.id, true);
     return {
       message: ENROLMENT_SERVER_MESSAGES.enrolled,
-      participantId: participant.id,
-      fitbitAuthUrl,
-      session: sessionView(token as string, presented, study),
+      participantId: enrolled.participant.id,
+      verificationRequired: false,
+      fitbitAuthUrl: await authUrlFor(enrolled.participant),
+      session,
     };
   }
 
-  async function enrolOrFail(
+  /** The code comes first; a code sent under 30 s ago is still on its way and still valid. */
+  async function sendEnrolmentCode(
     study: StudyRow,
-    email: string,
-    details: Parameters<typeof enrolInTx>[3],
+    subject: verificationRepo.SubjectRow,
     ctx: Context,
   ) {
-    const enrolled = await db.transaction((tx) => enrolInTx(tx, study, email, details, ctx));
-    if (!enrolled) throw new Error('enrolment of a known address without a code');
-    return enrolled;
+    try {
+      await verification.sendCode(
+        'email',
+        {
+          participantId: subject.participantId,
+          studyCode: study.studyCode,
+          email: subject.email,
+        },
+        ctx,
+      );
+    } catch (error) {
+      if (!(error instanceof AppError && error.code === 'RESEND_TOO_SOON')) throw error;
+    }
   }
 
   return {
@@ -216,7 +114,11 @@ export function createEnrolmentService({
       const member = await verification.membershipOf(db, study.id, input.email);
       const newcomer = !member.participant && !member.pending;
       if (newcomer && !study.settings.allowSelfEnrollment) throw notApproved();
-      const names = { firstName: input.firstName, lastName: input.lastName, selfEnrolment: true };
+      const names = {
+        firstName: input.firstName,
+        lastName: input.lastName,
+        selfEnrolment: true as const,
+      };
 
       const subject = await verificationRepo.upsertSubject(db, {
         studyId: study.id,
@@ -235,35 +137,10 @@ export function createEnrolmentService({
         };
       }
       if (newcomer && !study.settings.requireVerification) {
-        const enrolled = await db.transaction((tx) =>
-          enrolInTx(tx, study, input.email, { ...names, newcomerOnly: true }, ctx),
-        );
-        // Undefined: the address became known meanwhile (a parallel call): it needs a code too.
-        if (enrolled) {
-          const session = await verification.issueSession(db, study, enrolled.participant.id, true);
-          return {
-            message: ENROLMENT_SERVER_MESSAGES.enrolled,
-            participantId: enrolled.participant.id,
-            verificationRequired: false,
-            fitbitAuthUrl: await authUrlFor(enrolled.participant),
-            session,
-          };
-        }
+        const enrolled = await enrolNewcomer(study, input.email, names, ctx);
+        if (enrolled) return enrolled;
       }
-      // The code comes first; a code sent under 30 s ago is still on its way and still valid.
-      try {
-        await verification.sendCode(
-          'email',
-          {
-            participantId: subject.participantId,
-            studyCode: study.studyCode,
-            email: subject.email,
-          },
-          ctx,
-        );
-      } catch (error) {
-        if (!(error instanceof AppError && error.code === 'RESEND_TOO_SOON')) throw error;
-      }
+      await sendEnrolmentCode(study, subject, ctx);
       return {
         message: VERIFICATION_MESSAGES.codeSent('email'),
         participantId: subject.participantId,
@@ -361,65 +238,8 @@ export function createEnrolmentService({
       };
     },
 
-    // ---- /api/secure-auth/* ----
-
-    /** Opens a session for a rostered or enrolled address; verified only after a code. */
-    async secureVerifyParticipant(input: { studyCode: string; personalInfo: { email: string } }) {
-      const { study } = await verification.studyByCode(input.studyCode);
-      const email = input.personalInfo.email;
-      const { participant, pending } = await verification.membershipOf(db, study.id, email);
-      if (!participant && !pending) throw notApproved();
-      const subject = await verificationRepo.upsertSubject(db, {
-        studyId: study.id,
-        email,
-        participantId: participant?.id ?? newParticipantId(),
-      });
-      // Unverified whatever the study's settings, and the status of an unproven caller is 'none':
-      // what has been verified before is the participant's business, not the address holder's.
-      const session = await verification.issueSession(db, study, subject.participantId, false);
-      return { session: { ...session, verificationStatus: 'none' as const } };
-    },
-
-    async secureSendEmail(input: { sessionId: string; email: string }, ctx: Context) {
-      const session = await verification.requireSession(input.sessionId, {}, { verified: false });
-      const subject = await verificationRepo.findSubjectById(db, session.participantId);
-      if (!subject || subject.email !== input.email) throw verificationFailed();
-      const { study } = await studyOf(session.studyId);
-      return verification.sendCode(
-        'email',
-        { participantId: subject.participantId, studyCode: study.studyCode, email: subject.email },
-        ctx,
-      );
-    },
-
-    async secureValidateSession(input: { sessionId: string }) {
-      const session = await verification.requireSession(input.sessionId, {}, { verified: false });
-      const subject = await verificationRepo.findSubjectById(db, session.participantId);
-      const { study } = await studyOf(session.studyId);
-      return {
-        session: {
-          ...sessionView(input.sessionId, session, study),
-          verificationStatus: subject && session.verifiedAt ? statusOf(subject) : ('none' as const),
-        },
-        message: ENROLMENT_SERVER_MESSAGES.sessionValid,
-      };
-    },
-
-    async secureCompleteEnrollment(input: { sessionId: string }, ctx: Context) {
-      const session = await verification.requireSession(input.sessionId, {});
-      const subject = await verificationRepo.findSubjectById(db, session.participantId);
-      if (!subject) throw verificationFailed();
-      const { study } = await studyOf(session.studyId);
-      const result = await enrolVerified(study, subject, input.sessionId, ctx);
-      return { ...result, message: ENROLMENT_SERVER_MESSAGES.enrollmentCompleted };
-    },
+    ...createSecureAuthOperations(deps, steps),
   };
-
-  async function studyOf(studyId: string) {
-    const row = await findLiveStudy(db, studyId);
-    if (!row) throw verificationFailed();
-    return { study: row };
-  }
 }
 
 export type EnrolmentService = ReturnType<typeof createEnrolmentService>;

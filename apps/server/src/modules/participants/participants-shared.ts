@@ -1,0 +1,49 @@
+import type { Db, DbOrTx } from '../../db/client.js';
+import type { ObjectStore } from '../../platform/object-store/types.js';
+import { recordAudit } from '../audit/index.js';
+import type { RequestContext } from '../auth/index.js';
+import type { StudiesService, StudyAccess } from '../studies/index.js';
+import type * as repo from './participants.repository.js';
+
+/** What the participants service's parts share: their dependencies, and small conversions. */
+
+export interface ParticipantsDeps {
+  db: Db;
+  objectStore: ObjectStore;
+  studies: StudiesService;
+  /** Revokes the participant's wearable grant at the provider (wearables service). */
+  revokeWearable?: (participantId: string, actorId: string) => Promise<unknown>;
+}
+
+export interface Actor {
+  id: string;
+}
+
+/** A participant and the caller's access to its study, resolved once per request. */
+export interface ParticipantAccess {
+  access: StudyAccess;
+  participant: repo.ParticipantRecord;
+}
+
+export const iso = (value: Date | string | null | undefined) =>
+  value == null ? null : new Date(value).toISOString();
+
+export const blankToNull = (value: string | null | undefined) => {
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : null;
+};
+
+/** Ids arrive from the URL: anything but a UUID cannot name a row, and would fail the query. */
+export const isUuid = (value: string) => /^[0-9a-f-]{36}$/i.test(value);
+
+export async function audit(
+  tx: DbOrTx,
+  actor: Actor,
+  action: string,
+  targetType: string,
+  targetId: string,
+  ctx: RequestContext,
+  details: Record<string, unknown> = {},
+) {
+  await recordAudit(tx, { actorId: actor.id, action, targetType, targetId, details, ip: ctx.ip });
+}
