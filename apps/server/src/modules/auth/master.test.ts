@@ -3,20 +3,16 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditEvents, users } from '../../db/schema/index.js';
 import { bearer, registerUser, someAddress, uniqueEmail } from '../../test/auth-helpers.js';
-import { createTestApp, type TestApp, testDatabaseKind } from '../../test/test-app.js';
+import { createTestApp, testDatabaseKind, useTestApp } from '../../test/test-app.js';
 
 const run = promisify(execFile);
 const serverDir = path.resolve(import.meta.dirname, '../../..');
 
 describe('the master account', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const tokenOf = (link: string) => new URL(link).searchParams.get('token') as string;
   const login = (email: string, password: string) =>

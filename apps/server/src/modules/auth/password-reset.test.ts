@@ -1,17 +1,13 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { oneTimeTokens, users } from '../../db/schema/index.js';
 import { bearer, registerUser, someAddress, uniqueEmail } from '../../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 
 const SENT = 'Password reset email sent! Check your inbox for instructions.';
 
 describe('forgot and reset password', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
   beforeEach(() => t.sandbox?.clear());
 
   const forgot = (email: string) =>

@@ -1,11 +1,10 @@
-import { Writable } from 'node:stream';
 import { civilDayTotals, type Sandbox } from '@research/sandbox';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractionTasks } from '../../db/schema/index.js';
 import { extractionKit } from '../../test/extraction-kit.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { createTestApp, logCapture, type TestApp } from '../../test/test-app.js';
 import { studyWithParticipants } from '../../test/wearables-kit.js';
 import { createExtractionEngine, type ExtractionEngineDeps } from './engine.js';
 
@@ -22,15 +21,9 @@ let world: Awaited<ReturnType<typeof studyWithParticipants>>;
 let kit: ReturnType<typeof extractionKit>;
 
 /** Every log line of this file's app (the run's end is logged once, through the app's logger). */
-const logLines: string[] = [];
+const { lines: logLines, stream: logStream } = logCapture();
 
 beforeAll(async () => {
-  const logStream = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  });
   testApp = await createTestApp({ env: { LOG_LEVEL: 'info' }, logStream });
   app = testApp.app;
   sandbox = testApp.sandbox as Sandbox;

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { participants, wearableConnections } from '../../db/schema/index.js';
 import {
   addPending,
@@ -11,7 +11,7 @@ import {
   post,
 } from '../../test/enrolment-fixtures.js';
 import { injectMultipart, SAMPLE_FILES } from '../../test/multipart.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 import { consentAt } from '../../test/wearables-kit.js';
 
 const SESSION = 'x-participant-session';
@@ -22,12 +22,7 @@ const SESSION = 'x-participant-session';
  * page, and completes the profile with the session the callback hands back.
  */
 describe('direct enrolment journey', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('goes from invitation to a completed profile with a connected wearable', async () => {
     const owner = await approvedResearcher(t.app);

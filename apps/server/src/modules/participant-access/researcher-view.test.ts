@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   approvedResearcher,
   codeFromInbox,
@@ -7,16 +7,11 @@ import {
   post,
 } from '../../test/enrolment-fixtures.js';
 import { injectMultipart, SAMPLE_FILES } from '../../test/multipart.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 
 /** What the researcher sees on the study screen once a rostered person enrols. */
 describe('researcher view of an enrolment', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('moves the person from Pending Participants to Participants and shows their profile and documents', async () => {
     const owner = await approvedResearcher(t.app);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { count, isNull } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   auditEvents,
   emailMessages,
@@ -16,7 +16,7 @@ import {
   someAddress,
 } from '../../test/auth-helpers.js';
 import { injectMultipart } from '../../test/multipart.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 
 type Role =
   | 'anonymous'
@@ -41,7 +41,7 @@ const ROLES: Role[] = [
  * operate; only the owner deletes participants and removes members. Refused calls change nothing.
  */
 describe('authorization matrix of the study detail routes', () => {
-  let t: TestApp;
+  const t = useTestApp();
   const tokens = new Map<Role, string | null>();
   let studyId: string;
   let studyCode: string;
@@ -49,7 +49,6 @@ describe('authorization matrix of the study detail routes', () => {
   let mailingId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     const master = await createMaster(t.app);
     const owner = await researcherWithApplication(t.app, 'approved', master);
     const collaborator = await researcherWithApplication(t.app, 'approved', master);
@@ -95,7 +94,6 @@ describe('authorization matrix of the study detail routes', () => {
       .returning();
     mailingId = mailing?.id as string;
   });
-  afterAll(() => t.close());
 
   const newParticipant = async () => {
     const id = `P${randomBytes(8).toString('hex')}`;

@@ -1,17 +1,13 @@
 import { BUCKET_PAGE_TEXTS } from '@research/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bearer } from '../../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 import { studyWithParticipants } from '../../test/wearables-kit.js';
 
 const FILE = '{"steps":8042}';
 
 describe('signed links of a member removed from the study', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const get = (url: URL) => t.app.inject({ url: `${url.pathname}${url.search}` });
 

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   bearer,
   createMaster,
   researcherWithApplication,
   someAddress,
 } from '../../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 
 type Role =
   | 'anonymous'
@@ -29,13 +29,12 @@ const ROLES: Role[] = [
  * read; only the owner changes, re-passwords or deletes; nobody but the owner sees the password.
  */
 describe('authorization matrix of the study routes', () => {
-  let t: TestApp;
+  const t = useTestApp();
   const tokens = new Map<Role, string | null>();
   let studyId: string;
   let studyCode: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     const master = await createMaster(t.app);
     const owner = await researcherWithApplication(t.app, 'approved', master);
     const collaborator = await researcherWithApplication(t.app, 'approved', master);
@@ -62,7 +61,6 @@ describe('authorization matrix of the study routes', () => {
     studyId = created.json().study.id;
     studyCode = created.json().study.studyCode;
   });
-  afterAll(() => t.close());
 
   const call = (
     role: Role,
