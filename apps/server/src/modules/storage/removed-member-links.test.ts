@@ -1,6 +1,7 @@
 import { BUCKET_PAGE_TEXTS } from '@research/contracts';
 import { describe, expect, it } from 'vitest';
 import { bearer } from '../../test/auth-helpers.js';
+import { bucketPageLink, visit } from '../../test/bucket-fixtures.js';
 import { useTestApp } from '../../test/test-app.js';
 import { studyWithParticipants } from '../../test/wearables-kit.js';
 
@@ -9,16 +10,11 @@ const FILE = '{"steps":8042}';
 describe('signed links of a member removed from the study', () => {
   const t = useTestApp();
 
-  const get = (url: URL) => t.app.inject({ url: `${url.pathname}${url.search}` });
+  const get = (url: URL) => visit(t.app, url);
 
   /** The member's "Go to Bucket" link, and the download link of the one file on that page. */
   async function linksOf(token: string, studyId: string) {
-    const signed = await t.app.inject({
-      url: `/api/studies/${studyId}/bucket-signed-url`,
-      headers: bearer(token),
-    });
-    expect(signed.statusCode, signed.body).toBe(200);
-    const listing = new URL(signed.json().signedUrl);
+    const listing = await bucketPageLink(t.app, token, studyId);
     const page = await get(listing);
     expect(page.statusCode, page.body).toBe(200);
     const href = /href="([^"]+)"/.exec(page.body)?.[1]?.replaceAll('&amp;', '&');
