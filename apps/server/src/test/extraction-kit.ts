@@ -12,6 +12,18 @@ import { consentAt, participantSessionHeaders, studyWithParticipants } from './w
 
 type World = Awaited<ReturnType<typeof studyWithParticipants>>;
 
+/** A participant's extraction job as the study's job list shows it. */
+export interface JobView {
+  id: string;
+  runId: string;
+  participantId: string;
+  status: string;
+  progress: number;
+  callsDone: number;
+  callsPlanned: number;
+  error: string | null;
+}
+
 /**
  * What the extraction fault tests share: a participant connected through the real OAuth path, a
  * run started over HTTP, its end awaited, and the run's objects read back from the bucket.
@@ -73,6 +85,18 @@ export function extractionKit(on: { readonly app: FastifyInstance; readonly worl
     return (res.json() as { runId: string }).runId;
   }
 
+  /** The study's extraction jobs as the owner sees them (200): all, or the run's when given. */
+  async function jobsOf(runId?: string) {
+    const res = await call({
+      method: 'GET',
+      url: `/api/studies/${world().study.id}/extraction-jobs`,
+      headers: bearer(world().owner.token),
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const { jobs } = res.json() as { jobs: JobView[] };
+    return runId === undefined ? jobs : jobs.filter((j) => j.runId === runId);
+  }
+
   const runOf = async (runId: string) =>
     (await app().platform.db.select().from(extractionRuns).where(eq(extractionRuns.id, runId)))[0];
 
@@ -111,7 +135,18 @@ export function extractionKit(on: { readonly app: FastifyInstance; readonly worl
       columns: true,
     }) as Record<string, string>[];
 
-  return { call, bucket, connected, startRun, runOf, finished, readObject, objectsOf, csvRows };
+  return {
+    call,
+    bucket,
+    connected,
+    startRun,
+    jobsOf,
+    runOf,
+    finished,
+    readObject,
+    objectsOf,
+    csvRows,
+  };
 }
 
 /**

@@ -18,7 +18,7 @@ import {
   wearableConnections,
 } from '../../db/schema/index.js';
 import { bearer, someAddress } from '../../test/auth-helpers.js';
-import { useExtractionKit } from '../../test/extraction-kit.js';
+import { type JobView, useExtractionKit } from '../../test/extraction-kit.js';
 import { eventually } from '../../test/test-app.js';
 import { accountWith } from '../../test/wearables-kit.js';
 
@@ -26,8 +26,6 @@ const kit = useExtractionKit();
 
 const call = (options: InjectOptions) =>
   kit.app.inject({ remoteAddress: someAddress(), ...options });
-
-const _connected = (account: string, scopes?: readonly string[]) => kit.connected(account, scopes);
 
 async function start(token: string, payload: Record<string, unknown>) {
   return call({
@@ -38,25 +36,13 @@ async function start(token: string, payload: Record<string, unknown>) {
   });
 }
 
-interface JobView {
-  id: string;
-  runId: string;
-  participantId: string;
-  status: string;
-  progress: number;
-  callsDone: number;
-  callsPlanned: number;
-  error: string | null;
-}
-
-async function jobsOf(token = kit.world.owner.token) {
-  const res = await call({
-    method: 'GET',
-    url: `/api/studies/${kit.world.study.id}/extraction-jobs`,
-    headers: bearer(token),
-  });
+/** Starts a run as the owner (200) and waits for its end: its id, the run and its jobs. */
+async function ownerRun(payload: Record<string, unknown>) {
+  const res = await start(kit.world.owner.token, payload);
   expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { jobs: JobView[] }).jobs;
+  const { runId } = res.json() as { runId: string };
+  const run = await finished(runId);
+  return { runId, run, jobs: await kit.jobsOf(runId) };
 }
 
 /** Waits until the run's jobs are done and its files are written. */
@@ -128,7 +114,7 @@ describe('an extraction run against the sandbox', () => {
   }, 90_000);
 
   it('completes the job with its calls counted and progress at 100 %', async () => {
-    const [job] = (await jobsOf()).filter((j) => j.runId === runId);
+    const [job] = await kit.jobsOf(runId);
     expect(job).toMatchObject({ status: 'completed', progress: 100, error: null });
     // The calls the plan above lists, one page each (a completed job reports its planned count
     // as done, so the count is checked against the plan, not against callsPlanned).
@@ -531,16 +517,12 @@ describe('per-participant outcomes', () => {
       .update(wearableConnections)
       .set({ accessExpiresAt: new Date(Date.now() - 1000) })
       .where(eq(wearableConnections.participantId, dead.id));
-    const res = await start(kit.world.owner.token, {
+    const { runId, jobs } = await ownerRun({
       participantIds: [dead.id, alive.id],
       extractionName: 'One dead grant',
       dataTypes: ['activity_steps_timeseries'],
       dateRange: { startDate: '2026-11-05', endDate: '2026-11-06', mode: 'range' },
     });
-    expect(res.statusCode, res.body).toBe(200);
-    const { runId } = res.json() as { runId: string };
-    await finished(runId);
-    const jobs = (await jobsOf()).filter((j) => j.runId === runId);
     expect(jobs.find((j) => j.participantId === dead.id)).toMatchObject({
       status: 'failed',
       error: EXTRACTION_SERVER_MESSAGES.needsReauthorization,
@@ -573,7 +555,7 @@ describe('per-participant outcomes', () => {
     const { runId } = res.json() as { runId: string };
     const run = await finished(runId);
     expect(run.status).toBe('failed');
-    const [job] = (await jobsOf()).filter((j) => j.runId === runId);
+    const [job] = await kit.jobsOf(runId);
     expect(job).toMatchObject({
       status: 'failed',
       error: EXTRACTION_SERVER_MESSAGES.needsReauthorization,
@@ -586,16 +568,15 @@ describe('per-participant outcomes', () => {
     const participant = await kit.connected('extract.flaky@gmail.test');
     kit.sandbox.health.setControls({ error503Rate: 0.5 });
     try {
-      const res = await start(kit.world.owner.token, {
+      const {
+        runId,
+        jobs: [job],
+      } = await ownerRun({
         participantId: participant.id,
         extractionName: 'Flaky provider',
         dataTypes: ['activity_steps_timeseries', 'heartrate_timeseries'],
         dateRange: { startDate: '2026-11-01', endDate: '2026-11-03', mode: 'range' },
       });
-      expect(res.statusCode, res.body).toBe(200);
-      const { runId } = res.json() as { runId: string };
-      await finished(runId);
-      const [job] = (await jobsOf()).filter((j) => j.runId === runId);
       expect(job?.status).toBe('completed');
       const rows = await csv(runId, 'activity_steps_timeseries');
       expect(rows.map((r) => Number(r.steps_count))).toEqual(
@@ -618,16 +599,15 @@ describe('Google’s own 429', () => {
     kit.sandbox.health.setControls({ perUserPerMinute: 2, clockOffsetMs: offset });
     try {
       const started = Date.now();
-      const res = await start(kit.world.owner.token, {
+      const {
+        runId,
+        jobs: [job],
+      } = await ownerRun({
         participantId: participant.id,
         extractionName: 'Rate limited',
         dataTypes: ['activity_steps_timeseries', 'heartrate_timeseries'],
         dateRange: { startDate: '2026-11-01', endDate: '2026-11-02', mode: 'range' },
       });
-      expect(res.statusCode, res.body).toBe(200);
-      const { runId } = res.json() as { runId: string };
-      await finished(runId);
-      const [job] = (await jobsOf()).filter((j) => j.runId === runId);
       expect(job).toMatchObject({ status: 'completed', callsDone: 3 });
       // The third call had to wait for Google's next minute.
       expect(Date.now() - started).toBeGreaterThan(3_500);
@@ -760,7 +740,7 @@ describe('a worker killed mid-run', () => {
     });
     // Mid-run, the job shows its progress: daily steps (1 call) done, and the first of the
     // heart rate's 3 estimated pages.
-    const [midway] = (await jobsOf()).filter((j) => j.id === jobId);
+    const [midway] = (await kit.jobsOf()).filter((j) => j.id === jobId);
     expect(midway).toMatchObject({
       status: 'running',
       callsDone: 2,
@@ -782,7 +762,7 @@ describe('a worker killed mid-run', () => {
     const rows = await csv(started.runId, 'heartrate_intraday_1sec');
     expect(rows).toHaveLength(civilDayTotals(account, '2026-11-01').heartRateSamples);
     expect(new Set(rows.map((r) => r.timestamp_utc)).size).toBe(rows.length);
-    const [job] = (await jobsOf()).filter((j) => j.id === jobId);
+    const [job] = (await kit.jobsOf()).filter((j) => j.id === jobId);
     expect(job).toMatchObject({ status: 'completed', progress: 100 });
     // Daily steps, and the day's samples in pages of 10,000; the dead worker's page is not kept.
     const pages = Math.ceil(civilDayTotals(account, '2026-11-01').heartRateSamples / 10_000);

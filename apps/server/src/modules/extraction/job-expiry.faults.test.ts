@@ -5,8 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { extractionJobs, extractionTasks } from '../../db/schema/index.js';
 import type { JobQueue } from '../../platform/jobs.js';
-import { bearer } from '../../test/auth-helpers.js';
-import { useExtractionKit } from '../../test/extraction-kit.js';
+import { type JobView, useExtractionKit } from '../../test/extraction-kit.js';
 import { compareRows, reportFault, runRows } from '../../test/fault-report.js';
 import { eventually } from '../../test/test-app.js';
 
@@ -22,26 +21,6 @@ afterAll(() => {
 });
 
 const queue = () => kit.app.platform.jobs;
-
-interface JobView {
-  id: string;
-  runId: string;
-  status: string;
-  callsDone: number;
-  callsPlanned: number;
-  progress: number;
-  error: string | null;
-}
-
-async function jobsOf(runId: string) {
-  const res = await kit.call({
-    method: 'GET',
-    url: `/api/studies/${kit.world.study.id}/extraction-jobs`,
-    headers: bearer(kit.world.owner.token),
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { jobs: JobView[] }).jobs.filter((j) => j.runId === runId);
-}
 
 /** Participant jobs pg-boss still has to give out or is running (copies included). */
 async function queuedCopies(): Promise<number> {
@@ -69,13 +48,13 @@ describe('a job that outlives its expiry', () => {
     let runId = '';
     try {
       runId = await kit.startRun(participant.id, 'Outlived its expiry', TYPES);
-      const [job] = await jobsOf(runId);
+      const [job] = await kit.jobsOf(runId);
       const seen: JobView[] = [];
       // pg-boss's maintenance, every half second instead of every two minutes: a job active for
       // longer than its expiry is failed and handed out again (a retry after 1 s).
       for (let i = 0; i < 60 && (await kit.runOf(runId))?.status === 'running'; i++) {
         await queue().boss.supervise('extraction-participant');
-        seen.push(...(await jobsOf(runId)));
+        seen.push(...(await kit.jobsOf(runId)));
         await new Promise((r) => setTimeout(r, 500));
       }
       await kit.finished(runId);
@@ -90,7 +69,7 @@ describe('a job that outlives its expiry', () => {
       ).toBeGreaterThanOrEqual(1);
 
       // Progress never went past the total.
-      for (const view of [...seen, ...(await jobsOf(runId))]) {
+      for (const view of [...seen, ...(await kit.jobsOf(runId))]) {
         expect(view.callsDone, JSON.stringify(view)).toBeLessThanOrEqual(view.callsPlanned);
       }
       // No task was run twice: the second copy never started one.
@@ -99,8 +78,8 @@ describe('a job that outlives its expiry', () => {
         .from(extractionTasks)
         .where(eq(extractionTasks.runId, runId));
       expect(tasks.map((t) => t.attempts)).toEqual(tasks.map(() => 1));
-      const [done] = await jobsOf(runId);
-      const [cleanJob] = await jobsOf(clean);
+      const [done] = await kit.jobsOf(runId);
+      const [cleanJob] = await kit.jobsOf(clean);
       expect(done).toMatchObject({ status: 'completed', callsDone: cleanJob?.callsDone });
     } finally {
       kit.sandbox.health.setControls({ latencyMs: 0 });
@@ -178,7 +157,7 @@ describe('a worker that dies holding a job', () => {
     const diedAt = Date.now();
 
     const stalled = await eventually(async () => {
-      const [job] = await jobsOf(started.runId);
+      const [job] = await kit.jobsOf(started.runId);
       return job?.status === 'stalled' ? job : undefined;
     }, 20_000);
     expect(stalled).toMatchObject({ error: EXTRACTION_STALLED_REASON });
@@ -190,7 +169,7 @@ describe('a worker that dies holding a job', () => {
     // pg-boss alone would hand the job on only after its expiry (30 minutes here).
     expect(tookMs).toBeLessThan(30_000);
     expect(tookMs).toBeLessThan(kit.testApp.config.extraction.jobExpireSeconds * 1000);
-    const [job] = await jobsOf(started.runId);
+    const [job] = await kit.jobsOf(started.runId);
     expect(job).toMatchObject({ status: 'completed', progress: 100, error: null });
     const [row] = await kit.app.platform.db
       .select()
@@ -244,7 +223,7 @@ describe('a participant whose task fails for good', () => {
     await engine.processJob(started.jobs[0]?.id ?? '', true);
     const run = await kit.runOf(started.runId);
     expect(run?.status).toBe('failed');
-    const [job] = await jobsOf(started.runId);
+    const [job] = await kit.jobsOf(started.runId);
     expect(job?.status).toBe('failed');
     const prefix = `extractions/${started.runId}/`;
     const manifest = JSON.parse((await kit.readObject(`${prefix}manifest.json`)).toString()) as {
