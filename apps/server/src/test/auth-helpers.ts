@@ -65,15 +65,20 @@ export async function createMaster(app: FastifyInstance) {
   return { email, token: (res.json() as { token: string }).token };
 }
 
+/** Who every fixture researcher applies as (the form's required fields but the e-mail). */
+export const ADA_APPLICANT = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  dateOfBirth: '1985-12-10',
+  phoneNumber: '(617) - 555 - 0199',
+  institution: 'Analytical Engine University',
+  position: 'Associate Professor',
+};
+
 export function applicationFor(email: string, overrides: Record<string, string> = {}) {
   return {
-    firstName: 'Ada',
-    lastName: 'Lovelace',
+    ...ADA_APPLICANT,
     email,
-    dateOfBirth: '1985-12-10',
-    phoneNumber: '(617) - 555 - 0199',
-    institution: 'Analytical Engine University',
-    position: 'Associate Professor',
     department: 'Mathematics',
     researchArea: 'Sleep and activity',
     description: 'Wearable sleep study',

@@ -1,7 +1,7 @@
 import { PARTICIPANT_SESSION_HEADER, type PENDING_STATUSES } from '@research/contracts';
 import type { FastifyInstance } from 'fastify';
 import { pendingParticipants, researcherApplications, users } from '../db/schema/index.js';
-import { bearer, someAddress } from './auth-helpers.js';
+import { ADA_APPLICANT, bearer, someAddress } from './auth-helpers.js';
 import { injectMultipart, SAMPLE_FILES } from './multipart.js';
 import type { TestApp } from './test-app.js';
 
@@ -24,17 +24,9 @@ export async function approvedResearcher(app: FastifyInstance, displayName = 'Ad
     .values({ email, displayName, role: 'researcher', emailVerifiedAt: new Date() })
     .returning();
   if (!user) throw new Error('user not inserted');
-  await db.insert(researcherApplications).values({
-    userId: user.id,
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email,
-    dateOfBirth: '1985-12-10',
-    phoneNumber: '(617) - 555 - 0199',
-    institution: 'Analytical Engine University',
-    position: 'Associate Professor',
-    status: 'approved',
-  });
+  await db
+    .insert(researcherApplications)
+    .values({ userId: user.id, ...ADA_APPLICANT, email, status: 'approved' });
   const token = await app.services.auth.issueSession(db, user.id);
   return { user, token, headers: bearer(token) };
 }
