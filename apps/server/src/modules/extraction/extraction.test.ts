@@ -36,13 +36,26 @@ async function start(token: string, payload: Record<string, unknown>) {
   });
 }
 
-/** Starts a run as the owner (200) and waits for its end: its id, the run and its jobs. */
-async function ownerRun(payload: Record<string, unknown>) {
-  const res = await start(kit.world.owner.token, payload);
+/** Starts a run as the holder of `token` (200) and waits for its end: its id, run and jobs. */
+async function runToEnd(token: string, payload: Record<string, unknown>) {
+  const res = await start(token, payload);
   expect(res.statusCode, res.body).toBe(200);
   const { runId } = res.json() as { runId: string };
   const run = await finished(runId);
   return { runId, run, jobs: await kit.jobsOf(runId) };
+}
+
+const ownerRun = (payload: Record<string, unknown>) => runToEnd(kit.world.owner.token, payload);
+
+/** One job's detail page as the holder of `token` sees it (200). */
+async function jobDetail(token: string, jobId: string | undefined) {
+  const res = await call({
+    method: 'GET',
+    url: `/api/studies/${kit.world.study.id}/extraction-jobs/${jobId}`,
+    headers: bearer(token),
+  });
+  expect(res.statusCode, res.body).toBe(200);
+  return res;
 }
 
 /** Waits until the run's jobs are done and its files are written. */
@@ -355,20 +368,13 @@ describe('all 12 types', () => {
   it('fetch and tidy for one day: every task completes with rows, calls as planned', async () => {
     const account = 'extract.all@gmail.test';
     const participant = await kit.connected(account);
-    const res = await start(kit.world.owner.token, {
+    const { runId, jobs } = await ownerRun({
       participantId: participant.id,
       extractionName: 'All types',
       dataTypes: [...DATA_TYPES],
       dateRange: { startDate: '2026-11-10', endDate: '2026-11-10', mode: 'single' },
     });
-    expect(res.statusCode, res.body).toBe(200);
-    const { runId, jobs } = res.json() as { runId: string; jobs: JobView[] };
-    await finished(runId);
-    const detail = await call({
-      method: 'GET',
-      url: `/api/studies/${kit.world.study.id}/extraction-jobs/${jobs[0]?.id}`,
-      headers: bearer(kit.world.owner.token),
-    });
+    const detail = await jobDetail(kit.world.owner.token, jobs[0]?.id);
     const body = detail.json() as {
       job: JobView;
       tasks: {
@@ -460,21 +466,13 @@ describe('per-participant outcomes', () => {
       s.includes('activity_and_fitness'),
     );
     const participant = await kit.connected('extract.partial@gmail.test', activityOnly);
-    const res = await start(kit.world.collaborator.token, {
+    const { runId, jobs } = await runToEnd(kit.world.collaborator.token, {
       participantId: participant.id,
       extractionName: 'Partial grant',
       dataTypes: ['activity_steps_timeseries', 'sleep_log'],
       dateRange: { startDate: '2026-11-05', endDate: '2026-11-05', mode: 'single' },
     });
-    expect(res.statusCode, res.body).toBe(200);
-    const { runId, jobs } = res.json() as { runId: string; jobs: JobView[] };
-    await finished(runId);
-    const detail = await call({
-      method: 'GET',
-      url: `/api/studies/${kit.world.study.id}/extraction-jobs/${jobs[0]?.id}`,
-      headers: bearer(kit.world.collaborator.token),
-    });
-    expect(detail.statusCode, detail.body).toBe(200);
+    const detail = await jobDetail(kit.world.collaborator.token, jobs[0]?.id);
     const body = detail.json() as {
       job: JobView;
       tasks: { dataType: string; status: string; skipReason: string | null; rows: number }[];
