@@ -37,7 +37,7 @@ import {
 } from '../apps/server/src/db/schema/index.js';
 import { studyWithParticipants } from '../apps/server/src/test/wearables-kit.js';
 import { connectParticipant } from './lib/connect.js';
-import { createBenchDatabase, sandboxEnv } from './lib/database.js';
+import { createBenchDatabase, sandboxEnv, UNREACHED_RATE_LIMIT } from './lib/database.js';
 
 const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 200);
 const DAYS = 30;
@@ -58,6 +58,7 @@ const sandbox = await startSandbox({ httpPort: 0, smtpPort: 0 });
 const database = await createBenchDatabase('extraction_workers');
 const env: Record<string, string> = {
   ...database.env,
+  ...UNREACHED_RATE_LIMIT,
   ...sandboxEnv(sandbox),
   EXTRACTION_PER_USER_PER_MINUTE: '300',
   EXTRACTION_JOB_EXPIRE_SECONDS: '60',

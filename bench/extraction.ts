@@ -54,7 +54,7 @@ import {
 import { createGoogleHealthClient } from '../apps/server/src/platform/google-health/index.js';
 import { studyWithParticipants } from '../apps/server/src/test/wearables-kit.js';
 import { connectParticipant } from './lib/connect.js';
-import { createBenchDatabase, sandboxEnv } from './lib/database.js';
+import { createBenchDatabase, sandboxEnv, UNREACHED_RATE_LIMIT } from './lib/database.js';
 import { printSummary, profileDuring, summarize } from './lib/profile.js';
 import { spawnSandbox } from './lib/sandbox-process.js';
 
@@ -109,6 +109,7 @@ const sandbox = await startSandboxProcess();
 const database = await createBenchDatabase('extraction');
 const config = loadConfig({
   ...database.env,
+  ...UNREACHED_RATE_LIMIT,
   RUN_WORKERS: 'true',
   ...sandboxEnv(sandbox),
   EXTRACTION_PER_USER_PER_MINUTE: String(PER_USER_PER_MINUTE),

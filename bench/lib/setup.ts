@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
-import { createBenchDatabase } from './database.js';
+import { createBenchDatabase, UNREACHED_RATE_LIMIT } from './database.js';
 
 export interface BenchEnvironment {
   app: FastifyInstance;
@@ -21,7 +21,7 @@ export interface BenchEnvironment {
  */
 export async function startBenchEnvironment(name: string): Promise<BenchEnvironment> {
   const database = await createBenchDatabase(name);
-  const config = loadConfig({ ...database.env, RUN_WORKERS: 'false' });
+  const config = loadConfig({ ...database.env, ...UNREACHED_RATE_LIMIT, RUN_WORKERS: 'false' });
   // BENCH_VALIDATE_RESPONSES=1 parses every response with zod as well, the cost the generated
   // serializer removed: the "before" side of the README's profile comparison.
   const app = await buildApp(config, {
