@@ -38,6 +38,7 @@ import {
 import { studyWithParticipants } from '../apps/server/src/test/wearables-kit.js';
 import { connectParticipant } from './lib/connect.js';
 import { createBenchDatabase, sandboxEnv, UNREACHED_RATE_LIMIT } from './lib/database.js';
+import { startExtractionRun } from './lib/extraction-run.js';
 
 const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 200);
 const DAYS = 30;
@@ -133,19 +134,12 @@ try {
       startWorker(`${name} worker 2`),
     ]);
     const started = performance.now();
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/data-extraction/extract-participant-data',
-      headers: { authorization: `Bearer ${world.owner.token}` },
-      payload: {
-        participantIds: ids,
-        extractionName: name,
-        dataTypes,
-        dateRange: { startDate: START, endDate: END, mode: 'range' },
-      },
+    const { runId, callsPlanned } = await startExtractionRun(app, world.owner.token, {
+      participantIds: ids,
+      extractionName: name,
+      dataTypes,
+      dateRange: { startDate: START, endDate: END, mode: 'range' },
     });
-    if (res.statusCode !== 200) throw new Error(`start: ${res.statusCode} ${res.body}`);
-    const { runId, callsPlanned } = res.json() as { runId: string; callsPlanned: number };
     let killedAt: number | null = null;
     for (;;) {
       const [run] = await app.platform.db

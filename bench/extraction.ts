@@ -55,6 +55,7 @@ import { createGoogleHealthClient } from '../apps/server/src/platform/google-hea
 import { studyWithParticipants } from '../apps/server/src/test/wearables-kit.js';
 import { connectParticipant } from './lib/connect.js';
 import { createBenchDatabase, sandboxEnv, UNREACHED_RATE_LIMIT } from './lib/database.js';
+import { startExtractionRun } from './lib/extraction-run.js';
 import { printSummary, profileDuring, summarize } from './lib/profile.js';
 import { spawnSandbox } from './lib/sandbox-process.js';
 
@@ -311,19 +312,12 @@ try {
   const engineWire = wireCount();
   const runEngine = async () => {
     const started = performance.now();
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/data-extraction/extract-participant-data',
-      headers: { authorization: `Bearer ${world.owner.token}` },
-      payload: {
-        participantIds: people.map((p) => p.id),
-        extractionName: 'Benchmark week',
-        dataTypes,
-        dateRange,
-      },
+    const { runId, callsPlanned } = await startExtractionRun(app, world.owner.token, {
+      participantIds: people.map((p) => p.id),
+      extractionName: 'Benchmark week',
+      dataTypes,
+      dateRange,
     });
-    if (res.statusCode !== 200) throw new Error(`start: ${res.statusCode} ${res.body}`);
-    const { runId, callsPlanned } = res.json() as { runId: string; callsPlanned: number };
     for (;;) {
       const [run] = await app.platform.db
         .select()
