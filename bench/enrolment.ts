@@ -27,13 +27,10 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import type { Db } from '../apps/server/src/db/client.js';
@@ -44,25 +41,15 @@ import {
   researcherApplications,
   users,
 } from '../apps/server/src/db/schema/index.js';
+import { createBenchDatabase } from './lib/database.js';
 import { freePort } from './lib/ports.js';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const COUNT = Number(process.env.ENROLMENT_BENCH_COUNT ?? process.env.BENCH_ENROLMENTS ?? 500);
 if (!Number.isInteger(COUNT) || COUNT < 1)
   throw new Error('ENROLMENT_BENCH_COUNT must be a positive whole number');
 const ONE_ADDRESS = process.env.ENROLMENT_BENCH_ONE_ADDRESS === '1';
 /** The shared address of the one-address variant (documentation range, as on a clinic's NAT). */
 const SHARED_ADDRESS = '203.0.113.10';
-
-async function admin(statement: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
-}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? Number.NaN;
@@ -183,23 +170,15 @@ function codeMailbox(db: Db) {
   };
 }
 
-const dbName = `wrp_bench_enrolment_${process.pid}`;
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wrp-bench-enrolment-'));
-await admin(`create database ${dbName}`);
-const databaseUrl = new URL(ADMIN_URL);
-databaseUrl.pathname = `/${dbName}`;
+const database = await createBenchDatabase('enrolment');
 const port = await freePort();
 const env = {
-  DATABASE_URL: databaseUrl.toString(),
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'silent',
+  ...database.env,
   RUN_WORKERS: 'false',
   TRUST_PROXY: 'true',
   PORT: String(port),
   HOST: '127.0.0.1',
   PUBLIC_URL: `http://127.0.0.1:${port}`,
-  ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-  WEB_DIST_DIR: path.join(dataDir, 'no-web'),
 };
 
 // Seeding through the services (and the migrations) in this process; the server comes after.
@@ -238,11 +217,14 @@ try {
   if (study.settings.allowSelfEnrollment || !study.settings.requireVerification)
     throw new Error('the bench expects the default study settings');
   const emails = Array.from({ length: COUNT }, (_, i) => `participant${i + 1}@bench.example.org`);
-  await db
-    .insert(pendingParticipants)
-    .values(
-      emails.map((email) => ({ studyId: study.id, email, status: 'invited', invitedBy: owner.id })),
-    );
+  await db.insert(pendingParticipants).values(
+    emails.map((email) => ({
+      studyId: study.id,
+      email,
+      status: 'invited' as const,
+      invitedBy: owner.id,
+    })),
+  );
 
   server = await startServer(env, port);
   const base = `http://127.0.0.1:${port}`;
@@ -385,6 +367,5 @@ try {
   if (server && server.exitCode === null)
     await new Promise((resolve) => server?.once('exit', resolve));
   await app.close();
-  await admin(`drop database if exists ${dbName} with (force)`);
-  await rm(dataDir, { recursive: true, force: true });
+  await database.drop();
 }

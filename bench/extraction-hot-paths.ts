@@ -11,9 +11,8 @@
  *   npm run bench:extraction-hot-paths   (BENCH_DAYS, default 7)
  */
 
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Sandbox } from '@research/sandbox';
@@ -23,39 +22,16 @@ import { filterOf } from '../apps/server/src/modules/extraction/engine.js';
 import { addDays, DATA_TYPE_CALLS } from '../apps/server/src/modules/extraction/plan.js';
 import { TaskPart } from '../apps/server/src/modules/extraction/task-part.js';
 import { tidyRows } from '../apps/server/src/modules/extraction/tidy.js';
-import { freePort } from './lib/ports.js';
+import { spawnSandbox } from './lib/sandbox-process.js';
 
 const DAYS = Number(process.env.BENCH_DAYS ?? 7);
 const START = '2026-11-01';
 const ACCOUNT = 'bench.hot.001@gmail.test';
 
-const [httpPort, smtpPort] = [await freePort(), await freePort()];
 const sandboxDir = await mkdtemp(path.join(os.tmpdir(), 'wrp-bench-hot-'));
-const child = spawn(
-  process.execPath,
-  ['--import', 'tsx', '--conditions=source', 'apps/sandbox/src/main.ts'],
-  {
-    env: {
-      ...process.env,
-      SANDBOX_PORT: String(httpPort),
-      SANDBOX_SMTP_PORT: String(smtpPort),
-      DATA_DIR: sandboxDir,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  },
-);
-await new Promise<void>((resolve, reject) => {
-  child.once('exit', (code) => reject(new Error(`sandbox exited (${code})`)));
-  child.stdout?.on('data', (d: Buffer) => {
-    if (d.toString().includes('sandbox:')) resolve();
-  });
-});
-const sandboxCpu = async () => {
-  const stat = await readFile(`/proc/${child.pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
-const issuer = `http://localhost:${httpPort}`;
+const sandbox = await spawnSandbox({ dataDir: sandboxDir });
+const sandboxCpu = sandbox.cpuSeconds;
+const issuer = sandbox.issuer;
 const fakeSandbox = {
   issuer,
   health: {
@@ -186,9 +162,6 @@ try {
       `the same the JSON way ${us(pipelineOf(true))}`,
   );
 } finally {
-  await new Promise<void>((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
+  await sandbox.stop();
   await rm(sandboxDir, { recursive: true, force: true });
 }

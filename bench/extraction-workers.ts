@@ -23,14 +23,11 @@
  */
 
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
 import os from 'node:os';
-import path from 'node:path';
 import type { DataType } from '@research/contracts';
 import { startSandbox } from '@research/sandbox';
 import { eq, sql } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import {
@@ -40,6 +37,8 @@ import {
 } from '../apps/server/src/db/schema/index.js';
 import { studyWithParticipants } from '../apps/server/src/test/wearables-kit.js';
 import { connectParticipant } from './lib/connect.js';
+import { createBenchDatabase, sandboxEnv, UNREACHED_RATE_LIMIT } from './lib/database.js';
+import { startExtractionRun } from './lib/extraction-run.js';
 
 const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 200);
 const DAYS = 30;
@@ -56,35 +55,12 @@ const dataTypes: DataType[] = [
   'sleep_log',
 ];
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 0);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function admin(query: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
-
 const sandbox = await startSandbox({ httpPort: 0, smtpPort: 0 });
-const dbName = `wrp_bench_extraction_workers_${process.pid}`;
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wrp-bench-'));
-await admin(`create database ${dbName}`);
-const databaseUrl = new URL(ADMIN_URL);
-databaseUrl.pathname = `/${dbName}`;
+const database = await createBenchDatabase('extraction_workers');
 const env: Record<string, string> = {
-  DATABASE_URL: databaseUrl.toString(),
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'silent',
-  RATE_LIMIT_MAX: '100000000',
-  ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-  PUBLIC_URL: 'http://localhost:3000',
-  WEB_DIST_DIR: path.join(dataDir, 'no-web'),
-  SMTP_URL: `smtp://127.0.0.1:${sandbox.smtpPort}`,
-  TWILIO_BASE_URL: sandbox.httpUrl,
-  GOOGLE_ISSUER: sandbox.issuer,
+  ...database.env,
+  ...UNREACHED_RATE_LIMIT,
+  ...sandboxEnv(sandbox),
   EXTRACTION_PER_USER_PER_MINUTE: '300',
   EXTRACTION_JOB_EXPIRE_SECONDS: '60',
   // One participant at a time per worker: the sandbox keeps 96 account-days of generated data,
@@ -158,19 +134,12 @@ try {
       startWorker(`${name} worker 2`),
     ]);
     const started = performance.now();
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/data-extraction/extract-participant-data',
-      headers: { authorization: `Bearer ${world.owner.token}` },
-      payload: {
-        participantIds: ids,
-        extractionName: name,
-        dataTypes,
-        dateRange: { startDate: START, endDate: END, mode: 'range' },
-      },
+    const { runId, callsPlanned } = await startExtractionRun(app, world.owner.token, {
+      participantIds: ids,
+      extractionName: name,
+      dataTypes,
+      dateRange: { startDate: START, endDate: END, mode: 'range' },
     });
-    if (res.statusCode !== 200) throw new Error(`start: ${res.statusCode} ${res.body}`);
-    const { runId, callsPlanned } = res.json() as { runId: string; callsPlanned: number };
     let killedAt: number | null = null;
     for (;;) {
       const [run] = await app.platform.db
@@ -310,6 +279,5 @@ try {
   for (const child of workers) child.kill('SIGKILL');
   await app.close();
   await sandbox.close();
-  await admin(`drop database if exists ${dbName} with (force)`);
-  await rm(dataDir, { recursive: true, force: true });
+  await database.drop();
 }

@@ -28,15 +28,12 @@
  * It creates and drops its own database and starts its own sandbox on free ports.
  */
 
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { copyFile, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { DATA_TYPES, type DataType } from '@research/contracts';
 import { civilDayTotals } from '@research/sandbox';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
 import {
@@ -57,8 +54,10 @@ import {
 import { createGoogleHealthClient } from '../apps/server/src/platform/google-health/index.js';
 import { studyWithParticipants } from '../apps/server/src/test/wearables-kit.js';
 import { connectParticipant } from './lib/connect.js';
-import { freePort } from './lib/ports.js';
+import { createBenchDatabase, sandboxEnv, UNREACHED_RATE_LIMIT } from './lib/database.js';
+import { startExtractionRun } from './lib/extraction-run.js';
 import { printSummary, profileDuring, summarize } from './lib/profile.js';
+import { spawnSandbox } from './lib/sandbox-process.js';
 
 const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 20);
 const engineOnly = Boolean(process.env.BENCH_ENGINE_ONLY);
@@ -67,47 +66,20 @@ const DAYS = 7;
 const END = addDays(START, DAYS - 1);
 const LATENCY_MS = 100;
 const PER_USER_PER_MINUTE = 300;
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dataTypes = [...DATA_TYPES] as DataType[];
 
-/** apps/sandbox as `npm run dev -w @research/sandbox` runs it, on free ports, controlled over HTTP. */
+/** The sandbox process, with its controls over HTTP and, under BENCH_PROFILE, its CPU profile. */
 async function startSandboxProcess() {
-  const [httpPort, smtpPort] = [await freePort(), await freePort()];
   const sandboxDir = await mkdtemp(path.join(os.tmpdir(), 'wrp-bench-sandbox-'));
   // BENCH_PROFILE=1: the sandbox writes a CPU profile of its whole life when it exits.
-  const profileArgs = process.env.BENCH_PROFILE
-    ? ['--cpu-prof', `--cpu-prof-dir=${sandboxDir}`]
-    : [];
-  const child = spawn(
-    process.execPath,
-    [...profileArgs, '--import', 'tsx', '--conditions=source', 'apps/sandbox/src/main.ts'],
-    {
-      env: {
-        ...process.env,
-        SANDBOX_PORT: String(httpPort),
-        SANDBOX_SMTP_PORT: String(smtpPort),
-        DATA_DIR: sandboxDir,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`sandbox exited (${code})`)));
-    child.stdout?.on('data', (d: Buffer) => {
-      if (d.toString().includes('sandbox:')) resolve();
-    });
-  });
-  const httpUrl = `http://127.0.0.1:${httpPort}`;
+  const nodeArgs = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${sandboxDir}`] : [];
+  const process_ = await spawnSandbox({ dataDir: sandboxDir, nodeArgs });
+  const { httpUrl } = process_;
   return {
     httpUrl,
-    /** CPU seconds the sandbox process has used (user + system), from /proc. */
-    async cpuSeconds() {
-      const stat = await readFile(`/proc/${child.pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / 100;
-    },
-    issuer: `http://localhost:${httpPort}`,
-    smtpPort,
+    cpuSeconds: process_.cpuSeconds,
+    issuer: process_.issuer,
+    smtpPort: process_.smtpPort,
     async setControls(controls: Record<string, number>) {
       const res = await fetch(`${httpUrl}/__admin/health`, {
         method: 'POST',
@@ -117,10 +89,7 @@ async function startSandboxProcess() {
       if (!res.ok) throw new Error(`sandbox controls: ${res.status} ${await res.text()}`);
     },
     async close() {
-      await new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      });
+      await process_.stop();
       if (process.env.BENCH_PROFILE) {
         const file = (await readdir(sandboxDir)).find((f) => f.endsWith('.cpuprofile'));
         if (file) {
@@ -135,36 +104,15 @@ async function startSandboxProcess() {
   };
 }
 
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 // The sandbox plays Google in a process of its own: its CPU (generating tens of thousands of
 // heart-rate samples a page) is Google's, not the engine's.
 const sandbox = await startSandboxProcess();
-const dbName = `wrp_bench_extraction_${process.pid}`;
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wrp-bench-'));
-await admin(`create database ${dbName}`);
-const databaseUrl = new URL(ADMIN_URL);
-databaseUrl.pathname = `/${dbName}`;
+const database = await createBenchDatabase('extraction');
 const config = loadConfig({
-  DATABASE_URL: databaseUrl.toString(),
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'silent',
+  ...database.env,
+  ...UNREACHED_RATE_LIMIT,
   RUN_WORKERS: 'true',
-  RATE_LIMIT_MAX: '100000000',
-  ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-  PUBLIC_URL: 'http://localhost:3000',
-  WEB_DIST_DIR: path.join(dataDir, 'no-web'),
-  SMTP_URL: `smtp://127.0.0.1:${sandbox.smtpPort}`,
-  TWILIO_BASE_URL: sandbox.httpUrl,
-  GOOGLE_ISSUER: sandbox.issuer,
+  ...sandboxEnv(sandbox),
   EXTRACTION_PER_USER_PER_MINUTE: String(PER_USER_PER_MINUTE),
   ...(process.env.EXTRACTION_CONCURRENCY
     ? { EXTRACTION_CONCURRENCY: process.env.EXTRACTION_CONCURRENCY }
@@ -364,19 +312,12 @@ try {
   const engineWire = wireCount();
   const runEngine = async () => {
     const started = performance.now();
-    const res = await app.inject({
-      method: 'POST',
-      url: '/api/data-extraction/extract-participant-data',
-      headers: { authorization: `Bearer ${world.owner.token}` },
-      payload: {
-        participantIds: people.map((p) => p.id),
-        extractionName: 'Benchmark week',
-        dataTypes,
-        dateRange,
-      },
+    const { runId, callsPlanned } = await startExtractionRun(app, world.owner.token, {
+      participantIds: people.map((p) => p.id),
+      extractionName: 'Benchmark week',
+      dataTypes,
+      dateRange,
     });
-    if (res.statusCode !== 200) throw new Error(`start: ${res.statusCode} ${res.body}`);
-    const { runId, callsPlanned } = res.json() as { runId: string; callsPlanned: number };
     for (;;) {
       const [run] = await app.platform.db
         .select()
@@ -502,6 +443,5 @@ try {
 } finally {
   await app.close();
   await sandbox.close();
-  await admin(`drop database if exists ${dbName} with (force)`);
-  await rm(dataDir, { recursive: true, force: true });
+  await database.drop();
 }

@@ -1,23 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../../apps/server/src/app.js';
 import { loadConfig } from '../../apps/server/src/config.js';
-
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-
-async function admin(sql: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+import { createBenchDatabase, UNREACHED_RATE_LIMIT } from './database.js';
 
 export interface BenchEnvironment {
   app: FastifyInstance;
@@ -35,27 +20,14 @@ export interface BenchEnvironment {
  * is, with a rate limit no single load generator reaches; nothing else on the server is touched.
  */
 export async function startBenchEnvironment(name: string): Promise<BenchEnvironment> {
-  const dbName = `wrp_bench_${name}_${process.pid}`;
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'wrp-bench-'));
-  await admin(`create database ${dbName}`);
-  const databaseUrl = new URL(ADMIN_URL);
-  databaseUrl.pathname = `/${dbName}`;
-  const config = loadConfig({
-    DATABASE_URL: databaseUrl.toString(),
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    RUN_WORKERS: 'false',
-    // The benchmark is one client address making thousands of calls a second.
-    RATE_LIMIT_MAX: '100000000',
-    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    WEB_DIST_DIR: path.join(dataDir, 'no-web'),
-  });
+  const database = await createBenchDatabase(name);
+  const config = loadConfig({ ...database.env, ...UNREACHED_RATE_LIMIT, RUN_WORKERS: 'false' });
   // BENCH_VALIDATE_RESPONSES=1 parses every response with zod as well, the cost the generated
   // serializer removed: the "before" side of the README's profile comparison.
   const app = await buildApp(config, {
     validateResponses: process.env.BENCH_VALIDATE_RESPONSES === '1',
   });
-  const pool = new pg.Pool({ connectionString: databaseUrl.toString(), max: 10 });
+  const pool = new pg.Pool({ connectionString: database.databaseUrl, max: 10 });
   const bare = Fastify();
   bare.get('/bare', async () => ({ success: true, data: [] }));
   // The floor for any database-backed route here: one trivial query through a pool.
@@ -122,9 +94,8 @@ export async function startBenchEnvironment(name: string): Promise<BenchEnvironm
       await bare.close();
       await pool.end();
       // BENCH_KEEP=1 leaves the seeded database for `explain analyze` by hand.
-      if (process.env.BENCH_KEEP) console.log(`Kept database ${dbName}.`);
-      else await admin(`drop database if exists ${dbName} with (force)`);
-      await rm(dataDir, { recursive: true, force: true });
+      if (process.env.BENCH_KEEP) console.log(`Kept database ${database.dbName}.`);
+      await database.drop(Boolean(process.env.BENCH_KEEP));
     },
   };
 }

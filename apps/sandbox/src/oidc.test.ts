@@ -6,6 +6,7 @@ import {
   CLIENT_ID,
   CLIENT_SECRET,
   choose,
+  codeExchange,
   openAuthorizePage,
   pkcePair,
   postToken,
@@ -102,14 +103,7 @@ describe('authorization code flow with PKCE', () => {
     expect(code).toBeTruthy();
     expect(chosen.location?.searchParams.get('state')).toBe('state-123');
 
-    const exchange = {
-      grant_type: 'authorization_code',
-      code: code ?? '',
-      redirect_uri: REDIRECT_URI,
-      code_verifier: verifier,
-      client_id: CLIENT_ID,
-      client_secret: CLIENT_SECRET,
-    };
+    const exchange = codeExchange(code ?? '', { code_verifier: verifier });
     const token = await postToken(discovery.token_endpoint, exchange);
     expect(token.status).toBe(200);
     expect(token.json).toMatchObject({
@@ -174,13 +168,7 @@ describe('authorization code flow with PKCE', () => {
       code_challenge: challenge,
       code_challenge_method: 'S256',
     });
-    const base = {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: REDIRECT_URI,
-      client_id: CLIENT_ID,
-      client_secret: CLIENT_SECRET,
-    };
+    const base = codeExchange(code);
     const wrong = await postToken(discovery.token_endpoint, {
       ...base,
       code_verifier: pkcePair().verifier,
@@ -230,13 +218,7 @@ describe('authorization code flow with PKCE', () => {
       access_type: 'offline',
       prompt: 'consent',
     });
-    const first = await postToken(discovery.token_endpoint, {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: REDIRECT_URI,
-      client_id: CLIENT_ID,
-      client_secret: CLIENT_SECRET,
-    });
+    const first = await postToken(discovery.token_endpoint, codeExchange(code));
     const refreshToken = String(first.json.refresh_token);
     const refreshed = await postToken(discovery.token_endpoint, {
       grant_type: 'refresh_token',
@@ -273,13 +255,7 @@ describe('authorization code flow with PKCE', () => {
 
   it('issues a refresh token again only when consent is forced, as Google does', async () => {
     const exchange = async (code: string) =>
-      postToken(discovery.token_endpoint, {
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: REDIRECT_URI,
-        client_id: CLIENT_ID,
-        client_secret: CLIENT_SECRET,
-      });
+      postToken(discovery.token_endpoint, codeExchange(code));
     const first = await exchange(
       (await authorizeAs('jordan.okafor@gmail.test', { access_type: 'offline' })).code,
     );
@@ -311,13 +287,10 @@ describe('authorization code flow with PKCE', () => {
     });
     expect(result.status).toBe(302);
     expect(result.location?.searchParams.get('scope')).toBe(health);
-    const token = await postToken(discovery.token_endpoint, {
-      grant_type: 'authorization_code',
-      code: result.location?.searchParams.get('code') ?? '',
-      redirect_uri: REDIRECT_URI,
-      client_id: CLIENT_ID,
-      client_secret: CLIENT_SECRET,
-    });
+    const token = await postToken(
+      discovery.token_endpoint,
+      codeExchange(result.location?.searchParams.get('code') ?? ''),
+    );
     expect(token.json.scope).toBe(health);
     // Without openid there is no ID token, as with Google.
     expect(token.json.id_token).toBeUndefined();

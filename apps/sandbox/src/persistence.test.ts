@@ -11,9 +11,9 @@ import {
   CLIENT_ID,
   CLIENT_SECRET,
   choose,
+  codeExchange,
   openAuthorizePage,
   postToken,
-  REDIRECT_URI,
 } from './test/oidc-flow.js';
 
 const dirs: string[] = [];
@@ -47,13 +47,10 @@ describe('persistence with a data directory', () => {
       request: requestId,
       account: 'sam.chen@gmail.test',
     });
-    const tokens = await postToken(`${first.issuer}/token`, {
-      grant_type: 'authorization_code',
-      code: chosen.location?.searchParams.get('code') ?? '',
-      redirect_uri: REDIRECT_URI,
-      client_id: CLIENT_ID,
-      client_secret: CLIENT_SECRET,
-    });
+    const tokens = await postToken(
+      `${first.issuer}/token`,
+      codeExchange(chosen.location?.searchParams.get('code') ?? ''),
+    );
     await first.close();
 
     const second = await startSandbox({ httpPort: 0, smtpPort: 0, dataDir });

@@ -6,6 +6,7 @@ import {
   CLIENT_ID,
   CLIENT_SECRET,
   choose,
+  codeExchange,
   openAuthorizePage,
   pkcePair,
   postToken,
@@ -60,14 +61,7 @@ describe('Google OAuth for health scopes', () => {
     expect(html).toContain('See your sleep data in Google Health');
     expect(result.location?.searchParams.get('state')).toBe('abc');
     expect(result.location?.searchParams.get('scope')).toBe(`${METRICS} ${SLEEP}`);
-    const fields = {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: REDIRECT_URI,
-      client_id: CLIENT_ID,
-      client_secret: CLIENT_SECRET,
-      code_verifier: verifier,
-    };
+    const fields = codeExchange(code, { code_verifier: verifier });
     const wrongVerifier = await postToken(sandbox.health.urls.tokenUrl, {
       ...fields,
       code_verifier: pkcePair().verifier,
@@ -94,13 +88,10 @@ describe('Google OAuth for health scopes', () => {
 
   it('requires the exact redirect_uri at the token endpoint', async () => {
     const { code } = await consent({});
-    const response = await postToken(sandbox.health.urls.tokenUrl, {
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: `${REDIRECT_URI}/other`,
-      client_id: CLIENT_ID,
-      client_secret: CLIENT_SECRET,
-    });
+    const response = await postToken(
+      sandbox.health.urls.tokenUrl,
+      codeExchange(code, { redirect_uri: `${REDIRECT_URI}/other` }),
+    );
     expect(response.status).toBe(400);
     expect(response.json.error).toBe('redirect_uri_mismatch');
   });
@@ -243,13 +234,10 @@ describe('Google OAuth for health scopes', () => {
         email,
         granted_scope: granted,
       });
-      const token = await postToken(sandbox.health.urls.tokenUrl, {
-        grant_type: 'authorization_code',
-        code: result.location?.searchParams.get('code') ?? '',
-        redirect_uri: REDIRECT_URI,
-        client_id: CLIENT_ID,
-        client_secret: CLIENT_SECRET,
-      });
+      const token = await postToken(
+        sandbox.health.urls.tokenUrl,
+        codeExchange(result.location?.searchParams.get('code') ?? ''),
+      );
       return {
         redirected: (result.location?.searchParams.get('scope') ?? '').split(' '),
         token: String(token.json.scope).split(' '),

@@ -1,13 +1,11 @@
 import type { Sandbox } from '../index.js';
 import {
   authorizeUrl,
-  CLIENT_ID,
-  CLIENT_SECRET,
   choose,
+  codeExchange,
   openAuthorizePage,
   pkcePair,
   postToken,
-  REDIRECT_URI,
 } from './oidc-flow.js';
 
 export const HEALTH = 'https://www.googleapis.com/auth/googlehealth.';
@@ -54,14 +52,10 @@ export async function connect(
   });
   const code = result.location?.searchParams.get('code');
   if (!code) throw new Error(`no code: ${result.status} ${result.location}`);
-  const token = await postToken(sandbox.health.urls.tokenUrl, {
-    grant_type: 'authorization_code',
-    code,
-    redirect_uri: REDIRECT_URI,
-    client_id: CLIENT_ID,
-    client_secret: CLIENT_SECRET,
-    code_verifier: verifier,
-  });
+  const token = await postToken(
+    sandbox.health.urls.tokenUrl,
+    codeExchange(code, { code_verifier: verifier }),
+  );
   if (token.status !== 200) throw new Error(`token exchange: ${JSON.stringify(token.json)}`);
   return token.json as unknown as Tokens;
 }

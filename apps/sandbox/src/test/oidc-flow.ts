@@ -5,6 +5,19 @@ export const CLIENT_ID = SANDBOX_DEFAULTS.googleClientId;
 export const CLIENT_SECRET = SANDBOX_DEFAULTS.googleClientSecret;
 export const REDIRECT_URI = 'http://localhost:5173/auth/google/callback';
 
+/**
+ * The token request that redeems an authorization code as the registered web client (its
+ * redirect URI and secret in the body); `extra` adds fields or overrides one.
+ */
+export const codeExchange = (code: string, extra: Record<string, string> = {}) => ({
+  grant_type: 'authorization_code',
+  code,
+  redirect_uri: REDIRECT_URI,
+  client_id: CLIENT_ID,
+  client_secret: CLIENT_SECRET,
+  ...extra,
+});
+
 export function pkcePair(): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };

@@ -53,7 +53,7 @@ beforeAll(async () => {
   app = testApp.app;
   sandbox = testApp.sandbox as Sandbox;
   world = await studyWithParticipants(app);
-  kit = extractionKit(app, world);
+  kit = extractionKit({ app, world });
   process.on('unhandledRejection', recordUncaught);
   process.on('uncaughtException', recordUncaught);
 }, 90_000);

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { useTestApp } from '../test/test-app.js';
 import { users } from './schema/index.js';
 import { isUniqueViolation } from './unique-violation.js';
 
 describe('isUniqueViolation', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ withoutSandbox: true });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ withoutSandbox: true });
 
   /** What the database driver of this run actually throws, as Drizzle hands it over. */
   async function duplicateUserError(): Promise<unknown> {

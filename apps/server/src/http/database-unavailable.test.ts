@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import { SERVICE_MESSAGES } from '@research/contracts';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
@@ -6,7 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUnavailability } from '../db/availability.js';
 import { startTcpProxy, type TcpProxy } from '../test/tcp-proxy.js';
-import { createTestApp, freePort, type TestApp } from '../test/test-app.js';
+import { createTestApp, freePort, logCapture, type TestApp } from '../test/test-app.js';
 
 /**
  * A request whose database is out of reach answers 503 with a message that says to try again,
@@ -17,7 +16,7 @@ import { createTestApp, freePort, type TestApp } from '../test/test-app.js';
 let t: TestApp;
 let closedPort: number;
 let proxy: TcpProxy;
-const logs: string[] = [];
+const { lines: logs, stream: logStream } = logCapture();
 
 beforeAll(async () => {
   closedPort = await freePort();
@@ -28,12 +27,7 @@ beforeAll(async () => {
     return drizzle(pool);
   };
   t = await createTestApp({
-    logStream: new Writable({
-      write(chunk, _encoding, done) {
-        logs.push(String(chunk));
-        done();
-      },
-    }),
+    logStream,
     env: { LOG_LEVEL: 'info' },
     routes: (app) => {
       // As a repository would: a query through Drizzle, whose error wraps the driver's.

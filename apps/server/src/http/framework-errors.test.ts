@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
 import { TRANSPORT_MESSAGES } from '@research/contracts';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { bearer, registerUser, someAddress } from '../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { useTestApp } from '../test/test-app.js';
 
 const LONG_ID = `${'abc'.repeat(400)}`;
 const envelope = (message: string, code: string) => ({
@@ -17,16 +17,14 @@ const envelope = (message: string, code: string) => ({
 
 /** Errors the HTTP layer raises before a route runs: the same envelope, no address quoted. */
 describe('framework errors', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let token: string;
   let origin: string;
   beforeAll(async () => {
-    t = await createTestApp();
     token = (await registerUser(t.app)).token;
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     origin = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   });
-  afterAll(() => t.close());
 
   it.each<[string, InjectOptions, number, string, string]>([
     [

@@ -1,4 +1,3 @@
-import { PassThrough } from 'node:stream';
 import { PARTICIPANT_SESSION_HEADER } from '@research/contracts';
 import { eq } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
@@ -7,7 +6,7 @@ import { participantVerifications, users } from '../db/schema/index.js';
 import { bearer, createMaster, registerUser, someAddress } from '../test/auth-helpers.js';
 import { addPending } from '../test/enrolment-fixtures.js';
 import { SAMPLE_FILES } from '../test/multipart.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { createTestApp, logCapture, type TestApp } from '../test/test-app.js';
 import { studyWithParticipants } from '../test/wearables-kit.js';
 
 interface Route {
@@ -330,15 +329,13 @@ function variants(
 
 describe('fuzz of every API route', () => {
   let t: TestApp;
-  const lines: string[] = [];
+  const { lines, stream } = logCapture();
   const secrets: string[] = [];
   /** Who calls; bearer identities get a fresh session per route (a fuzzed logout ends one). */
   const identities: { name: string; headers: Record<string, string>; ids: Ids; userId?: string }[] =
     [{ name: 'signed out', headers: {}, ids: nilIds }];
 
   beforeAll(async () => {
-    const stream = new PassThrough();
-    stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString().split('\n')));
     t = await createTestApp({ env: { LOG_LEVEL: 'info' }, logStream: stream });
     const researcher = await registerUser(t.app, { displayName: 'Fuzz Researcher' });
     const master = await createMaster(t.app);

@@ -1,18 +1,14 @@
 import { AUTH_HARDENING_MESSAGES } from '@research/contracts';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { users } from '../db/schema/index.js';
 import { bearer, registerUser } from '../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { useTestApp } from '../test/test-app.js';
 
 const NUL_MESSAGE = 'Text must not contain the null character (U+0000).';
 
 describe('request hardening', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('answers every API call with Cache-Control: no-store (sign-in, profile, errors)', async () => {
     const account = await registerUser(t.app);

@@ -1,28 +1,21 @@
-import { PassThrough } from 'node:stream';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { logCapture, type TestAppOptions, useTestApp } from '../test/test-app.js';
+
+/** An app that logs at info into `lines`, with the test routes `routes` adds. */
+function loggingApp(routes: TestAppOptions['routes']) {
+  const { lines, stream } = logCapture();
+  const t = useTestApp({ env: { LOG_LEVEL: 'info' }, logStream: stream, routes });
+  return { t, lines };
+}
 
 describe('request logs', () => {
-  let t: TestApp;
-  const lines: string[] = [];
-  beforeAll(async () => {
-    const stream = new PassThrough();
-    stream.on('data', (chunk: Buffer) =>
-      lines.push(...chunk.toString().split('\n').filter(Boolean)),
-    );
-    t = await createTestApp({
-      env: { LOG_LEVEL: 'info' },
-      logStream: stream,
-      routes: (app) => {
-        app.post('/api/test/log-body', async (request) => {
-          request.log.info({ body: request.body }, 'handled');
-          return { success: true };
-        });
-      },
+  const { t, lines } = loggingApp((app) => {
+    app.post('/api/test/log-body', async (request) => {
+      request.log.info({ body: request.body }, 'handled');
+      return { success: true };
     });
   });
-  afterAll(() => t.close());
 
   it('carry no credentials, tokens or e-mail addresses', async () => {
     await t.app.inject({
@@ -48,31 +41,18 @@ describe('request logs', () => {
 });
 
 describe('database error logs', () => {
-  let t: TestApp;
-  const lines: string[] = [];
-  beforeAll(async () => {
-    const stream = new PassThrough();
-    stream.on('data', (chunk: Buffer) =>
-      lines.push(...chunk.toString().split('\n').filter(Boolean)),
-    );
-    t = await createTestApp({
-      env: { LOG_LEVEL: 'info' },
-      logStream: stream,
-      routes: (app) => {
-        app.post('/api/test/db-error', async () => {
-          await app.platform.db.execute(
-            sql`select ${'ada@example.org'}::text, ${'$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA'}::text, ${'(617) 555-0199'}::text, ${'not a number'}::int`,
-          );
-          return { success: true };
-        });
-        app.post('/api/test/throw-error', async () => {
-          app.log.error(new Error('Failed query: select $1\nparams: ada@example.org,+16175550199'));
-          throw new Error('lookup of ada@example.org failed');
-        });
-      },
+  const { t, lines } = loggingApp((app) => {
+    app.post('/api/test/db-error', async () => {
+      await app.platform.db.execute(
+        sql`select ${'ada@example.org'}::text, ${'$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA'}::text, ${'(617) 555-0199'}::text, ${'not a number'}::int`,
+      );
+      return { success: true };
+    });
+    app.post('/api/test/throw-error', async () => {
+      app.log.error(new Error('Failed query: select $1\nparams: ada@example.org,+16175550199'));
+      throw new Error('lookup of ada@example.org failed');
     });
   });
-  afterAll(() => t.close());
 
   it('name the failure but carry no query parameters, row values or addresses', async () => {
     const res = await t.app.inject({ method: 'POST', url: '/api/test/db-error', payload: {} });

@@ -1,7 +1,7 @@
 import { ALL_OPERATIONS, type OperationDefinition } from '@research/contracts';
 import type { HTTPMethods } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { useTestApp } from '../test/test-app.js';
 
 /** '/api/studies/{id}' (OpenAPI) → '/api/studies/:id' (Fastify and the operations). */
 const fastifyPath = (path: string) =>
@@ -10,11 +10,7 @@ const fastifyPath = (path: string) =>
 const key = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
 
 describe('one contract per call', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('registers a route for every operation of the contracts, and no two share a call', () => {
     // Some calls exist only in one deployment: the loopback admin port needs the embedded

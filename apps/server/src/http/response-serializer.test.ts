@@ -1,8 +1,8 @@
 import { studyListResponseSchema } from '@research/contracts';
 import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createTestApp, type TestApp } from '../test/test-app.js';
+import { useTestApp } from '../test/test-app.js';
 
 const profileSchema = z.object({
   success: z.literal(true),
@@ -74,11 +74,7 @@ const leakyBody = {
 };
 
 describe('response serialization as in production (no second zod pass)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ validateResponses: false, routes: testRoutes });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ validateResponses: false, routes: testRoutes });
 
   it('sends only the fields the response schema lists, at every depth', async () => {
     const res = await t.app.inject('/api/test/leaky');
@@ -98,11 +94,7 @@ describe('response serialization as in production (no second zod pass)', () => {
 });
 
 describe('response serialization in tests (zod contract checked too)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp({ routes: testRoutes });
-  });
-  afterAll(() => t.close());
+  const t = useTestApp({ routes: testRoutes });
 
   it('still strips unlisted fields', async () => {
     const res = await t.app.inject('/api/test/leaky');

@@ -1,7 +1,8 @@
-import type { PENDING_STATUSES } from '@research/contracts';
+import { PARTICIPANT_SESSION_HEADER, type PENDING_STATUSES } from '@research/contracts';
 import type { FastifyInstance } from 'fastify';
 import { pendingParticipants, researcherApplications, users } from '../db/schema/index.js';
-import { bearer, someAddress } from './auth-helpers.js';
+import { ADA_APPLICANT, bearer, someAddress } from './auth-helpers.js';
+import { injectMultipart, SAMPLE_FILES } from './multipart.js';
 import type { TestApp } from './test-app.js';
 
 /** Test helpers shared by the enrolment and verification tests. */
@@ -23,17 +24,9 @@ export async function approvedResearcher(app: FastifyInstance, displayName = 'Ad
     .values({ email, displayName, role: 'researcher', emailVerifiedAt: new Date() })
     .returning();
   if (!user) throw new Error('user not inserted');
-  await db.insert(researcherApplications).values({
-    userId: user.id,
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email,
-    dateOfBirth: '1985-12-10',
-    phoneNumber: '(617) - 555 - 0199',
-    institution: 'Analytical Engine University',
-    position: 'Associate Professor',
-    status: 'approved',
-  });
+  await db
+    .insert(researcherApplications)
+    .values({ userId: user.id, ...ADA_APPLICANT, email, status: 'approved' });
   const token = await app.services.auth.issueSession(db, user.id);
   return { user, token, headers: bearer(token) };
 }
@@ -98,6 +91,31 @@ export async function codeFromInbox(t: TestApp, to: string, channel: 'email' | '
   if (!match?.[1]) throw new Error('no code in the message');
   return match[1];
 }
+
+/** Posts the e-mail code the sandbox inbox holds for the participant (before any session). */
+export async function verifyWithInboxCode(
+  t: TestApp,
+  participant: { participantId: string; email: string; studyCode: string },
+) {
+  return post(t.app, '/api/verification/verify-email-code', {
+    ...participant,
+    verificationCode: await codeFromInbox(t, participant.email),
+  });
+}
+
+/** The participant completes their profile with the session, handing in one PDF document. */
+export const updateInfoWithDocument = (
+  app: FastifyInstance,
+  sessionId: string,
+  fields: Record<string, string>,
+  documentName: string,
+) =>
+  injectMultipart(app, {
+    url: '/api/participants/update-info',
+    headers: { [PARTICIPANT_SESSION_HEADER]: sessionId },
+    fields,
+    files: [{ field: 'document_0', name: documentName, data: SAMPLE_FILES.pdf }],
+  });
 
 /** Moves the services' clock; returns a function that puts it back. */
 export function setClock(app: FastifyInstance, at: Date) {

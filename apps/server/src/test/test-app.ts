@@ -3,9 +3,10 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { type Sandbox, startSandbox } from '@research/sandbox';
 import type { FastifyInstance } from 'fastify';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { buildApp } from '../app.js';
 import { type AppConfig, loadConfig } from '../config.js';
 import { admin, clonePrefix, withDatabase } from './global-setup.js';
@@ -117,6 +118,50 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/** A log stream to hand the app, and every line written to it so far (for checks on what is logged). */
+export function logCapture(): { lines: string[]; stream: Writable } {
+  const lines: string[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  return { lines, stream };
+}
+
+/**
+ * One app for a whole describe block: started before its first test and closed after its last.
+ * The handle reads through to that app, so it can be taken at declaration time and used in
+ * later hooks and tests; further setup goes in the caller's own beforeAll, which runs after.
+ */
+export function useTestApp(options: TestAppOptions = {}): TestApp {
+  let current: TestApp | undefined;
+  const started = (): TestApp => {
+    if (!current) throw new Error('the test app is used before its beforeAll has started it');
+    return current;
+  };
+  beforeAll(async () => {
+    current = await createTestApp(options);
+  });
+  afterAll(() => current?.close());
+  return {
+    get app() {
+      return started().app;
+    },
+    get sandbox() {
+      return started().sandbox;
+    },
+    get config() {
+      return started().config;
+    },
+    get databaseUrl() {
+      return started().databaseUrl;
+    },
+    close: () => started().close(),
   };
 }
 

@@ -9,7 +9,7 @@ import {
   users,
 } from '../db/schema/index.js';
 import * as verificationRepo from '../modules/participant-access/verification.repository.js';
-import { uniqueEmail } from './auth-helpers.js';
+import { ADA_APPLICANT, uniqueEmail } from './auth-helpers.js';
 
 /** Test-only helpers for the wearable tests (not imported by production code). */
 
@@ -78,17 +78,9 @@ export async function accountWith(app: FastifyInstance, state: AccountState) {
     .returning();
   if (!user) throw new Error('user not inserted');
   if (state === 'pending' || state === 'approved') {
-    await db.insert(researcherApplications).values({
-      userId: user.id,
-      firstName: 'Ada',
-      lastName: 'Lovelace',
-      email,
-      dateOfBirth: '1985-12-10',
-      phoneNumber: '(617) - 555 - 0199',
-      institution: 'Analytical Engine University',
-      position: 'Associate Professor',
-      status: state,
-    });
+    await db
+      .insert(researcherApplications)
+      .values({ userId: user.id, ...ADA_APPLICANT, email, status: state });
   }
   const token = await app.services.auth.issueSession(db, user.id);
   return { email, token, user: { id: user.id, email } };

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   applicationFor,
   bearer,
@@ -7,7 +7,7 @@ import {
   someAddress,
 } from '../../test/auth-helpers.js';
 import { injectMultipart, SAMPLE_FILES } from '../../test/multipart.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 
 type Role = 'anonymous' | 'no application' | 'pending' | 'approved' | 'master';
 const ROLES: Role[] = ['anonymous', 'no application', 'pending', 'approved', 'master'];
@@ -17,13 +17,12 @@ const ROLES: Role[] = ['anonymous', 'no application', 'pending', 'approved', 'ma
  * out gets 401, anyone else 403, and nothing changes on a refused call.
  */
 describe('authorization matrix of the admin routes', () => {
-  let t: TestApp;
+  const t = useTestApp();
   const tokens = new Map<Role, string | null>();
   let applicationId: string;
   let documentId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
     const master = await createMaster(t.app);
     tokens.set('anonymous', null);
     tokens.set('master', master.token);
@@ -44,7 +43,6 @@ describe('authorization matrix of the admin routes', () => {
     applicationId = status.application.id;
     documentId = status.application.verificationDocuments[0].id;
   });
-  afterAll(() => t.close());
 
   const routes = () => [
     {

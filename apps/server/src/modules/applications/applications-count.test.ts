@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   applicationFor,
   bearer,
@@ -6,20 +6,18 @@ import {
   researcherWithApplication,
   someAddress,
 } from '../../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 
 /**
  * 'Total Applications' on the master dashboard is the `limit=1` count without a status: the
  * history of applications, which a reset for resubmission must not shrink.
  */
 describe('total applications count', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let master: { token: string };
   beforeAll(async () => {
-    t = await createTestApp();
     master = await createMaster(t.app);
   });
-  afterAll(() => t.close());
 
   const count = async (query: string) => {
     const res = await t.app.inject({

@@ -1,6 +1,6 @@
 import { DOCUMENT_MAX_FILES } from '@research/contracts';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditEvents, researcherApplications } from '../../db/schema/index.js';
 import {
   applicationFor,
@@ -11,16 +11,14 @@ import {
   someAddress,
 } from '../../test/auth-helpers.js';
 import { injectMultipart, SAMPLE_FILES } from '../../test/multipart.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 
 describe('researcher applications', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let master: { token: string; email: string };
   beforeAll(async () => {
-    t = await createTestApp();
     master = await createMaster(t.app);
   });
-  afterAll(() => t.close());
   beforeEach(() => t.sandbox?.clear());
 
   const submitJson = (token: string, body: Record<string, unknown>) =>
@@ -419,10 +417,9 @@ describe('researcher applications', () => {
 });
 
 describe('master lists and counts', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let master: { token: string };
   beforeAll(async () => {
-    t = await createTestApp();
     master = await createMaster(t.app);
     for (const state of [
       'pending',
@@ -435,7 +432,6 @@ describe('master lists and counts', () => {
       await researcherWithApplication(t.app, state, master);
     }
   });
-  afterAll(() => t.close());
 
   const get = (url: string) => t.app.inject({ url, headers: bearer(master.token) });
 

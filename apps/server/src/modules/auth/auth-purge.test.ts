@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   authFailures,
   oauthStates,
@@ -11,15 +11,11 @@ import {
 } from '../../db/schema/index.js';
 import { purgeSendCounters } from '../../platform/send-counters.js';
 import { registerUser } from '../../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 import { createAuthPurgeJob, purgeExpiredAuthData } from './auth-purge.js';
 
 describe('purge of expired sign-in data', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('removes expired states, counters, failures, sessions and links, and keeps live ones', async () => {
     const db = t.app.platform.db;

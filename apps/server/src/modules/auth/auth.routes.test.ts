@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditEvents, sessions, users } from '../../db/schema/index.js';
 import {
   bearer,
@@ -8,14 +8,10 @@ import {
   someAddress,
   uniqueEmail,
 } from '../../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 
 describe('sign-up, sign-in and sessions', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('registers a researcher: 201 with token, user and message; the password is stored as argon2id', async () => {
     const email = uniqueEmail();
@@ -307,11 +303,7 @@ describe('sign-up, sign-in and sessions', () => {
 });
 
 describe('sign-in throttling', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const login = (email: string, password: string, ip = '198.51.100.7') =>
     t.app.inject({

@@ -1,18 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { IdTokenTamper } from '@research/sandbox';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { oauthStates, users } from '../../db/schema/index.js';
 import { sha256Hex } from '../../platform/crypto.js';
 import { bearer, registerUser, someAddress, uniqueEmail } from '../../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 
 describe('Google sign-in (OpenID Connect against the sandbox issuer)', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const newBinding = () => randomBytes(32).toString('base64url');
 

@@ -3,29 +3,25 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { auditEvents, users } from '../../db/schema/index.js';
-import { bearer, registerUser, someAddress, uniqueEmail } from '../../test/auth-helpers.js';
-import { createTestApp, type TestApp, testDatabaseKind } from '../../test/test-app.js';
+import {
+  bearer,
+  checkResetToken,
+  loginAs,
+  registerUser,
+  uniqueEmail,
+} from '../../test/auth-helpers.js';
+import { createTestApp, testDatabaseKind, useTestApp } from '../../test/test-app.js';
 
 const run = promisify(execFile);
 const serverDir = path.resolve(import.meta.dirname, '../../..');
 
 describe('the master account', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   const tokenOf = (link: string) => new URL(link).searchParams.get('token') as string;
-  const login = (email: string, password: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email, password },
-      remoteAddress: someAddress(),
-    });
+  const login = (email: string, password: string) => loginAs(t.app, email, password);
 
   it('is created once from the set-up link printed at start', async () => {
     const link = await t.app.services.master.ensureSetupLink();
@@ -136,11 +132,7 @@ describe('the master account', () => {
         .statusCode,
     ).toBe(401);
     const token = tokenOf(result.setPasswordUrl as string);
-    const check = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/check-reset-token',
-      payload: { token },
-    });
+    const check = await checkResetToken(t.app, token);
     expect(check.json()).toEqual({
       success: true,
       purpose: 'set_password',

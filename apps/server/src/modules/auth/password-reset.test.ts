@@ -1,17 +1,19 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { oneTimeTokens, users } from '../../db/schema/index.js';
-import { bearer, registerUser, someAddress, uniqueEmail } from '../../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import {
+  bearer,
+  checkResetToken,
+  registerUser,
+  someAddress,
+  uniqueEmail,
+} from '../../test/auth-helpers.js';
+import { useTestApp } from '../../test/test-app.js';
 
 const SENT = 'Password reset email sent! Check your inbox for instructions.';
 
 describe('forgot and reset password', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
   beforeEach(() => t.sandbox?.clear());
 
   const forgot = (email: string) =>
@@ -50,11 +52,7 @@ describe('forgot and reset password', () => {
     const account = await registerUser(t.app);
     const token = await mailedToken(account.email);
 
-    const check = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/check-reset-token',
-      payload: { token },
-    });
+    const check = await checkResetToken(t.app, token);
     expect(check.json()).toEqual({
       success: true,
       purpose: 'reset_password',

@@ -1,23 +1,13 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { users } from '../../db/schema/index.js';
-import { bearer, registerUser, someAddress } from '../../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { bearer, loginAs, registerUser } from '../../test/auth-helpers.js';
+import { useTestApp } from '../../test/test-app.js';
 
 describe('promoting an account to master', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
-  const login = (email: string, password: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/auth/login',
-      payload: { email, password },
-      remoteAddress: someAddress(),
-    });
+  const login = (email: string, password: string) => loginAs(t.app, email, password);
 
   it('drops the password, Google link and sessions of an account whose address was never proven', async () => {
     const squatter = await registerUser(

@@ -3,7 +3,7 @@ import { invitationEmail } from '@research/contracts';
 import { startSandbox } from '@research/sandbox';
 import { and, count, eq, sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   emailMessages,
   emailRecipients,
@@ -16,7 +16,13 @@ import {
   researcherWithApplication,
   someAddress,
 } from '../../test/auth-helpers.js';
-import { createTestApp, eventually, freePort, type TestApp } from '../../test/test-app.js';
+import {
+  createTestApp,
+  eventually,
+  freePort,
+  type TestApp,
+  useTestApp,
+} from '../../test/test-app.js';
 
 type Researcher = Awaited<ReturnType<typeof researcherWithApplication>>;
 
@@ -65,14 +71,13 @@ async function groupedCounts(t: TestApp, emailId: string) {
 }
 
 describe('study e-mail', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let master: { token: string };
   let owner: Researcher;
   let collaborator: Researcher;
   let study: { id: string; studyCode: string; name: string };
 
   beforeAll(async () => {
-    t = await createTestApp();
     master = await createMaster(t.app);
     owner = await researcherWithApplication(t.app, 'approved', master);
     collaborator = await researcherWithApplication(t.app, 'approved', master);
@@ -82,7 +87,6 @@ describe('study e-mail', () => {
       password: 'study-pass',
     });
   });
-  afterAll(() => t.close());
   beforeEach(() => t.sandbox?.clear());
 
   const history = async (token = owner.token, id = study.id) =>
@@ -466,13 +470,11 @@ describe('study e-mail', () => {
 });
 
 describe('issue 8: joining and study passwords', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let master: { token: string };
   beforeAll(async () => {
-    t = await createTestApp();
     master = await createMaster(t.app);
   });
-  afterAll(() => t.close());
 
   it('answers an already-joined collaborator with alreadyMember, also after a password change', async () => {
     const owner = await researcherWithApplication(t.app, 'approved', master);

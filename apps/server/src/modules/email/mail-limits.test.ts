@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { outboundMessages } from '../../db/schema/index.js';
 import {
   bearer,
@@ -7,24 +7,22 @@ import {
   researcherWithApplication,
   someAddress,
 } from '../../test/auth-helpers.js';
-import { createTestApp, eventually, type TestApp } from '../../test/test-app.js';
+import { eventually, useTestApp } from '../../test/test-app.js';
 
 type Researcher = Awaited<ReturnType<typeof researcherWithApplication>>;
 
 /** Limits on mail that callers can make the platform send: what reaches the inbox, not only the status. */
 describe('mail limits', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let master: { token: string };
   let owner: Researcher;
   let colleague: Researcher;
 
   beforeAll(async () => {
-    t = await createTestApp();
     master = await createMaster(t.app);
     owner = await researcherWithApplication(t.app, 'approved', master);
     colleague = await researcherWithApplication(t.app, 'approved', master);
   });
-  afterAll(() => t.close());
   beforeEach(() => t.sandbox?.clear());
 
   const post = (url: string, payload: Record<string, unknown>, token?: string) =>

@@ -1,13 +1,10 @@
-import { Writable } from 'node:stream';
-import { civilDayTotals, type Sandbox } from '@research/sandbox';
+import { civilDayTotals } from '@research/sandbox';
 import { eq } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { extractionTasks } from '../../db/schema/index.js';
-import { extractionKit } from '../../test/extraction-kit.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { studyWithParticipants } from '../../test/wearables-kit.js';
-import { createExtractionEngine, type ExtractionEngineDeps } from './engine.js';
+import { useExtractionKit } from '../../test/extraction-kit.js';
+import { logCapture } from '../../test/test-app.js';
+import type { ExtractionEngineDeps } from './engine.js';
 
 /**
  * The engine's parts seen through whole runs against the sandbox: what a task sends is what the
@@ -15,70 +12,33 @@ import { createExtractionEngine, type ExtractionEngineDeps } from './engine.js';
  * fails is a failed run, and the fast heart-rate reader's fallbacks are logged once a run.
  */
 
-let testApp: TestApp;
-let app: FastifyInstance;
-let sandbox: Sandbox;
-let world: Awaited<ReturnType<typeof studyWithParticipants>>;
-let kit: ReturnType<typeof extractionKit>;
-
 /** Every log line of this file's app (the run's end is logged once, through the app's logger). */
-const logLines: string[] = [];
+const { lines: logLines, stream: logStream } = logCapture();
 
-beforeAll(async () => {
-  const logStream = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  });
-  testApp = await createTestApp({ env: { LOG_LEVEL: 'info' }, logStream });
-  app = testApp.app;
-  sandbox = testApp.sandbox as Sandbox;
-  world = await studyWithParticipants(app);
-  kit = extractionKit(app, world);
-}, 60_000);
+const kit = useExtractionKit({ env: { LOG_LEVEL: 'info' }, logStream });
 
-afterAll(async () => {
-  await testApp?.close();
-});
-
-/** An engine of its own: nothing is queued, its work happens in processJob in this process. */
-function engineWith(options: Pick<ExtractionEngineDeps, 'fetch' | 'clientOptions'> = {}) {
-  return createExtractionEngine({
-    db: app.platform.db,
-    // One task at a time, so the requests go out in the order the manifest lists them.
-    config: {
-      ...testApp.config,
-      extraction: { ...testApp.config.extraction, callsPerParticipant: 1 },
-    },
-    objectStore: app.platform.objectStore,
-    wearables: app.services.wearables,
-    jobs: () => ({ send: async () => 'not-queued', isFinalAttempt: () => true }) as never,
-    retry: { limit: 1, delaySeconds: 1 },
-    log: app.log,
-    ...options,
-  });
-}
+/** An engine of its own, one call at a time, each job's attempt its last; it logs to the app's log. */
+const engineWith = (options: Pick<ExtractionEngineDeps, 'fetch' | 'clientOptions'> = {}) =>
+  kit.ownEngine({ finalAttempt: true, log: kit.app.log, ...options });
 
 /** Starts a one-participant run on `engine` and works its job to the end (a last attempt). */
 async function runOn(
   engine: ReturnType<typeof engineWith>,
   participantId: string,
   name: string,
-  dataTypes: Parameters<ReturnType<typeof engineWith>['start']>[0]['dataTypes'],
+  dataTypes: string[],
   day = '2026-11-02',
 ) {
-  const started = await engine.start({
-    studyId: world.study.id,
-    actorId: world.owner.user.id,
+  const started = await kit.startOn(engine, {
     name,
     dataTypes,
-    dateRange: { startDate: day, endDate: day, mode: 'range' },
+    day,
+    mode: 'range',
     participantIds: [participantId],
   });
   await engine.processJob(started.jobs[0]?.id ?? '', true);
   const run = await kit.runOf(started.runId);
-  const tasks = await app.platform.db
+  const tasks = await kit.app.platform.db
     .select()
     .from(extractionTasks)
     .where(eq(extractionTasks.runId, started.runId))
@@ -144,7 +104,7 @@ describe('an access token that dies between pages', () => {
     const account = 'engine.expiring@gmail.test';
     const participant = await kit.connected(account);
     const statuses: number[] = [];
-    const clock = sandbox.health.clock;
+    const clock = kit.sandbox.health.clock;
     const offset = clock.offsetMs;
     const engine = engineWith({
       fetch: async (input, init) => {
@@ -186,7 +146,7 @@ describe('a run whose every task fails', () => {
     ]);
     expect(tasks.map((t) => t.status)).toEqual(['failed', 'failed']);
     expect(run?.status).toBe('failed');
-    const [job] = await app.extraction.listJobs(world.study.id, { runId });
+    const [job] = await kit.app.extraction.listJobs(kit.world.study.id, { runId });
     expect(job).toMatchObject({ status: 'failed', error: expect.stringContaining('2 part(s)') });
   }, 60_000);
 
@@ -194,12 +154,11 @@ describe('a run whose every task fails', () => {
     const failed = await kit.connected('engine.failing.two@gmail.test');
     const working = await kit.connected('engine.working@gmail.test');
     const engine = engineWith();
-    const started = await engine.start({
-      studyId: world.study.id,
-      actorId: world.owner.user.id,
+    const started = await kit.startOn(engine, {
       name: 'One of two fails',
       dataTypes: ['activity_steps_timeseries'],
-      dateRange: { startDate: '2026-11-02', endDate: '2026-11-02', mode: 'range' },
+      day: '2026-11-02',
+      mode: 'range',
       participantIds: [failed.id, working.id],
     });
     const jobOf = (participantId: string) =>
@@ -207,7 +166,7 @@ describe('a run whose every task fails', () => {
     await failing().processJob(jobOf(failed.id), true);
     await engine.processJob(jobOf(working.id), true);
     expect((await kit.runOf(started.runId))?.status).toBe('completed');
-    const jobs = await engine.listJobs(world.study.id, { runId: started.runId });
+    const jobs = await engine.listJobs(kit.world.study.id, { runId: started.runId });
     expect(jobs.find((j) => j.participantId === failed.id)?.status).toBe('failed');
     expect(jobs.find((j) => j.participantId === working.id)?.status).toBe('completed');
   }, 60_000);

@@ -5,11 +5,11 @@ import {
   EXTRACTION_SERVER_MESSAGES,
   GOOGLE_HEALTH_READ_SCOPES,
 } from '@research/contracts';
-import { civilDayTotals, healthIdentity, type Sandbox, utcOffsetAt } from '@research/sandbox';
+import { civilDayTotals, healthIdentity, utcOffsetAt } from '@research/sandbox';
 import { parse } from 'csv-parse/sync';
 import { and, eq } from 'drizzle-orm';
-import type { FastifyInstance, InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   auditEvents,
   extractionJobs,
@@ -18,32 +18,14 @@ import {
   wearableConnections,
 } from '../../db/schema/index.js';
 import { bearer, someAddress } from '../../test/auth-helpers.js';
-import { extractionKit } from '../../test/extraction-kit.js';
-import { createTestApp, eventually, type TestApp } from '../../test/test-app.js';
-import { accountWith, studyWithParticipants } from '../../test/wearables-kit.js';
-import { createExtractionEngine } from './engine.js';
+import { type JobView, useExtractionKit } from '../../test/extraction-kit.js';
+import { eventually } from '../../test/test-app.js';
+import { accountWith } from '../../test/wearables-kit.js';
 
-let testApp: TestApp;
-let app: FastifyInstance;
-let sandbox: Sandbox;
-let world: Awaited<ReturnType<typeof studyWithParticipants>>;
-let kit: ReturnType<typeof extractionKit>;
+const kit = useExtractionKit();
 
-beforeAll(async () => {
-  testApp = await createTestApp();
-  app = testApp.app;
-  sandbox = testApp.sandbox as Sandbox;
-  world = await studyWithParticipants(app);
-  kit = extractionKit(app, world);
-}, 60_000);
-
-afterAll(async () => {
-  await testApp?.close();
-});
-
-const call = (options: InjectOptions) => app.inject({ remoteAddress: someAddress(), ...options });
-
-const _connected = (account: string, scopes?: readonly string[]) => kit.connected(account, scopes);
+const call = (options: InjectOptions) =>
+  kit.app.inject({ remoteAddress: someAddress(), ...options });
 
 async function start(token: string, payload: Record<string, unknown>) {
   return call({
@@ -54,31 +36,32 @@ async function start(token: string, payload: Record<string, unknown>) {
   });
 }
 
-interface JobView {
-  id: string;
-  runId: string;
-  participantId: string;
-  status: string;
-  progress: number;
-  callsDone: number;
-  callsPlanned: number;
-  error: string | null;
+/** Starts a run as the holder of `token` (200) and waits for its end: its id, run and jobs. */
+async function runToEnd(token: string, payload: Record<string, unknown>) {
+  const res = await start(token, payload);
+  expect(res.statusCode, res.body).toBe(200);
+  const { runId } = res.json() as { runId: string };
+  const run = await finished(runId);
+  return { runId, run, jobs: await kit.jobsOf(runId) };
 }
 
-async function jobsOf(token = world.owner.token) {
+const ownerRun = (payload: Record<string, unknown>) => runToEnd(kit.world.owner.token, payload);
+
+/** One job's detail page as the holder of `token` sees it (200). */
+async function jobDetail(token: string, jobId: string | undefined) {
   const res = await call({
     method: 'GET',
-    url: `/api/studies/${world.study.id}/extraction-jobs`,
+    url: `/api/studies/${kit.world.study.id}/extraction-jobs/${jobId}`,
     headers: bearer(token),
   });
   expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { jobs: JobView[] }).jobs;
+  return res;
 }
 
 /** Waits until the run's jobs are done and its files are written. */
 async function finished(runId: string) {
   return eventually(async () => {
-    const [run] = await app.platform.db
+    const [run] = await kit.app.platform.db
       .select()
       .from(extractionRuns)
       .where(eq(extractionRuns.id, runId));
@@ -86,10 +69,10 @@ async function finished(runId: string) {
   }, 60_000);
 }
 
-const bucket = () => app.extraction.bucketOf(world.study.id);
+const bucket = () => kit.app.extraction.bucketOf(kit.world.study.id);
 
 async function readObject(key: string): Promise<Buffer> {
-  const { body } = await app.platform.objectStore.getObject(bucket(), key);
+  const { body } = await kit.app.platform.objectStore.getObject(bucket(), key);
   const chunks: Buffer[] = [];
   for await (const chunk of body) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks);
@@ -122,7 +105,7 @@ describe('an extraction run against the sandbox', () => {
 
   beforeAll(async () => {
     participant = await kit.connected(account);
-    const res = await start(world.owner.token, {
+    const res = await start(kit.world.owner.token, {
       participantIds: [participant.id],
       extractionName: 'Week with DST and travel',
       dataTypes: [
@@ -144,7 +127,7 @@ describe('an extraction run against the sandbox', () => {
   }, 90_000);
 
   it('completes the job with its calls counted and progress at 100 %', async () => {
-    const [job] = (await jobsOf()).filter((j) => j.runId === runId);
+    const [job] = await kit.jobsOf(runId);
     expect(job).toMatchObject({ status: 'completed', progress: 100, error: null });
     // The calls the plan above lists, one page each (a completed job reports its planned count
     // as done, so the count is checked against the plan, not against callsPlanned).
@@ -262,7 +245,7 @@ describe('an extraction run against the sandbox', () => {
       expect(data.length).toBe(file.bytes);
     }
     // Nothing else is left in the run's folder (the per-task parts are gone once joined).
-    const listed = await app.platform.objectStore.listObjects(bucket(), {
+    const listed = await kit.app.platform.objectStore.listObjects(bucket(), {
       prefix: `extractions/${runId}/`,
     });
     expect(listed.objects.map((o) => o.key).sort()).toEqual(
@@ -282,14 +265,17 @@ describe('an extraction run against the sandbox', () => {
   });
 
   it('records the run in the audit log as data access', async () => {
-    const events = await app.platform.db
+    const events = await kit.app.platform.db
       .select()
       .from(auditEvents)
       .where(
-        and(eq(auditEvents.action, 'extraction.started'), eq(auditEvents.targetId, world.study.id)),
+        and(
+          eq(auditEvents.action, 'extraction.started'),
+          eq(auditEvents.targetId, kit.world.study.id),
+        ),
       );
     const event = events.find((e) => (e.details as { runId?: string }).runId === runId);
-    expect(event?.actorId).toBe(world.owner.user.id);
+    expect(event?.actorId).toBe(kit.world.owner.user.id);
     expect(event?.details).toMatchObject({
       kind: 'data_access',
       participantIds: [participant.id],
@@ -313,28 +299,28 @@ describe('an extraction run against the sandbox', () => {
           .digest('hex'),
       );
     }
-    const [job] = await app.platform.db
+    const [job] = await kit.app.platform.db
       .select()
       .from(extractionJobs)
       .where(eq(extractionJobs.runId, runId));
-    const tasksBefore = await app.platform.db
+    const tasksBefore = await kit.app.platform.db
       .select()
       .from(extractionTasks)
       .where(eq(extractionTasks.runId, runId));
     // As if the worker died after the calls but before recording them: everything runs again.
-    await app.platform.db
+    await kit.app.platform.db
       .update(extractionTasks)
       .set({ status: 'pending' })
       .where(eq(extractionTasks.runId, runId));
-    await app.platform.db
+    await kit.app.platform.db
       .update(extractionJobs)
       .set({ status: 'running' })
       .where(eq(extractionJobs.runId, runId));
-    await app.platform.db
+    await kit.app.platform.db
       .update(extractionRuns)
       .set({ status: 'running' })
       .where(eq(extractionRuns.id, runId));
-    await app.extraction.processJob(job?.id ?? '', true);
+    await kit.app.extraction.processJob(job?.id ?? '', true);
     await finished(runId);
     for (const key of keys) {
       const after = createHash('sha256')
@@ -342,7 +328,7 @@ describe('an extraction run against the sandbox', () => {
         .digest('hex');
       expect(after, key).toBe(before.get(key));
     }
-    const tasksAfter = await app.platform.db
+    const tasksAfter = await kit.app.platform.db
       .select()
       .from(extractionTasks)
       .where(eq(extractionTasks.runId, runId));
@@ -351,7 +337,7 @@ describe('an extraction run against the sandbox', () => {
       tasksBefore.flatMap((t) => t.outputKeys).sort(),
     );
     expect(tasksAfter.every((t) => t.attempts === 2)).toBe(true);
-    const listed = await app.platform.objectStore.listObjects(bucket(), {
+    const listed = await kit.app.platform.objectStore.listObjects(bucket(), {
       prefix: `extractions/${runId}/raw/`,
     });
     expect(listed.objects).toHaveLength(9);
@@ -369,11 +355,11 @@ describe('an extraction run against the sandbox', () => {
         .length,
     ).toBeGreaterThan(2);
     // The run's parts were deleted when it completed; finalising again can only use raw pages.
-    await app.platform.db
+    await kit.app.platform.db
       .update(extractionRuns)
       .set({ status: 'running' })
       .where(eq(extractionRuns.id, runId));
-    await app.extraction.finalize(runId);
+    await kit.app.extraction.finalize(runId);
     expect(await Promise.all(keys.map(hashOf))).toEqual(before);
   }, 60_000);
 });
@@ -382,20 +368,13 @@ describe('all 12 types', () => {
   it('fetch and tidy for one day: every task completes with rows, calls as planned', async () => {
     const account = 'extract.all@gmail.test';
     const participant = await kit.connected(account);
-    const res = await start(world.owner.token, {
+    const { runId, jobs } = await ownerRun({
       participantId: participant.id,
       extractionName: 'All types',
       dataTypes: [...DATA_TYPES],
       dateRange: { startDate: '2026-11-10', endDate: '2026-11-10', mode: 'single' },
     });
-    expect(res.statusCode, res.body).toBe(200);
-    const { runId, jobs } = res.json() as { runId: string; jobs: JobView[] };
-    await finished(runId);
-    const detail = await call({
-      method: 'GET',
-      url: `/api/studies/${world.study.id}/extraction-jobs/${jobs[0]?.id}`,
-      headers: bearer(world.owner.token),
-    });
+    const detail = await jobDetail(kit.world.owner.token, jobs[0]?.id);
     const body = detail.json() as {
       job: JobView;
       tasks: {
@@ -447,7 +426,7 @@ describe('all 12 types', () => {
     // Raw heart rate is fetched as a partial response (no civil time, no data source); its rows
     // are exactly the provider's whole answer for the day, civil time included, on the day of
     // the flight to Berlin (the offset changes mid-day).
-    const token = await app.services.wearables.accessToken(participant.id);
+    const token = await kit.app.services.wearables.accessToken(participant.id);
     const whole: string[][] = [];
     let pageToken: string | undefined;
     do {
@@ -458,7 +437,7 @@ describe('all 12 types', () => {
       });
       const page = (await (
         await fetch(
-          `${sandbox.health.urls.apiBaseUrl}/v4/users/me/dataTypes/heart-rate/dataPoints?${params}`,
+          `${kit.sandbox.health.urls.apiBaseUrl}/v4/users/me/dataTypes/heart-rate/dataPoints?${params}`,
           { headers: { authorization: `Bearer ${token}` } },
         )
       ).json()) as { dataPoints?: WholeSample[]; nextPageToken?: string };
@@ -487,21 +466,13 @@ describe('per-participant outcomes', () => {
       s.includes('activity_and_fitness'),
     );
     const participant = await kit.connected('extract.partial@gmail.test', activityOnly);
-    const res = await start(world.collaborator.token, {
+    const { runId, jobs } = await runToEnd(kit.world.collaborator.token, {
       participantId: participant.id,
       extractionName: 'Partial grant',
       dataTypes: ['activity_steps_timeseries', 'sleep_log'],
       dateRange: { startDate: '2026-11-05', endDate: '2026-11-05', mode: 'single' },
     });
-    expect(res.statusCode, res.body).toBe(200);
-    const { runId, jobs } = res.json() as { runId: string; jobs: JobView[] };
-    await finished(runId);
-    const detail = await call({
-      method: 'GET',
-      url: `/api/studies/${world.study.id}/extraction-jobs/${jobs[0]?.id}`,
-      headers: bearer(world.collaborator.token),
-    });
-    expect(detail.statusCode, detail.body).toBe(200);
+    const detail = await jobDetail(kit.world.collaborator.token, jobs[0]?.id);
     const body = detail.json() as {
       job: JobView;
       tasks: { dataType: string; status: string; skipReason: string | null; rows: number }[];
@@ -538,22 +509,18 @@ describe('per-participant outcomes', () => {
   it('a dead grant fails only that participant, marks it for reauthorization and mails them', async () => {
     const dead = await kit.connected('extract.dead@gmail.test');
     const alive = await kit.connected('extract.alive@gmail.test');
-    sandbox.health.revoke('extract.dead@gmail.test');
+    kit.sandbox.health.revoke('extract.dead@gmail.test');
     // The stored access token has expired, so the engine must refresh: Google says invalid_grant.
-    await app.platform.db
+    await kit.app.platform.db
       .update(wearableConnections)
       .set({ accessExpiresAt: new Date(Date.now() - 1000) })
       .where(eq(wearableConnections.participantId, dead.id));
-    const res = await start(world.owner.token, {
+    const { runId, jobs } = await ownerRun({
       participantIds: [dead.id, alive.id],
       extractionName: 'One dead grant',
       dataTypes: ['activity_steps_timeseries'],
       dateRange: { startDate: '2026-11-05', endDate: '2026-11-06', mode: 'range' },
     });
-    expect(res.statusCode, res.body).toBe(200);
-    const { runId } = res.json() as { runId: string };
-    await finished(runId);
-    const jobs = (await jobsOf()).filter((j) => j.runId === runId);
     expect(jobs.find((j) => j.participantId === dead.id)).toMatchObject({
       status: 'failed',
       error: EXTRACTION_SERVER_MESSAGES.needsReauthorization,
@@ -562,21 +529,21 @@ describe('per-participant outcomes', () => {
       status: 'completed',
       progress: 100,
     });
-    const [connection] = await app.platform.db
+    const [connection] = await kit.app.platform.db
       .select()
       .from(wearableConnections)
       .where(eq(wearableConnections.participantId, dead.id));
     expect(connection?.status).toBe('needs_reauthorization');
-    await sandbox.waitForMessage({ to: dead.email }, 10_000);
+    await kit.sandbox.waitForMessage({ to: dead.email }, 10_000);
     const rows = await csv(runId, 'activity_steps_timeseries');
     expect(new Set(rows.map((r) => r.participant_id))).toEqual(new Set([alive.id]));
   }, 60_000);
 
   it('a grant revoked at Google while its access token still looks valid fails the job at once', async () => {
     const revoked = await kit.connected('extract.revoked@gmail.test');
-    sandbox.health.revoke('extract.revoked@gmail.test');
+    kit.sandbox.health.revoke('extract.revoked@gmail.test');
     const began = Date.now();
-    const res = await start(world.owner.token, {
+    const res = await start(kit.world.owner.token, {
       participantIds: [revoked.id],
       extractionName: 'Revoked at Google',
       dataTypes: ['activity_steps_timeseries', 'heartrate_timeseries', 'sleep_log'],
@@ -586,7 +553,7 @@ describe('per-participant outcomes', () => {
     const { runId } = res.json() as { runId: string };
     const run = await finished(runId);
     expect(run.status).toBe('failed');
-    const [job] = (await jobsOf()).filter((j) => j.runId === runId);
+    const [job] = await kit.jobsOf(runId);
     expect(job).toMatchObject({
       status: 'failed',
       error: EXTRACTION_SERVER_MESSAGES.needsReauthorization,
@@ -597,18 +564,17 @@ describe('per-participant outcomes', () => {
 
   it('rides out 503s from the provider (retry with back-off) and still writes every row', async () => {
     const participant = await kit.connected('extract.flaky@gmail.test');
-    sandbox.health.setControls({ error503Rate: 0.5 });
+    kit.sandbox.health.setControls({ error503Rate: 0.5 });
     try {
-      const res = await start(world.owner.token, {
+      const {
+        runId,
+        jobs: [job],
+      } = await ownerRun({
         participantId: participant.id,
         extractionName: 'Flaky provider',
         dataTypes: ['activity_steps_timeseries', 'heartrate_timeseries'],
         dateRange: { startDate: '2026-11-01', endDate: '2026-11-03', mode: 'range' },
       });
-      expect(res.statusCode, res.body).toBe(200);
-      const { runId } = res.json() as { runId: string };
-      await finished(runId);
-      const [job] = (await jobsOf()).filter((j) => j.runId === runId);
       expect(job?.status).toBe('completed');
       const rows = await csv(runId, 'activity_steps_timeseries');
       expect(rows.map((r) => Number(r.steps_count))).toEqual(
@@ -617,7 +583,7 @@ describe('per-participant outcomes', () => {
         ),
       );
     } finally {
-      sandbox.health.setControls({ error503Rate: 0 });
+      kit.sandbox.health.setControls({ error503Rate: 0 });
     }
   }, 60_000);
 });
@@ -628,19 +594,18 @@ describe('Google’s own 429', () => {
     const participant = await kit.connected(account);
     // Google allows this user 2 calls a minute here, and its minute ends 5 s from now.
     const offset = (55_000 - (Date.now() % 60_000) + 60_000) % 60_000;
-    sandbox.health.setControls({ perUserPerMinute: 2, clockOffsetMs: offset });
+    kit.sandbox.health.setControls({ perUserPerMinute: 2, clockOffsetMs: offset });
     try {
       const started = Date.now();
-      const res = await start(world.owner.token, {
+      const {
+        runId,
+        jobs: [job],
+      } = await ownerRun({
         participantId: participant.id,
         extractionName: 'Rate limited',
         dataTypes: ['activity_steps_timeseries', 'heartrate_timeseries'],
         dateRange: { startDate: '2026-11-01', endDate: '2026-11-02', mode: 'range' },
       });
-      expect(res.statusCode, res.body).toBe(200);
-      const { runId } = res.json() as { runId: string };
-      await finished(runId);
-      const [job] = (await jobsOf()).filter((j) => j.runId === runId);
       expect(job).toMatchObject({ status: 'completed', callsDone: 3 });
       // The third call had to wait for Google's next minute.
       expect(Date.now() - started).toBeGreaterThan(3_500);
@@ -649,7 +614,7 @@ describe('Google’s own 429', () => {
         ['2026-11-01', '2026-11-02'].map((d) => civilDayTotals(account, d).restingHeartRate),
       );
     } finally {
-      sandbox.health.setControls({ perUserPerMinute: 300, clockOffsetMs: 0 });
+      kit.sandbox.health.setControls({ perUserPerMinute: 300, clockOffsetMs: 0 });
     }
   }, 90_000);
 });
@@ -663,15 +628,15 @@ describe('who may extract', () => {
       dataTypes: ['profile'],
       dateRange: { startDate: '2026-11-05', endDate: '2026-11-05' },
     };
-    const pending = await accountWith(app, 'pending');
-    const outsider = await accountWith(app, 'approved');
+    const pending = await accountWith(kit.app, 'pending');
+    const outsider = await accountWith(kit.app, 'approved');
     const cases: [string | null, number][] = [
       [null, 401],
       [pending.token, 403],
-      [world.master.token, 403],
+      [kit.world.master.token, 403],
       [outsider.token, 404],
-      [world.owner.token, 200],
-      [world.collaborator.token, 200],
+      [kit.world.owner.token, 200],
+      [kit.world.collaborator.token, 200],
     ];
     for (const [token, status] of cases) {
       for (const url of [
@@ -688,12 +653,12 @@ describe('who may extract', () => {
       }
       const list = await call({
         method: 'GET',
-        url: `/api/studies/${world.study.id}/extraction-jobs`,
+        url: `/api/studies/${kit.world.study.id}/extraction-jobs`,
         ...(token ? { headers: bearer(token) } : {}),
       });
       expect(list.statusCode).toBe(status === 404 ? 403 : status);
     }
-    const runs = await app.platform.db
+    const runs = await kit.app.platform.db
       .select()
       .from(extractionRuns)
       .where(eq(extractionRuns.name, 'Roles'));
@@ -716,26 +681,26 @@ describe('who may extract', () => {
       { ...base, participantId: undefined },
     ];
     for (const payload of bad) {
-      const res = await start(world.owner.token, payload);
+      const res = await start(kit.world.owner.token, payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
     }
     // Half a surrogate pair alone (JSON `"\ud800"`): a clear 400, and no run is stored.
     for (const extractionName of ['Run \ud800', '\udc00 run']) {
-      const res = await start(world.owner.token, { ...base, extractionName });
+      const res = await start(kit.world.owner.token, { ...base, extractionName });
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json()).toMatchObject({
         success: false,
         code: 'VALIDATION_ERROR',
         message: AUTH_HARDENING_MESSAGES.loneSurrogate,
       });
-      const runs = await app.platform.db
+      const runs = await kit.app.platform.db
         .select()
         .from(extractionRuns)
         .where(eq(extractionRuns.name, extractionName));
       expect(runs).toEqual([]);
     }
-    const notConnected = await world.addParticipant();
-    const res = await start(world.owner.token, { ...base, participantId: notConnected.id });
+    const notConnected = await kit.world.addParticipant();
+    const res = await start(kit.world.owner.token, { ...base, participantId: notConnected.id });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({
       message: EXTRACTION_SERVER_MESSAGES.participantNotSelectable,
@@ -749,31 +714,20 @@ describe('a worker killed mid-run', () => {
     const participant = await kit.connected(account);
     let calls = 0;
     // A second worker whose process "dies" on its third request: it never answers again.
-    const doomed = createExtractionEngine({
-      db: app.platform.db,
-      // One task at a time, so the third request is the second page of the heart rate.
-      config: {
-        ...testApp.config,
-        extraction: { ...testApp.config.extraction, callsPerParticipant: 1 },
-      },
-      objectStore: app.platform.objectStore,
-      wearables: app.services.wearables,
-      jobs: () => ({ send: async () => 'not-queued', isFinalAttempt: () => false }) as never,
-      retry: { limit: 1, delaySeconds: 1 },
+    // One task at a time, so the third request is the second page of the heart rate.
+    const doomed = kit.ownEngine({
       fetch: (input, init) => (++calls >= 3 ? new Promise(() => {}) : fetch(input, init)),
     });
-    const started = await doomed.start({
-      studyId: world.study.id,
-      actorId: world.owner.user.id,
+    const started = await kit.startOn(doomed, {
       name: 'Killed worker',
       dataTypes: ['activity_steps_timeseries', 'heartrate_intraday_1sec'],
-      dateRange: { startDate: '2026-11-01', endDate: '2026-11-01', mode: 'single' },
+      day: '2026-11-01',
       participantIds: [participant.id],
     });
     const jobId = started.jobs[0]?.id ?? '';
     void doomed.processJob(jobId, false);
     const tasksOf = () =>
-      app.platform.db
+      kit.app.platform.db
         .select()
         .from(extractionTasks)
         .where(eq(extractionTasks.jobId, jobId))
@@ -784,7 +738,7 @@ describe('a worker killed mid-run', () => {
     });
     // Mid-run, the job shows its progress: daily steps (1 call) done, and the first of the
     // heart rate's 3 estimated pages.
-    const [midway] = (await jobsOf()).filter((j) => j.id === jobId);
+    const [midway] = (await kit.jobsOf()).filter((j) => j.id === jobId);
     expect(midway).toMatchObject({
       status: 'running',
       callsDone: 2,
@@ -793,12 +747,12 @@ describe('a worker killed mid-run', () => {
     });
     // The worker is dead: it renews its lease no more, and a minute later the lease has lapsed.
     doomed.halt();
-    await app.platform.db
+    await kit.app.platform.db
       .update(extractionJobs)
       .set({ leaseExpiresAt: new Date(Date.now() - 1000) })
       .where(eq(extractionJobs.id, jobId));
     // The queue hands the job to a live worker (here: this app's engine).
-    await app.extraction.processJob(jobId, false);
+    await kit.app.extraction.processJob(jobId, false);
     await finished(started.runId);
     const [steps, heart] = await tasksOf();
     expect(steps).toMatchObject({ status: 'completed', attempts: 1 });
@@ -806,7 +760,7 @@ describe('a worker killed mid-run', () => {
     const rows = await csv(started.runId, 'heartrate_intraday_1sec');
     expect(rows).toHaveLength(civilDayTotals(account, '2026-11-01').heartRateSamples);
     expect(new Set(rows.map((r) => r.timestamp_utc)).size).toBe(rows.length);
-    const [job] = (await jobsOf()).filter((j) => j.id === jobId);
+    const [job] = (await kit.jobsOf()).filter((j) => j.id === jobId);
     expect(job).toMatchObject({ status: 'completed', progress: 100 });
     // Daily steps, and the day's samples in pages of 10,000; the dead worker's page is not kept.
     const pages = Math.ceil(civilDayTotals(account, '2026-11-01').heartRateSamples / 10_000);
@@ -821,17 +775,9 @@ describe('a participant’s job', () => {
     let inFlight = 0;
     const seen = { most: 0 };
     const waiting: (() => void)[] = [];
-    const engine = createExtractionEngine({
-      db: app.platform.db,
-      config: {
-        ...testApp.config,
-        extraction: { ...testApp.config.extraction, callsPerParticipant },
-      },
-      objectStore: app.platform.objectStore,
-      wearables: app.services.wearables,
-      // Nothing is queued: this engine's work happens in processJob below.
-      jobs: () => ({ send: async () => 'not-queued', isFinalAttempt: () => false }) as never,
-      retry: { limit: 1, delaySeconds: 1 },
+    // Nothing is queued: this engine's work happens in processJob below.
+    const engine = kit.ownEngine({
+      callsPerParticipant,
       // A call waits (up to 2 s) until the allowed number are in flight, so how many the engine
       // runs side by side shows whatever the machine's speed.
       fetch: async (input, init) => {
@@ -859,9 +805,7 @@ describe('a participant’s job', () => {
     const account = 'extract.lanes@gmail.test';
     const participant = await kit.connected(account);
     const { engine, seen } = countingEngine(3);
-    const started = await engine.start({
-      studyId: world.study.id,
-      actorId: world.owner.user.id,
+    const started = await kit.startOn(engine, {
       name: 'Side by side',
       dataTypes: [
         'activity_steps_timeseries',
@@ -870,7 +814,7 @@ describe('a participant’s job', () => {
         'heartrate_summary',
         'heartrate_timeseries',
       ],
-      dateRange: { startDate: '2026-11-03', endDate: '2026-11-03', mode: 'single' },
+      day: '2026-11-03',
       participantIds: [participant.id],
     });
     await engine.processJob(started.jobs[0]?.id ?? '', false);
@@ -885,16 +829,14 @@ describe('a participant’s job', () => {
   it('the last one to end writes the run’s files before it ends, without a queued job', async () => {
     const participant = await kit.connected('extract.inline@gmail.test');
     const { engine } = countingEngine(1);
-    const started = await engine.start({
-      studyId: world.study.id,
-      actorId: world.owner.user.id,
+    const started = await kit.startOn(engine, {
       name: 'Finalised inline',
       dataTypes: ['activity_steps_timeseries'],
-      dateRange: { startDate: '2026-11-03', endDate: '2026-11-03', mode: 'single' },
+      day: '2026-11-03',
       participantIds: [participant.id],
     });
     await engine.processJob(started.jobs[0]?.id ?? '', false);
-    const [run] = await app.platform.db
+    const [run] = await kit.app.platform.db
       .select()
       .from(extractionRuns)
       .where(eq(extractionRuns.id, started.runId));

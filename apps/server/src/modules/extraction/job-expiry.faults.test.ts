@@ -1,67 +1,30 @@
 import { EXTRACTION_STALLED_REASON } from '@research/contracts';
-import { civilDayTotals, type Sandbox } from '@research/sandbox';
+import { civilDayTotals } from '@research/sandbox';
 import { parse } from 'csv-parse/sync';
 import { eq, sql } from 'drizzle-orm';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { extractionJobs, extractionTasks } from '../../db/schema/index.js';
 import type { JobQueue } from '../../platform/jobs.js';
-import { bearer } from '../../test/auth-helpers.js';
-import { extractionKit } from '../../test/extraction-kit.js';
+import { type JobView, useExtractionKit } from '../../test/extraction-kit.js';
 import { compareRows, reportFault, runRows } from '../../test/fault-report.js';
-import { createTestApp, eventually, type TestApp } from '../../test/test-app.js';
-import { studyWithParticipants } from '../../test/wearables-kit.js';
-import { createExtractionEngine } from './engine.js';
+import { eventually } from '../../test/test-app.js';
 
 /**
  * Faults of the job queue: pg-boss hands a participant's job out again when it outlives its
  * expiry (while the first copy still works), and a worker dies while it holds a job.
  */
 
-let testApp: TestApp;
-let app: FastifyInstance;
-let sandbox: Sandbox;
-let world: Awaited<ReturnType<typeof studyWithParticipants>>;
-let kit: ReturnType<typeof extractionKit>;
+const kit = useExtractionKit();
 
-beforeAll(async () => {
-  testApp = await createTestApp();
-  app = testApp.app;
-  sandbox = testApp.sandbox as Sandbox;
-  world = await studyWithParticipants(app);
-  kit = extractionKit(app, world);
-}, 60_000);
-
-afterAll(async () => {
-  sandbox?.health.setControls({ latencyMs: 0 });
-  await testApp?.close();
+afterAll(() => {
+  kit.sandbox.health.setControls({ latencyMs: 0 });
 });
 
-const queue = () => app.platform.jobs;
-
-interface JobView {
-  id: string;
-  runId: string;
-  status: string;
-  callsDone: number;
-  callsPlanned: number;
-  progress: number;
-  error: string | null;
-}
-
-async function jobsOf(runId: string) {
-  const res = await kit.call({
-    method: 'GET',
-    url: `/api/studies/${world.study.id}/extraction-jobs`,
-    headers: bearer(world.owner.token),
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { jobs: JobView[] }).jobs.filter((j) => j.runId === runId);
-}
+const queue = () => kit.app.platform.jobs;
 
 /** Participant jobs pg-boss still has to give out or is running (copies included). */
 async function queuedCopies(): Promise<number> {
-  const result = await app.platform.db.execute(
+  const result = await kit.app.platform.db.execute(
     sql`select count(*)::int as n from pgboss.job where name = 'extraction-participant' and state in ('created', 'retry', 'active')`,
   );
   return Number((result as unknown as { rows: { n: number }[] }).rows[0]?.n);
@@ -81,24 +44,24 @@ describe('a job that outlives its expiry', () => {
     await queue().boss.updateQueue('extraction-participant', {
       expireInSeconds: 2,
     });
-    sandbox.health.setControls({ latencyMs: 1500 });
+    kit.sandbox.health.setControls({ latencyMs: 1500 });
     let runId = '';
     try {
       runId = await kit.startRun(participant.id, 'Outlived its expiry', TYPES);
-      const [job] = await jobsOf(runId);
+      const [job] = await kit.jobsOf(runId);
       const seen: JobView[] = [];
       // pg-boss's maintenance, every half second instead of every two minutes: a job active for
       // longer than its expiry is failed and handed out again (a retry after 1 s).
       for (let i = 0; i < 60 && (await kit.runOf(runId))?.status === 'running'; i++) {
         await queue().boss.supervise('extraction-participant');
-        seen.push(...(await jobsOf(runId)));
+        seen.push(...(await kit.jobsOf(runId)));
         await new Promise((r) => setTimeout(r, 500));
       }
       await kit.finished(runId);
       // Every copy has ended.
       await eventually(async () => (await queuedCopies()) === 0, 60_000);
       // The job was handed out again at least once while its first copy worked.
-      const copies = await app.platform.db.execute(
+      const copies = await kit.app.platform.db.execute(
         sql`select max(retry_count)::int as n from pgboss.job where name = 'extraction-participant' and data->>'jobId' = ${job?.id ?? ''}`,
       );
       expect(
@@ -106,28 +69,28 @@ describe('a job that outlives its expiry', () => {
       ).toBeGreaterThanOrEqual(1);
 
       // Progress never went past the total.
-      for (const view of [...seen, ...(await jobsOf(runId))]) {
+      for (const view of [...seen, ...(await kit.jobsOf(runId))]) {
         expect(view.callsDone, JSON.stringify(view)).toBeLessThanOrEqual(view.callsPlanned);
       }
       // No task was run twice: the second copy never started one.
-      const tasks = await app.platform.db
+      const tasks = await kit.app.platform.db
         .select()
         .from(extractionTasks)
         .where(eq(extractionTasks.runId, runId));
       expect(tasks.map((t) => t.attempts)).toEqual(tasks.map(() => 1));
-      const [done] = await jobsOf(runId);
-      const [cleanJob] = await jobsOf(clean);
+      const [done] = await kit.jobsOf(runId);
+      const [cleanJob] = await kit.jobsOf(clean);
       expect(done).toMatchObject({ status: 'completed', callsDone: cleanJob?.callsDone });
     } finally {
-      sandbox.health.setControls({ latencyMs: 0 });
+      kit.sandbox.health.setControls({ latencyMs: 0 });
       await queue().boss.updateQueue('extraction-participant', {
-        expireInSeconds: testApp.config.extraction.jobExpireSeconds,
+        expireInSeconds: kit.testApp.config.extraction.jobExpireSeconds,
       });
     }
 
     const rows = compareRows(
-      await runRows(app.platform.objectStore, kit.bucket(), clean),
-      await runRows(app.platform.objectStore, kit.bucket(), runId),
+      await runRows(kit.app.platform.objectStore, kit.bucket(), clean),
+      await runRows(kit.app.platform.objectStore, kit.bucket(), runId),
     );
     const outcome = (await kit.runOf(runId))?.status ?? 'unknown';
     reportFault(context, { fault: 'job expiry (handed out again)', outcome, ...rows });
@@ -169,14 +132,7 @@ describe('a worker that dies holding a job', () => {
     let calls = 0;
     // A worker with a 5 s lease whose process "dies" on its third request: it never answers
     // again and renews nothing. Its watch goes to the app's queue like any run's.
-    const doomed = createExtractionEngine({
-      db: app.platform.db,
-      config: {
-        ...testApp.config,
-        extraction: { ...testApp.config.extraction, callsPerParticipant: 1 },
-      },
-      objectStore: app.platform.objectStore,
-      wearables: app.services.wearables,
+    const doomed = kit.ownEngine({
       jobs: () =>
         ({
           ...queue(),
@@ -185,16 +141,13 @@ describe('a worker that dies holding a job', () => {
               ? 'run-here'
               : queue().send(definition, data, options),
         }) as JobQueue,
-      retry: { limit: 1, delaySeconds: 1 },
       lease: { seconds: 5, renewSeconds: 0.5 },
       fetch: (input, init) => (++calls >= 3 ? new Promise(() => {}) : fetch(input, init)),
     });
-    const started = await doomed.start({
-      studyId: world.study.id,
-      actorId: world.owner.user.id,
+    const started = await kit.startOn(doomed, {
       name: 'Killed holder',
       dataTypes: ['activity_steps_timeseries', 'heartrate_intraday_1sec'],
-      dateRange: { startDate: '2026-11-01', endDate: '2026-11-01', mode: 'single' },
+      day: '2026-11-01',
       participantIds: [participant.id],
     });
     const jobId = started.jobs[0]?.id ?? '';
@@ -204,7 +157,7 @@ describe('a worker that dies holding a job', () => {
     const diedAt = Date.now();
 
     const stalled = await eventually(async () => {
-      const [job] = await jobsOf(started.runId);
+      const [job] = await kit.jobsOf(started.runId);
       return job?.status === 'stalled' ? job : undefined;
     }, 20_000);
     expect(stalled).toMatchObject({ error: EXTRACTION_STALLED_REASON });
@@ -215,10 +168,10 @@ describe('a worker that dies holding a job', () => {
     expect(run.status).toBe('completed');
     // pg-boss alone would hand the job on only after its expiry (30 minutes here).
     expect(tookMs).toBeLessThan(30_000);
-    expect(tookMs).toBeLessThan(testApp.config.extraction.jobExpireSeconds * 1000);
-    const [job] = await jobsOf(started.runId);
+    expect(tookMs).toBeLessThan(kit.testApp.config.extraction.jobExpireSeconds * 1000);
+    const [job] = await kit.jobsOf(started.runId);
     expect(job).toMatchObject({ status: 'completed', progress: 100, error: null });
-    const [row] = await app.platform.db
+    const [row] = await kit.app.platform.db
       .select()
       .from(extractionJobs)
       .where(eq(extractionJobs.id, jobId));
@@ -246,16 +199,9 @@ describe('a participant whose task fails for good', () => {
   it('leaves no raw page outside the manifest, and a run whose every job failed is failed', async (context) => {
     const participant = await kit.connected('faults.failed@gmail.test');
     let calls = 0;
-    const engine = createExtractionEngine({
-      db: app.platform.db,
-      // One task at a time: the third request is the heart rate's second page.
-      config: {
-        ...testApp.config,
-        extraction: { ...testApp.config.extraction, callsPerParticipant: 1 },
-      },
-      objectStore: app.platform.objectStore,
-      wearables: app.services.wearables,
-      jobs: () => ({ send: async () => 'not-queued', isFinalAttempt: () => true }) as never,
+    // One task at a time: the third request is the heart rate's second page.
+    const engine = kit.ownEngine({
+      finalAttempt: true,
       retry: { limit: 0, delaySeconds: 1 },
       // Google refuses the third request for good (a 400 is never retried).
       fetch: (input, init) =>
@@ -268,18 +214,16 @@ describe('a participant whose task fails for good', () => {
             )
           : fetch(input, init),
     });
-    const started = await engine.start({
-      studyId: world.study.id,
-      actorId: world.owner.user.id,
+    const started = await kit.startOn(engine, {
       name: 'Fails for good',
       dataTypes: ['activity_steps_timeseries', 'heartrate_intraday_1sec'],
-      dateRange: { startDate: '2026-11-01', endDate: '2026-11-01', mode: 'single' },
+      day: '2026-11-01',
       participantIds: [participant.id],
     });
     await engine.processJob(started.jobs[0]?.id ?? '', true);
     const run = await kit.runOf(started.runId);
     expect(run?.status).toBe('failed');
-    const [job] = await jobsOf(started.runId);
+    const [job] = await kit.jobsOf(started.runId);
     expect(job?.status).toBe('failed');
     const prefix = `extractions/${started.runId}/`;
     const manifest = JSON.parse((await kit.readObject(`${prefix}manifest.json`)).toString()) as {
@@ -290,7 +234,9 @@ describe('a participant whose task fails for good', () => {
       ['activity_steps_timeseries', 'completed'],
       ['heartrate_intraday_1sec', 'failed'],
     ]);
-    const inBucket = (await app.platform.objectStore.listObjects(kit.bucket(), { prefix })).objects
+    const inBucket = (
+      await kit.app.platform.objectStore.listObjects(kit.bucket(), { prefix })
+    ).objects
       .map((o) => o.key)
       .filter((k) => k !== `${prefix}manifest.json`);
     expect(inBucket.sort()).toEqual(manifest.files.map((f) => f.key).sort());

@@ -1,10 +1,6 @@
-import type { Sandbox } from '@research/sandbox';
-import type { FastifyInstance } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractionKit } from '../../test/extraction-kit.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useExtractionKit } from '../../test/extraction-kit.js';
 import { compareRows, reportFault, runRows } from '../../test/fault-report.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { studyWithParticipants } from '../../test/wearables-kit.js';
 
 /**
  * Google answering 5xx and 429 during a run: the run still completes, with every row a clean
@@ -12,28 +8,15 @@ import { studyWithParticipants } from '../../test/wearables-kit.js';
  * still fails is retried by the job).
  */
 
-let testApp: TestApp;
-let app: FastifyInstance;
-let sandbox: Sandbox;
-let world: Awaited<ReturnType<typeof studyWithParticipants>>;
-let kit: ReturnType<typeof extractionKit>;
+const kit = useExtractionKit();
 
-beforeAll(async () => {
-  testApp = await createTestApp();
-  app = testApp.app;
-  sandbox = testApp.sandbox as Sandbox;
-  world = await studyWithParticipants(app);
-  kit = extractionKit(app, world);
-}, 60_000);
-
-afterAll(async () => {
-  sandbox?.health.setControls({
+afterAll(() => {
+  kit.sandbox.health.setControls({
     error500Rate: 0,
     error503Rate: 0,
     perUserPerMinute: 300,
     clockOffsetMs: 0,
   });
-  await testApp?.close();
 });
 
 async function run(participantId: string, name: string, dataTypes: string[], endDate: string) {
@@ -42,14 +25,14 @@ async function run(participantId: string, name: string, dataTypes: string[], end
 }
 
 const rowsOf = (runId: string) =>
-  runRows(app.platform.objectStore, app.extraction.bucketOf(world.study.id), runId);
+  runRows(kit.app.platform.objectStore, kit.app.extraction.bucketOf(kit.world.study.id), runId);
 
 describe('Google answers with errors during a run', () => {
   it('500 and 503 on 40% of calls: completed, rows lost 0, duplicates 0', async (context) => {
     const participant = await kit.connected('faults.flaky@gmail.test');
     const types = ['activity_steps_intraday', 'heartrate_timeseries', 'sleep_log', 'profile'];
     const clean = await run(participant.id, 'Clean', types, '2026-11-03');
-    sandbox.health.setControls({ error500Rate: 0.2, error503Rate: 0.2 });
+    kit.sandbox.health.setControls({ error500Rate: 0.2, error503Rate: 0.2 });
     try {
       const flaky = await run(participant.id, 'Flaky', types, '2026-11-03');
       const rows = compareRows(await rowsOf(clean.runId), await rowsOf(flaky.runId));
@@ -58,7 +41,7 @@ describe('Google answers with errors during a run', () => {
       expect(rows).toMatchObject({ rowsLost: 0, duplicates: 0 });
       expect(rows.rowsExpected).toBeGreaterThan(0);
     } finally {
-      sandbox.health.setControls({ error500Rate: 0, error503Rate: 0 });
+      kit.sandbox.health.setControls({ error500Rate: 0, error503Rate: 0 });
     }
   }, 180_000);
 
@@ -67,12 +50,12 @@ describe('Google answers with errors during a run', () => {
     const types = ['activity_steps_timeseries', 'heartrate_timeseries'];
     // Two calls a minute for this user, and Google's minute ends 5 s from now.
     const offset = (55_000 - (Date.now() % 60_000) + 60_000) % 60_000;
-    sandbox.health.setControls({ perUserPerMinute: 2, clockOffsetMs: offset });
+    kit.sandbox.health.setControls({ perUserPerMinute: 2, clockOffsetMs: offset });
     let limited: Awaited<ReturnType<typeof run>>;
     try {
       limited = await run(participant.id, 'Limited', types, '2026-11-02');
     } finally {
-      sandbox.health.setControls({ perUserPerMinute: 300, clockOffsetMs: 0 });
+      kit.sandbox.health.setControls({ perUserPerMinute: 300, clockOffsetMs: 0 });
     }
     // The clean run afterwards, with Google's limits as usual.
     const clean = await run(participant.id, 'Clean', types, '2026-11-02');

@@ -1,18 +1,20 @@
 import { startSandbox } from '@research/sandbox';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { outboundMessages } from '../../db/schema/index.js';
-import { createTestApp, eventually, freePort, type TestApp } from '../../test/test-app.js';
+import {
+  createTestApp,
+  eventually,
+  freePort,
+  type TestApp,
+  useTestApp,
+} from '../../test/test-app.js';
 
 const rowOf = async (t: TestApp, id: string) =>
   (await t.app.platform.db.select().from(outboundMessages).where(eq(outboundMessages.id, id)))[0];
 
 describe('outbound mail and SMS through the job queue', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('delivers an e-mail over SMTP and records it as sent, with its content encrypted at rest', async () => {
     const id = await t.app.platform.messaging.queueEmail('test', {

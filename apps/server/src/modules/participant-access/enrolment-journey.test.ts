@@ -1,17 +1,17 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { participants, wearableConnections } from '../../db/schema/index.js';
 import {
   addPending,
   adult,
   approvedResearcher,
-  codeFromInbox,
   createStudy,
   participantEmail,
   post,
+  updateInfoWithDocument,
+  verifyWithInboxCode,
 } from '../../test/enrolment-fixtures.js';
-import { injectMultipart, SAMPLE_FILES } from '../../test/multipart.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 import { consentAt } from '../../test/wearables-kit.js';
 
 const SESSION = 'x-participant-session';
@@ -22,12 +22,7 @@ const SESSION = 'x-participant-session';
  * page, and completes the profile with the session the callback hands back.
  */
 describe('direct enrolment journey', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('goes from invitation to a completed profile with a connected wearable', async () => {
     const owner = await approvedResearcher(t.app);
@@ -44,11 +39,10 @@ describe('direct enrolment journey', () => {
 
     const first = await post(t.app, '/api/participants/enroll-direct', person);
     const { participantId } = first.json();
-    const verified = await post(t.app, '/api/verification/verify-email-code', {
+    const verified = await verifyWithInboxCode(t, {
       participantId,
       email,
       studyCode: study.studyCode,
-      verificationCode: await codeFromInbox(t, email),
     });
     const enrolled = await post(t.app, '/api/participants/enroll-direct', person, {
       [SESSION]: verified.json().session.sessionId,
@@ -69,18 +63,18 @@ describe('direct enrolment journey', () => {
       session: { participantId, verified: true },
     });
 
-    const profile = await injectMultipart(t.app, {
-      url: '/api/participants/update-info',
-      headers: { [SESSION]: callback.json().session.sessionId },
-      fields: {
+    const profile = await updateInfoWithDocument(
+      t.app,
+      callback.json().session.sessionId,
+      {
         participantId,
         studyCode: study.studyCode,
         firstName: 'Sam',
         lastName: 'Jones',
         additionalInfo: '',
       },
-      files: [{ field: 'document_0', name: 'consent.pdf', data: SAMPLE_FILES.pdf }],
-    });
+      'consent.pdf',
+    );
     expect(profile.statusCode).toBe(200);
     expect(profile.json().documents).toHaveLength(1);
 

@@ -1,11 +1,10 @@
-import { Writable } from 'node:stream';
 import {
   ENROLMENT_MESSAGES,
   PARTICIPANT_LIST_MESSAGES,
   STUDY_CODE_MESSAGES,
 } from '@research/contracts';
 import { and, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   auditEvents,
   participants,
@@ -24,19 +23,17 @@ import {
   resetClock,
   setClock,
 } from '../../test/enrolment-fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { createTestApp, logCapture, useTestApp } from '../../test/test-app.js';
 
 const SESSION = 'x-participant-session';
 
 describe('direct enrolment', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let owner: Awaited<ReturnType<typeof approvedResearcher>>;
 
   beforeAll(async () => {
-    t = await createTestApp();
     owner = await approvedResearcher(t.app);
   });
-  afterAll(() => t.close());
   beforeEach(() => t.sandbox?.clear());
 
   const person = (studyCode: string, email: string, extra: Record<string, unknown> = {}) => ({
@@ -613,13 +610,7 @@ describe('OpenAPI', () => {
 
 describe('request logs of the participant calls', () => {
   it('carry no e-mail addresses, names, codes or session tokens', async () => {
-    const lines: string[] = [];
-    const logStream = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
+    const { lines, stream: logStream } = logCapture();
     const t = await createTestApp({ env: { LOG_LEVEL: 'debug' }, logStream });
     try {
       const owner = await approvedResearcher(t.app);
@@ -645,7 +636,7 @@ describe('request logs of the participant calls', () => {
       await t.app.inject({
         url: `/api/verification/status/${participantId}?email=${encodeURIComponent(email)}&studyCode=${study.studyCode}`,
       });
-      const log = lines.join('');
+      const log = lines.join('\n');
       expect(log).toContain('/api/participants/enroll-direct');
       for (const secret of [
         email,

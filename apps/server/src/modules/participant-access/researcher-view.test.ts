@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   approvedResearcher,
-  codeFromInbox,
   createStudy,
   participantEmail,
   post,
+  updateInfoWithDocument,
+  verifyWithInboxCode,
 } from '../../test/enrolment-fixtures.js';
-import { injectMultipart, SAMPLE_FILES } from '../../test/multipart.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { SAMPLE_FILES } from '../../test/multipart.js';
+import { useTestApp } from '../../test/test-app.js';
 
 /** What the researcher sees on the study screen once a rostered person enrols. */
 describe('researcher view of an enrolment', () => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('moves the person from Pending Participants to Participants and shows their profile and documents', async () => {
     const owner = await approvedResearcher(t.app);
@@ -58,11 +54,10 @@ describe('researcher view of an enrolment', () => {
       email,
       studyCode: study.studyCode,
     });
-    const verified = await post(t.app, '/api/verification/verify-email-code', {
+    const verified = await verifyWithInboxCode(t, {
       participantId,
       email,
       studyCode: study.studyCode,
-      verificationCode: await codeFromInbox(t, email),
     });
     const enrolled = await post(
       t.app,
@@ -84,18 +79,18 @@ describe('researcher view of an enrolment', () => {
     ]);
 
     // The profile the participant completes shows in Participant Details, documents downloadable.
-    const profile = await injectMultipart(t.app, {
-      url: '/api/participants/update-info',
-      headers: { 'x-participant-session': verified.json().session.sessionId },
-      fields: {
+    const profile = await updateInfoWithDocument(
+      t.app,
+      verified.json().session.sessionId,
+      {
         participantId,
         studyCode: study.studyCode,
         firstName: 'Rosa',
         lastName: 'Parks',
         additionalInfo: 'Night shifts on weekends.',
       },
-      files: [{ field: 'document_0', name: 'consent form.pdf', data: SAMPLE_FILES.pdf }],
-    });
+      'consent form.pdf',
+    );
     expect(profile.statusCode).toBe(200);
     const info = await t.app.inject({
       url: `/api/participants/${participantId}/info`,

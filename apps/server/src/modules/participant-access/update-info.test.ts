@@ -1,6 +1,6 @@
 import { DOCUMENT_MAX_FILES } from '@research/contracts';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { participantDocuments, participants } from '../../db/schema/index.js';
 import { CFB_SAMPLES } from '../../test/cfb.js';
 import {
@@ -11,7 +11,7 @@ import {
   post,
 } from '../../test/enrolment-fixtures.js';
 import { injectMultipart, SAMPLE_FILES } from '../../test/multipart.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 import { studyBucket } from '../studies/index.js';
 
 const SESSION = 'x-participant-session';
@@ -19,18 +19,16 @@ const SESSION = 'x-participant-session';
 const GIF = Buffer.concat([Buffer.from('GIF89a'), Buffer.from([1, 0, 1, 0, 0, 0, 0, 0x3b])]);
 
 describe('profile and documents (update-info)', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let study: Awaited<ReturnType<typeof createStudy>>;
 
   beforeAll(async () => {
-    t = await createTestApp();
     const owner = await approvedResearcher(t.app);
     study = await createStudy(t.app, owner, {
       allowSelfEnrollment: true,
       requireVerification: false,
     });
   });
-  afterAll(() => t.close());
 
   async function enrolled() {
     const email = participantEmail('profile');

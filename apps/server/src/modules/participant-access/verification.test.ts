@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   outboundMessages,
   participantSessions,
@@ -17,7 +17,7 @@ import {
   resetClock,
   setClock,
 } from '../../test/enrolment-fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 import { addParticipant } from './add-participant.js';
 
 const SESSION = 'x-participant-session';
@@ -25,16 +25,14 @@ const PHONE = '(617) - 555 - 0142';
 const PHONE_E164 = '+16175550142';
 
 describe('pre-approved flow and verification codes', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let owner: Awaited<ReturnType<typeof approvedResearcher>>;
   let study: Awaited<ReturnType<typeof createStudy>>;
 
   beforeAll(async () => {
-    t = await createTestApp();
     owner = await approvedResearcher(t.app);
     study = await createStudy(t.app, owner);
   });
-  afterAll(() => t.close());
   beforeEach(() => t.sandbox?.clear());
   afterEach(() => resetClock(t.app));
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { count, isNull } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   auditEvents,
   emailMessages,
@@ -9,30 +9,15 @@ import {
   pendingParticipants,
   studyMembers,
 } from '../../db/schema/index.js';
-import {
-  bearer,
-  createMaster,
-  researcherWithApplication,
-  someAddress,
-} from '../../test/auth-helpers.js';
+import { bearer } from '../../test/auth-helpers.js';
 import { injectMultipart } from '../../test/multipart.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
-
-type Role =
-  | 'anonymous'
-  | 'pending researcher'
-  | 'approved non-member'
-  | 'collaborator'
-  | 'owner'
-  | 'master';
-const ROLES: Role[] = [
-  'anonymous',
-  'pending researcher',
-  'approved non-member',
-  'collaborator',
-  'owner',
-  'master',
-];
+import {
+  memberStatus,
+  STUDY_ROLES,
+  type StudyRole,
+  studyRoleMatrix,
+} from '../../test/study-role-matrix.js';
+import { useTestApp } from '../../test/test-app.js';
 
 /**
  * Every study detail route against every kind of caller. Signed out 401; pending researchers and
@@ -41,44 +26,19 @@ const ROLES: Role[] = [
  * operate; only the owner deletes participants and removes members. Refused calls change nothing.
  */
 describe('authorization matrix of the study detail routes', () => {
-  let t: TestApp;
-  const tokens = new Map<Role, string | null>();
+  const t = useTestApp();
+  let tokens: Map<StudyRole, string | null>;
+  let send: Awaited<ReturnType<typeof studyRoleMatrix>>['send'];
   let studyId: string;
   let studyCode: string;
   let collaboratorId: string;
   let mailingId: string;
 
   beforeAll(async () => {
-    t = await createTestApp();
-    const master = await createMaster(t.app);
-    const owner = await researcherWithApplication(t.app, 'approved', master);
-    const collaborator = await researcherWithApplication(t.app, 'approved', master);
-    collaboratorId = collaborator.user.id;
-    tokens.set('anonymous', null);
-    tokens.set('master', master.token);
-    tokens.set('owner', owner.token);
-    tokens.set('collaborator', collaborator.token);
-    tokens.set('pending researcher', (await researcherWithApplication(t.app, 'pending')).token);
-    tokens.set(
-      'approved non-member',
-      (await researcherWithApplication(t.app, 'approved', master)).token,
-    );
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/create-study',
-      headers: bearer(owner.token),
-      payload: { name: 'Matrix study', password: 'matrix-pass' },
-      remoteAddress: someAddress(),
-    });
-    studyId = created.json().study.id;
-    studyCode = created.json().study.studyCode;
-    await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/join-study',
-      headers: bearer(collaborator.token),
-      payload: { studyCode, password: 'matrix-pass' },
-      remoteAddress: someAddress(),
-    });
+    ({ tokens, send, studyId, studyCode, collaboratorId } = await studyRoleMatrix(
+      t.app,
+      'with the code',
+    ));
     // Contact mail goes only to people the study knows.
     await t.app.platform.db
       .insert(pendingParticipants)
@@ -95,7 +55,6 @@ describe('authorization matrix of the study detail routes', () => {
       .returning();
     mailingId = mailing?.id as string;
   });
-  afterAll(() => t.close());
 
   const newParticipant = async () => {
     const id = `P${randomBytes(8).toString('hex')}`;
@@ -128,41 +87,15 @@ describe('authorization matrix of the study detail routes', () => {
     };
   };
 
-  const send = (
-    role: Role,
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    payload?: Record<string, unknown>,
-  ) => {
-    const token = tokens.get(role);
-    return t.app.inject({
-      method,
-      url,
-      ...(token ? { headers: bearer(token) } : {}),
-      ...(payload ? { payload } : {}),
-      remoteAddress: someAddress(),
-    });
-  };
-
-  const studyPath =
-    (ok: number, ownerOnly = false) =>
-    (role: Role) =>
-      role === 'anonymous'
-        ? 401
-        : role === 'pending researcher' || role === 'master'
-          ? 403
-          : role === 'owner' || (role === 'collaborator' && !ownerOnly)
-            ? ok
-            : 403;
   const participantPath =
     (ok: number, ownerOnly = false) =>
-    (role: Role) =>
-      role === 'approved non-member' ? 404 : studyPath(ok, ownerOnly)(role);
+    (role: StudyRole) =>
+      role === 'approved non-member' ? 404 : memberStatus(ok, ownerOnly)(role);
 
   interface Route {
     name: string;
-    call: (role: Role) => Promise<{ statusCode: number }>;
-    expect: (role: Role) => number;
+    call: (role: StudyRole) => Promise<{ statusCode: number }>;
+    expect: (role: StudyRole) => number;
     /** The table where `call` itself creates the route's target row first. */
     creates?: 'participants' | 'pending';
   }
@@ -173,7 +106,7 @@ describe('authorization matrix of the study detail routes', () => {
       {
         name: 'participants list',
         call: (r) => send(r, 'GET', `/api/studies/${studyId}/participants`),
-        expect: studyPath(200),
+        expect: memberStatus(200),
       },
       {
         name: 'participant info',
@@ -211,7 +144,7 @@ describe('authorization matrix of the study detail routes', () => {
       {
         name: 'pending list',
         call: (r) => send(r, 'GET', `/api/studies/${studyId}/pending-participants`),
-        expect: studyPath(200),
+        expect: memberStatus(200),
       },
       {
         name: 'pending add',
@@ -219,7 +152,7 @@ describe('authorization matrix of the study detail routes', () => {
           send(r, 'POST', `/api/studies/${studyId}/pending-participants`, {
             participants: [{ email: `${randomBytes(6).toString('hex')}@example.org` }],
           }),
-        expect: studyPath(201),
+        expect: memberStatus(201),
       },
       {
         name: 'pending edit',
@@ -227,14 +160,14 @@ describe('authorization matrix of the study detail routes', () => {
           send(r, 'PUT', `/api/studies/${studyId}/pending-participants/${await newPending()}`, {
             phoneNumber: '1112223333',
           }),
-        expect: studyPath(200),
+        expect: memberStatus(200),
         creates: 'pending',
       },
       {
         name: 'pending remove',
         call: async (r) =>
           send(r, 'DELETE', `/api/studies/${studyId}/pending-participants/${await newPending()}`),
-        expect: studyPath(200),
+        expect: memberStatus(200),
         creates: 'pending',
       },
       {
@@ -255,39 +188,39 @@ describe('authorization matrix of the study detail routes', () => {
             ],
           });
         },
-        expect: studyPath(201),
+        expect: memberStatus(201),
       },
       {
         name: 'members',
         call: (r) => send(r, 'GET', `/api/studies/${studyId}/members`),
-        expect: studyPath(200),
+        expect: memberStatus(200),
       },
       {
         name: 'member removal (unknown user)',
         call: (r) =>
           send(r, 'DELETE', `/api/studies/${studyId}/members/00000000-0000-4000-8000-000000000000`),
-        expect: studyPath(404, true),
+        expect: memberStatus(404, true),
       },
       {
         name: 'stats',
         call: (r) => send(r, 'GET', `/api/studies/${studyId}/stats`),
-        expect: studyPath(200),
+        expect: memberStatus(200),
       },
       {
         name: 'e-mail history',
         call: (r) => send(r, 'GET', `/api/email/history/${studyId}`),
-        expect: studyPath(200),
+        expect: memberStatus(200),
       },
       {
         name: 'e-mail details',
         call: (r) => send(r, 'GET', `/api/email/history/${studyId}/${mailingId}`),
-        expect: studyPath(200),
+        expect: memberStatus(200),
       },
       {
         name: 'e-mail details (unknown mailing)',
         call: (r) =>
           send(r, 'GET', `/api/email/history/${studyId}/00000000-0000-4000-8000-000000000000`),
-        expect: studyPath(404),
+        expect: memberStatus(404),
       },
       {
         name: 'invitations',
@@ -298,7 +231,7 @@ describe('authorization matrix of the study detail routes', () => {
             participants: [{ email: 'invitee@example.org' }],
             ...mail,
           }),
-        expect: studyPath(200),
+        expect: memberStatus(200),
       },
       {
         name: 'collaborator invitations',
@@ -309,7 +242,7 @@ describe('authorization matrix of the study detail routes', () => {
             recipients: ['colleague@example.org'],
             invitationType: 'collaborator',
           }),
-        expect: studyPath(200),
+        expect: memberStatus(200),
       },
       {
         name: 'contact',
@@ -320,12 +253,12 @@ describe('authorization matrix of the study detail routes', () => {
             recipients: ['someone@example.org'],
             ...mail,
           }),
-        expect: studyPath(200),
+        expect: memberStatus(200),
       },
     ];
     const wrong: string[] = [];
     for (const route of routes) {
-      for (const role of ROLES) {
+      for (const role of STUDY_ROLES) {
         const expected = route.expect(role);
         if (expected >= 400) {
           const before = await snapshot();

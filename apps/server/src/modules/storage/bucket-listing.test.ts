@@ -1,26 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, createMaster, researcherWithApplication } from '../../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { bucketPageLink, ownerWithStudy, visit } from '../../test/bucket-fixtures.js';
+import { useTestApp } from '../../test/test-app.js';
 
 describe('the "Go to Bucket" page', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
   it('shows file sizes as every document list does: KB with 1 decimal, MB with 2', async () => {
-    const master = await createMaster(t.app);
-    const owner = await researcherWithApplication(t.app, 'approved', master);
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/create-study',
-      headers: bearer(owner.token),
-      payload: { name: 'Sizes' },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const { study } = created.json();
-    const bucket = `study-${study.id}-data`;
+    const { owner, study, bucket } = await ownerWithStudy(t.app, 'Sizes');
     const store = t.app.platform.objectStore;
     await store.putObject(bucket, 'a-tiny.json', '{"steps":8042}', {
       contentType: 'application/json',
@@ -30,12 +16,7 @@ describe('the "Go to Bucket" page', () => {
       contentType: 'text/csv',
     });
 
-    const signed = await t.app.inject({
-      url: `/api/studies/${study.id}/bucket-signed-url`,
-      headers: bearer(owner.token),
-    });
-    const url = new URL(signed.json().signedUrl);
-    const page = await t.app.inject({ url: `${url.pathname}${url.search}` });
+    const page = await visit(t.app, await bucketPageLink(t.app, owner.token, study.id));
     expect(page.statusCode).toBe(200);
     const sizes = [...page.body.matchAll(/<td class="n">([^<]*)<\/td>/g)].map((m) => m[1]);
     // A 14-byte file is not '14 B': the KB form shows at least its smallest step.

@@ -1,28 +1,20 @@
 import { BUCKET_PAGE_TEXTS } from '@research/contracts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bearer } from '../../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { bucketPageLink, visit } from '../../test/bucket-fixtures.js';
+import { useTestApp } from '../../test/test-app.js';
 import { studyWithParticipants } from '../../test/wearables-kit.js';
 
 const FILE = '{"steps":8042}';
 
 describe('signed links of a member removed from the study', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await createTestApp();
-  });
-  afterAll(() => t.close());
+  const t = useTestApp();
 
-  const get = (url: URL) => t.app.inject({ url: `${url.pathname}${url.search}` });
+  const get = (url: URL) => visit(t.app, url);
 
   /** The member's "Go to Bucket" link, and the download link of the one file on that page. */
   async function linksOf(token: string, studyId: string) {
-    const signed = await t.app.inject({
-      url: `/api/studies/${studyId}/bucket-signed-url`,
-      headers: bearer(token),
-    });
-    expect(signed.statusCode, signed.body).toBe(200);
-    const listing = new URL(signed.json().signedUrl);
+    const listing = await bucketPageLink(t.app, token, studyId);
     const page = await get(listing);
     expect(page.statusCode, page.body).toBe(200);
     const href = /href="([^"]+)"/.exec(page.body)?.[1]?.replaceAll('&amp;', '&');

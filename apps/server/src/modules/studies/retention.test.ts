@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, studies, studyMembers } from '../../db/schema/index.js';
 import {
   bearer,
@@ -7,17 +7,15 @@ import {
   researcherWithApplication,
   someAddress,
 } from '../../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 import { purgeExpiredStudies } from './retention.js';
 
 describe('retention of deleted studies', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let owner: { token: string };
   beforeAll(async () => {
-    t = await createTestApp();
     owner = await researcherWithApplication(t.app, 'approved', await createMaster(t.app));
   });
-  afterAll(() => t.close());
 
   async function deletedStudy(retentionDays: number, deletedDaysAgo: number) {
     const created = await t.app.inject({

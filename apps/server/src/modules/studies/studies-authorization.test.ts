@@ -1,27 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  bearer,
-  createMaster,
-  researcherWithApplication,
-  someAddress,
-} from '../../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
-
-type Role =
-  | 'anonymous'
-  | 'pending researcher'
-  | 'approved non-member'
-  | 'collaborator'
-  | 'owner'
-  | 'master';
-const ROLES: Role[] = [
-  'anonymous',
-  'pending researcher',
-  'approved non-member',
-  'collaborator',
-  'owner',
-  'master',
-];
+  type Method,
+  memberStatus,
+  STUDY_ROLES,
+  type StudyRole,
+  studyRoleMatrix,
+} from '../../test/study-role-matrix.js';
+import { useTestApp } from '../../test/test-app.js';
 
 /**
  * Every study route against every kind of caller. Expected: signed out 401; pending researcher
@@ -29,75 +14,24 @@ const ROLES: Role[] = [
  * read; only the owner changes, re-passwords or deletes; nobody but the owner sees the password.
  */
 describe('authorization matrix of the study routes', () => {
-  let t: TestApp;
-  const tokens = new Map<Role, string | null>();
+  const t = useTestApp();
   let studyId: string;
   let studyCode: string;
+  let call: Awaited<ReturnType<typeof studyRoleMatrix>>['send'];
 
   beforeAll(async () => {
-    t = await createTestApp();
-    const master = await createMaster(t.app);
-    const owner = await researcherWithApplication(t.app, 'approved', master);
-    const collaborator = await researcherWithApplication(t.app, 'approved', master);
-    tokens.set('anonymous', null);
-    tokens.set('master', master.token);
-    tokens.set('owner', owner.token);
-    tokens.set('collaborator', collaborator.token);
-    tokens.set('pending researcher', (await researcherWithApplication(t.app, 'pending')).token);
-    tokens.set(
-      'approved non-member',
-      (await researcherWithApplication(t.app, 'approved', master)).token,
-    );
-    const created = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/create-study',
-      headers: bearer(owner.token),
-      payload: {
-        name: 'Matrix study',
-        password: 'matrix-pass',
-        collaborators: [collaborator.email],
-      },
-      remoteAddress: someAddress(),
-    });
-    studyId = created.json().study.id;
-    studyCode = created.json().study.studyCode;
+    ({ studyId, studyCode, send: call } = await studyRoleMatrix(t.app, 'invited'));
   });
-  afterAll(() => t.close());
 
-  const call = (
-    role: Role,
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    payload?: Record<string, unknown>,
-  ) => {
-    const token = tokens.get(role);
-    return t.app.inject({
-      method,
-      url,
-      ...(token ? { headers: bearer(token) } : {}),
-      ...(payload ? { payload } : {}),
-      remoteAddress: someAddress(),
-    });
-  };
-
-  const researcherOnly = (ok: number) => (role: Role) =>
+  const researcherOnly = (ok: number) => (role: StudyRole) =>
     role === 'anonymous' ? 401 : role === 'pending researcher' || role === 'master' ? 403 : ok;
-  const membersOnly =
-    (ok: number, ownerOnly = false) =>
-    (role: Role) =>
-      role === 'anonymous'
-        ? 401
-        : role === 'owner' || (role === 'collaborator' && !ownerOnly)
-          ? ok
-          : 403;
-
   it('answers each route with the right status for each role', async () => {
     const routes: {
       name: string;
-      method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+      method: Method;
       url: () => string;
       payload?: Record<string, unknown>;
-      expect: (r: Role) => number;
+      expect: (r: StudyRole) => number;
     }[] = [
       {
         name: 'owned list',
@@ -135,34 +69,34 @@ describe('authorization matrix of the study routes', () => {
         name: 'detail',
         method: 'GET',
         url: () => `/api/studies/${studyId}`,
-        expect: membersOnly(200),
+        expect: memberStatus(200),
       },
       {
         name: 'bucket url',
         method: 'GET',
         url: () => `/api/studies/${studyId}/bucket-signed-url`,
-        expect: membersOnly(200),
+        expect: memberStatus(200),
       },
       {
         name: 'update (auth path)',
         method: 'PUT',
         url: () => `/api/auth/update-study/${studyId}`,
         payload: { description: 'changed' },
-        expect: membersOnly(200, true),
+        expect: memberStatus(200, true),
       },
       {
         name: 'update (studies path)',
         method: 'PUT',
         url: () => `/api/studies/${studyId}`,
         payload: { duration: '6 weeks' },
-        expect: membersOnly(200, true),
+        expect: memberStatus(200, true),
       },
       {
         name: 're-password',
         method: 'PUT',
         url: () => `/api/auth/update-study/${studyId}`,
         payload: { password: 'matrix-pass', currentPassword: 'matrix-pass' },
-        expect: membersOnly(200, true),
+        expect: memberStatus(200, true),
       },
       {
         name: 'verify code (public)',
@@ -174,7 +108,7 @@ describe('authorization matrix of the study routes', () => {
     ];
     const wrong: string[] = [];
     for (const route of routes) {
-      for (const role of ROLES) {
+      for (const role of STUDY_ROLES) {
         const res = await call(role, route.method, route.url(), route.payload);
         const expected = route.expect(role);
         if (res.statusCode !== expected)

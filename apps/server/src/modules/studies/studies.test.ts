@@ -1,6 +1,6 @@
 import { STUDY_CODE_ALPHABET } from '@research/contracts';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { auditEvents, studies } from '../../db/schema/index.js';
 import {
   bearer,
@@ -8,21 +8,19 @@ import {
   researcherWithApplication,
   someAddress,
 } from '../../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 
 describe('studies', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let master: { token: string };
   let owner: Awaited<ReturnType<typeof researcherWithApplication>>;
   let colleague: Awaited<ReturnType<typeof researcherWithApplication>>;
 
   beforeAll(async () => {
-    t = await createTestApp();
     master = await createMaster(t.app);
     owner = await researcherWithApplication(t.app, 'approved', master);
     colleague = await researcherWithApplication(t.app, 'approved', master);
   });
-  afterAll(() => t.close());
   beforeEach(() => t.sandbox?.clear());
 
   const as = (token: string) => bearer(token);

@@ -1,6 +1,6 @@
 import { AUTH_SERVER_MESSAGES, STUDY_MESSAGES } from '@research/contracts';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { sessions, studies } from '../../db/schema/index.js';
 import {
   bearer,
@@ -8,7 +8,7 @@ import {
   researcherWithApplication,
   someAddress,
 } from '../../test/auth-helpers.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { useTestApp } from '../../test/test-app.js';
 import { NOT_APPROVED_MESSAGE } from './study-access.js';
 
 /**
@@ -16,7 +16,7 @@ import { NOT_APPROVED_MESSAGE } from './study-access.js';
  * `requireUser` followed by the membership check, session upkeep included.
  */
 describe('study member guard', () => {
-  let t: TestApp;
+  const t = useTestApp();
   let master: { token: string };
   let owner: { token: string; user: { id: string } };
   let studyId: string;
@@ -35,12 +35,10 @@ describe('study member guard', () => {
     t.app.inject({ url, ...(token ? { headers: bearer(token) } : {}) });
 
   beforeAll(async () => {
-    t = await createTestApp();
     master = await createMaster(t.app);
     owner = await researcherWithApplication(t.app, 'approved', master);
     studyId = await newStudy(owner.token);
   });
-  afterAll(() => t.close());
 
   it('answers 401 without a token and for an unknown token', async () => {
     const anonymous = await get(`/api/studies/${studyId}/participants`);

@@ -1,4 +1,3 @@
-import { Writable } from 'node:stream';
 import {
   GOOGLE_HEALTH_READ_SCOPES,
   PARTICIPANT_SESSION_HEADER,
@@ -21,7 +20,7 @@ import { PARTICIPANT_ADDRESS_PER_MINUTE } from '../../http/rate-limits.js';
 import { createGoogleHealthClient } from '../../platform/google-health/index.js';
 import { bearer, someAddress, uniqueEmail } from '../../test/auth-helpers.js';
 import { addPending, codeFromInbox } from '../../test/enrolment-fixtures.js';
-import { createTestApp, type TestApp } from '../../test/test-app.js';
+import { createTestApp, logCapture, type TestApp } from '../../test/test-app.js';
 import {
   accountWith,
   browserVerifier,
@@ -39,15 +38,9 @@ let sandbox: Sandbox;
 let world: Awaited<ReturnType<typeof studyWithParticipants>>;
 
 /** Every log line of this file's app, for the last test: no token or address may be in one. */
-const logLines: string[] = [];
+const { lines: logLines, stream: logStream } = logCapture();
 
 beforeAll(async () => {
-  const logStream = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  });
   testApp = await createTestApp({ env: { LOG_LEVEL: 'debug' }, logStream });
   app = testApp.app;
   sandbox = testApp.sandbox as Sandbox;
@@ -60,67 +53,162 @@ afterAll(async () => {
 
 const call = (options: InjectOptions) => app.inject({ remoteAddress: someAddress(), ...options });
 
+type Participant = { id: string; email: string };
+
+/** The consent URL: 200 from /api/fitbit/auth-url with these headers and query. */
+async function authUrlFor(headers: Record<string, string>, query: Record<string, string>) {
+  const res = await call({ method: 'GET', url: '/api/fitbit/auth-url', headers, query });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { authUrl: string }).authUrl;
+}
+
 /** The consent URL through the participant's public path (reauthorization: e-mail, study code). */
-async function publicAuthUrl(
-  participant: { id: string; email: string },
-  extra: Record<string, string> = {},
-) {
-  const res = await call({
-    method: 'GET',
-    url: '/api/fitbit/auth-url',
-    query: {
+const publicAuthUrl = (participant: Participant, extra: Record<string, string> = {}) =>
+  authUrlFor(
+    {},
+    {
       participantId: participant.id,
       studyCode: world.study.studyCode,
       email: participant.email,
       ...extra,
     },
-  });
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { authUrl: string }).authUrl;
-}
+  );
 
 /** The consent URL with the participant session the enrolment issues after verification. */
 async function sessionAuthUrl(
-  participant: { id: string; email: string },
+  participant: Participant,
   extra: Record<string, string> = {},
+  studyCode = world.study.studyCode,
 ) {
-  const res = await call({
-    method: 'GET',
-    url: '/api/fitbit/auth-url',
-    headers: await participantSessionHeaders(app, world.study.studyCode, participant),
-    query: { participantId: participant.id, studyCode: world.study.studyCode, ...extra },
+  return authUrlFor(await participantSessionHeaders(app, studyCode, participant), {
+    participantId: participant.id,
+    studyCode,
+    ...extra,
   });
-  expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as { authUrl: string }).authUrl;
+}
+
+/**
+ * Consents at `authUrl` as `account` and posts the code to the callback; `participantId` goes
+ * with it when given (the direct path sends it, the enrolment's page does not).
+ */
+async function consentAndCallback(
+  authUrl: string,
+  account: string,
+  options: { scopes?: readonly string[] | undefined; participantId?: string } = {},
+) {
+  const { scopes, participantId } = options;
+  const consent = await consentAt(authUrl, { account, ...(scopes ? { scopes } : {}) });
+  return call({
+    method: 'POST',
+    url: '/api/fitbit/callback',
+    payload: {
+      code: consent.code,
+      state: consent.state,
+      ...(participantId ? { participantId } : {}),
+    },
+  });
 }
 
 /** Connects a participant (first time, with the session) through the direct path. */
-async function connectDirect(
-  participant: { id: string; email: string },
+const connectDirect = async (
+  participant: Participant,
   account: string,
   scopes?: readonly string[],
-) {
-  const authUrl = await sessionAuthUrl(participant);
-  const consent = await consentAt(authUrl, { account, ...(scopes ? { scopes } : {}) });
-  return call({
-    method: 'POST',
-    url: '/api/fitbit/callback',
-    payload: { code: consent.code, state: consent.state, participantId: participant.id },
+) =>
+  consentAndCallback(await sessionAuthUrl(participant), account, {
+    scopes,
+    participantId: participant.id,
   });
-}
 
 /** Reconnects through the public path (the reauthorization e-mail's page) and the callback. */
-async function reconnectDirect(
-  participant: { id: string; email: string },
+const reconnectDirect = async (
+  participant: Participant,
   account: string,
   scopes?: readonly string[],
+) =>
+  consentAndCallback(await publicAuthUrl(participant), account, {
+    scopes,
+    participantId: participant.id,
+  });
+
+/** A new participant of `target`'s study, connected with the session: the callback answers 200. */
+async function connectedIn(
+  target: Awaited<ReturnType<typeof studyWithParticipants>>,
+  account: string,
 ) {
-  const authUrl = await publicAuthUrl(participant);
-  const consent = await consentAt(authUrl, { account, ...(scopes ? { scopes } : {}) });
-  return call({
+  const participant = await target.addParticipant();
+  const authUrl = await sessionAuthUrl(participant, {}, target.study.studyCode);
+  const res = await consentAndCallback(authUrl, account);
+  expect(res.statusCode, res.body).toBe(200);
+  return participant;
+}
+
+/** Posts the e-mail code the sandbox's inbox holds for `email` (no session header). */
+const verifyEmailCode = async (participantId: string, email: string) =>
+  call({
     method: 'POST',
-    url: '/api/fitbit/callback',
-    payload: { code: consent.code, state: consent.state, participantId: participant.id },
+    url: '/api/verification/verify-email-code',
+    payload: {
+      participantId,
+      email,
+      studyCode: world.study.studyCode,
+      verificationCode: await codeFromInbox(testApp, email),
+    },
+  });
+
+/** The owner asks for a token refresh of the participant's connection. */
+const refreshAsOwner = (participantId: string) =>
+  call({
+    method: 'POST',
+    url: '/api/fitbit/refresh-token',
+    headers: bearer(world.owner.token),
+    payload: { participantId },
+  });
+
+/** How many reauthorization mails were queued to this address. */
+async function reauthMailsTo(email: string) {
+  const queued = await app.platform.db
+    .select()
+    .from(outboundMessages)
+    .where(eq(outboundMessages.purpose, 'wearable-reauthorization'));
+  return queued.filter((m) => app.platform.cipher.decrypt(m.payloadEncrypted).includes(email))
+    .length;
+}
+
+/** The app's service, whose calls to Google's token endpoint are counted. */
+function countingService() {
+  const tokenCalls: string[] = [];
+  const client = createGoogleHealthClient(testApp.config.googleHealth, {
+    fetch: (input, init) => {
+      if (String(input) === testApp.config.googleHealth.tokenUrl) tokenCalls.push(String(input));
+      return fetch(input, init);
+    },
+  });
+  const service = createWearablesService({
+    db: app.platform.db,
+    databaseKind: app.platform.database.kind,
+    config: testApp.config,
+    cipher: app.platform.cipher,
+    messaging: app.platform.messaging,
+    client,
+  });
+  return { service, tokenCalls };
+}
+
+/** One run of the study purge, revoking grants through `client` (the app's own by default). */
+async function purgeStudies(client?: ReturnType<typeof createGoogleHealthClient>) {
+  const { purgeExpiredStudies } = await import('../studies/index.js');
+  const { revokeStudyGrants } = await import('./wearables.service.js');
+  return purgeExpiredStudies({
+    db: app.platform.db,
+    config: testApp.config,
+    objectStore: app.platform.objectStore,
+    revokeWearables: (studyId) =>
+      revokeStudyGrants(
+        { db: app.platform.db, cipher: app.platform.cipher, config: testApp.config },
+        studyId,
+        client,
+      ),
   });
 }
 
@@ -266,16 +354,7 @@ describe('who may connect a participant', () => {
     ).toHaveLength(0);
 
     // After the e-mail code, the session the enrolment issues connects.
-    const verified = await call({
-      method: 'POST',
-      url: '/api/verification/verify-email-code',
-      payload: {
-        participantId,
-        email,
-        studyCode: world.study.studyCode,
-        verificationCode: await codeFromInbox(testApp, email),
-      },
-    });
+    const verified = await verifyEmailCode(participantId, email);
     expect(verified.statusCode, verified.body).toBe(200);
     const sessionHeader = {
       [SESSION]: (verified.json() as { session: { sessionId: string } }).session.sessionId,
@@ -396,16 +475,7 @@ describe('who may connect a participant', () => {
       payload: person,
     });
     const { participantId } = first.json() as { participantId: string };
-    const verified = await call({
-      method: 'POST',
-      url: '/api/verification/verify-email-code',
-      payload: {
-        participantId,
-        email,
-        studyCode: world.study.studyCode,
-        verificationCode: await codeFromInbox(testApp, email),
-      },
-    });
+    const verified = await verifyEmailCode(participantId, email);
     const sessionId = (verified.json() as { session: { sessionId: string } }).session.sessionId;
     const enrolled = await call({
       method: 'POST',
@@ -749,21 +819,7 @@ describe('status, refresh and revoke', () => {
   it('refreshes single-flight: concurrent callers share one token grant', async () => {
     const participant = await world.addParticipant();
     expect((await connectDirect(participant, 'flight.one@gmail.test')).statusCode).toBe(200);
-    const tokenCalls: string[] = [];
-    const client = createGoogleHealthClient(testApp.config.googleHealth, {
-      fetch: (input, init) => {
-        if (String(input) === testApp.config.googleHealth.tokenUrl) tokenCalls.push(String(input));
-        return fetch(input, init);
-      },
-    });
-    const service = createWearablesService({
-      db: app.platform.db,
-      databaseKind: app.platform.database.kind,
-      config: testApp.config,
-      cipher: app.platform.cipher,
-      messaging: app.platform.messaging,
-      client,
-    });
+    const { service, tokenCalls } = countingService();
     // The stored access token has expired.
     await app.platform.db
       .update(wearableConnections)
@@ -784,13 +840,7 @@ describe('status, refresh and revoke', () => {
     const participant = await world.addParticipant();
     expect((await connectDirect(participant, 'revoked.one@gmail.test')).statusCode).toBe(200);
     sandbox.health.revoke('revoked.one@gmail.test');
-    const refresh = () =>
-      call({
-        method: 'POST',
-        url: '/api/fitbit/refresh-token',
-        headers: bearer(world.owner.token),
-        payload: { participantId: participant.id },
-      });
+    const refresh = () => refreshAsOwner(participant.id);
     const res = await refresh();
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: 'NEEDS_REAUTHORIZATION' });
@@ -813,36 +863,15 @@ describe('status, refresh and revoke', () => {
     const before = await connectionOf(participant.id);
     expect(before?.lastReauthMailAt).not.toBeNull();
     expect((await refresh()).statusCode).toBe(409);
-    const queued = await app.platform.db
-      .select()
-      .from(outboundMessages)
-      .where(eq(outboundMessages.purpose, 'wearable-reauthorization'));
-    const mine = queued.filter((m) =>
-      app.platform.cipher.decrypt(m.payloadEncrypted).includes(participant.email),
-    );
-    expect(mine).toHaveLength(1);
+    expect(await reauthMailsTo(participant.email)).toBe(1);
   });
 
   it('fail, reconnect, fail again the same day: still one reauthorization mail', async () => {
     const participant = await world.addParticipant();
     const account = 'twice.failed@gmail.test';
     expect((await connectDirect(participant, account)).statusCode).toBe(200);
-    const refresh = () =>
-      call({
-        method: 'POST',
-        url: '/api/fitbit/refresh-token',
-        headers: bearer(world.owner.token),
-        payload: { participantId: participant.id },
-      });
-    const mailsTo = async () => {
-      const queued = await app.platform.db
-        .select()
-        .from(outboundMessages)
-        .where(eq(outboundMessages.purpose, 'wearable-reauthorization'));
-      return queued.filter((m) =>
-        app.platform.cipher.decrypt(m.payloadEncrypted).includes(participant.email),
-      ).length;
-    };
+    const refresh = () => refreshAsOwner(participant.id);
+    const mailsTo = () => reauthMailsTo(participant.email);
     sandbox.health.revoke(account);
     expect((await refresh()).statusCode).toBe(409);
     expect(await mailsTo()).toBe(1);
@@ -1107,42 +1136,14 @@ describe('admin CLI factory: add-participant', () => {
 
 describe('study purge', () => {
   it('revokes every grant of the study at Google before its rows go', async () => {
-    const { purgeExpiredStudies } = await import('../studies/index.js');
-    const { revokeStudyGrants } = await import('./wearables.service.js');
     const { studies } = await import('../../db/schema/index.js');
     const doomed = await studyWithParticipants(app);
-    const participant = await doomed.addParticipant();
-    const authUrl = (
-      (
-        await call({
-          method: 'GET',
-          url: '/api/fitbit/auth-url',
-          headers: await participantSessionHeaders(app, doomed.study.studyCode, participant),
-          query: { participantId: participant.id, studyCode: doomed.study.studyCode },
-        })
-      ).json() as { authUrl: string }
-    ).authUrl;
-    const consent = await consentAt(authUrl, { account: 'purged.one@gmail.test' });
-    const connected = await call({
-      method: 'POST',
-      url: '/api/fitbit/callback',
-      payload: { code: consent.code, state: consent.state },
-    });
-    expect(connected.statusCode, connected.body).toBe(200);
+    const participant = await connectedIn(doomed, 'purged.one@gmail.test');
     await app.platform.db
       .update(studies)
       .set({ deletedAt: new Date(Date.now() - 400 * 86_400_000) })
       .where(eq(studies.id, doomed.study.id));
-    const purged = await purgeExpiredStudies({
-      db: app.platform.db,
-      config: testApp.config,
-      objectStore: app.platform.objectStore,
-      revokeWearables: (studyId) =>
-        revokeStudyGrants(
-          { db: app.platform.db, cipher: app.platform.cipher, config: testApp.config },
-          studyId,
-        ),
-    });
+    const purged = await purgeStudies();
     expect(purged).toBeGreaterThanOrEqual(1);
     const [grant] = sandbox.health.connections('purged.one@gmail.test');
     expect(grant?.revokedAt).not.toBeNull();
@@ -1152,34 +1153,12 @@ describe('study purge', () => {
 
 describe('study purge when Google fails for one participant', () => {
   it('revokes every other grant, keeps the failing study for the next run and purges the others', async () => {
-    const { purgeExpiredStudies } = await import('../studies/index.js');
-    const { revokeStudyGrants } = await import('./wearables.service.js');
     const { studies } = await import('../../db/schema/index.js');
     const failing = await studyWithParticipants(app);
     const healthy = await studyWithParticipants(app);
-    const connectIn = async (
-      target: Awaited<ReturnType<typeof studyWithParticipants>>,
-      account: string,
-    ) => {
-      const participant = await target.addParticipant();
-      const auth = await call({
-        method: 'GET',
-        url: '/api/fitbit/auth-url',
-        headers: await participantSessionHeaders(app, target.study.studyCode, participant),
-        query: { participantId: participant.id, studyCode: target.study.studyCode },
-      });
-      const consent = await consentAt((auth.json() as { authUrl: string }).authUrl, { account });
-      const res = await call({
-        method: 'POST',
-        url: '/api/fitbit/callback',
-        payload: { code: consent.code, state: consent.state },
-      });
-      expect(res.statusCode, res.body).toBe(200);
-      return participant;
-    };
-    const stuck = await connectIn(failing, 'purge.stuck@gmail.test');
-    const sibling = await connectIn(failing, 'purge.sibling@gmail.test');
-    const other = await connectIn(healthy, 'purge.other@gmail.test');
+    const stuck = await connectedIn(failing, 'purge.stuck@gmail.test');
+    const sibling = await connectedIn(failing, 'purge.sibling@gmail.test');
+    const other = await connectedIn(healthy, 'purge.other@gmail.test');
     const stuckToken = app.platform.cipher.decrypt(
       (await connectionOf(stuck.id))?.refreshTokenEncrypted ?? '',
       `wearable_connections.refresh_token:${stuck.id}`,
@@ -1200,17 +1179,7 @@ describe('study purge when Google fails for one participant', () => {
         .set({ deletedAt: longAgo })
         .where(eq(studies.id, target.study.id));
     }
-    const run = purgeExpiredStudies({
-      db: app.platform.db,
-      config: testApp.config,
-      objectStore: app.platform.objectStore,
-      revokeWearables: (studyId) =>
-        revokeStudyGrants(
-          { db: app.platform.db, cipher: app.platform.cipher, config: testApp.config },
-          studyId,
-          client,
-        ),
-    });
+    const run = purgeStudies(client);
     await expect(run).rejects.toThrow(/1 of 2 wearable grants/);
 
     const liveStudies = await app.platform.db.select({ id: studies.id }).from(studies);
@@ -1229,16 +1198,7 @@ describe('study purge when Google fails for one participant', () => {
     expect((await connectionOf(stuck.id))?.refreshTokenEncrypted).not.toBeNull();
 
     // The next run, with Google answering again, finishes the study.
-    await purgeExpiredStudies({
-      db: app.platform.db,
-      config: testApp.config,
-      objectStore: app.platform.objectStore,
-      revokeWearables: (studyId) =>
-        revokeStudyGrants(
-          { db: app.platform.db, cipher: app.platform.cipher, config: testApp.config },
-          studyId,
-        ),
-    });
+    await purgeStudies();
     expect(sandbox.health.connections('purge.stuck@gmail.test')[0]?.revokedAt).not.toBeNull();
     expect(await connectionOf(stuck.id)).toBeUndefined();
   });
@@ -1270,26 +1230,6 @@ describe('the access token before use', () => {
 });
 
 describe('tokens encrypted at rest', () => {
-  /** The app's service, whose calls to Google's token endpoint are counted. */
-  function countingService() {
-    const tokenCalls: string[] = [];
-    const client = createGoogleHealthClient(testApp.config.googleHealth, {
-      fetch: (input, init) => {
-        if (String(input) === testApp.config.googleHealth.tokenUrl) tokenCalls.push(String(input));
-        return fetch(input, init);
-      },
-    });
-    const service = createWearablesService({
-      db: app.platform.db,
-      databaseKind: app.platform.database.kind,
-      config: testApp.config,
-      cipher: app.platform.cipher,
-      messaging: app.platform.messaging,
-      client,
-    });
-    return { service, tokenCalls };
-  }
-
   it('an access token written into the refresh token’s column is refused, never sent to Google as one', async () => {
     const participant = await world.addParticipant();
     expect((await connectDirect(participant, 'columns.one@gmail.test')).statusCode).toBe(200);
@@ -1474,7 +1414,7 @@ describe('logs', () => {
       payload: { code: consent.code, state: consent.state, participantId: participant.id },
     });
     expect(res.statusCode).toBe(200);
-    const text = logLines.join('');
+    const text = logLines.join('\n');
     expect(logLines.length).toBeGreaterThan(20);
     expect(text).toContain('/api/fitbit/callback');
     expect(text).not.toMatch(/ya29\.|1\/\/0|code_verifier|refresh_token|access_token/);

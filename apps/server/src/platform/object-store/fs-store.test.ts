@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
+import { objectStoreContract } from '../../test/object-store-contract.js';
 import { createFsObjectStore, type FsObjectStore } from './fs-store.js';
 import { createObjectStore } from './index.js';
 import { BucketNotFoundError, InvalidObjectKeyError, ObjectNotFoundError } from './types.js';
@@ -119,61 +120,10 @@ describe('createFsObjectStore', () => {
     await expect(store.getObject(BUCKET, 'folder')).rejects.toBeInstanceOf(ObjectNotFoundError);
   });
 
-  it('lists in key order with prefix, limit and cursor', async () => {
-    const keys = ['b/2.csv', 'a/1.json', 'a/3.json', 'a/2.json', 'c.txt', 'ab/x.json'];
-    for (const key of keys) await store.putObject(BUCKET, key, key);
-
-    const all = await store.listObjects(BUCKET);
-    expect(all.objects.map((o) => o.key)).toEqual([
-      'a/1.json',
-      'a/2.json',
-      'a/3.json',
-      'ab/x.json',
-      'b/2.csv',
-      'c.txt',
-    ]);
-    expect(all.nextCursor).toBeUndefined();
-    expect(all.objects[0]).toMatchObject({ size: 8 });
-    expect(all.objects[0]?.lastModified).toBeInstanceOf(Date);
-
-    expect((await store.listObjects(BUCKET, { prefix: 'a/' })).objects.map((o) => o.key)).toEqual([
-      'a/1.json',
-      'a/2.json',
-      'a/3.json',
-    ]);
-    expect((await store.listObjects(BUCKET, { prefix: 'a' })).objects.map((o) => o.key)).toEqual([
-      'a/1.json',
-      'a/2.json',
-      'a/3.json',
-      'ab/x.json',
-    ]);
-    expect((await store.listObjects(BUCKET, { prefix: 'a/2' })).objects.map((o) => o.key)).toEqual([
-      'a/2.json',
-    ]);
-    expect((await store.listObjects(BUCKET, { prefix: 'zzz/' })).objects).toEqual([]);
-
-    const seen: string[] = [];
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const page = await store.listObjects(BUCKET, { limit: 4, cursor });
-      seen.push(...page.objects.map((o) => o.key));
-      cursor = page.nextCursor;
-      pages++;
-    } while (cursor);
-    expect(pages).toBe(2);
-    expect(seen).toEqual(all.objects.map((o) => o.key));
-
-    const firstPage = await store.listObjects(BUCKET, { prefix: 'a', limit: 2 });
-    expect(firstPage.objects.map((o) => o.key)).toEqual(['a/1.json', 'a/2.json']);
-    const secondPage = await store.listObjects(BUCKET, {
-      prefix: 'a',
-      limit: 2,
-      cursor: firstPage.nextCursor,
-    });
-    expect(secondPage.objects.map((o) => o.key)).toEqual(['a/3.json', 'ab/x.json']);
-    expect(secondPage.nextCursor).toBeUndefined();
-  });
+  objectStoreContract(
+    () => store,
+    async () => BUCKET,
+  );
 
   it('deletes objects idempotently and prunes emptied folders', async () => {
     await store.putObject(BUCKET, 'deep/er/file.txt', 'x', { contentType: 'text/plain' });

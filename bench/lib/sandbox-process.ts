@@ -1,0 +1,54 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { freePort } from './ports.js';
+
+/**
+ * apps/sandbox as `npm run dev -w @research/sandbox` runs it, on free ports, in a process of its
+ * own: its CPU (generating tens of thousands of heart-rate samples a page) is Google's, not the
+ * engine's. Resolves once it listens.
+ */
+export async function spawnSandbox(options: { dataDir: string; nodeArgs?: string[] }) {
+  const [httpPort, smtpPort] = [await freePort(), await freePort()];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      ...(options.nodeArgs ?? []),
+      '--import',
+      'tsx',
+      '--conditions=source',
+      'apps/sandbox/src/main.ts',
+    ],
+    {
+      env: {
+        ...process.env,
+        SANDBOX_PORT: String(httpPort),
+        SANDBOX_SMTP_PORT: String(smtpPort),
+        DATA_DIR: options.dataDir,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  await new Promise<void>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`sandbox exited (${code})`)));
+    child.stdout?.on('data', (d: Buffer) => {
+      if (d.toString().includes('sandbox:')) resolve();
+    });
+  });
+  return {
+    httpUrl: `http://127.0.0.1:${httpPort}`,
+    issuer: `http://localhost:${httpPort}`,
+    smtpPort,
+    /** CPU seconds the sandbox process has used (user + system), from /proc. */
+    async cpuSeconds() {
+      const stat = await readFile(`/proc/${child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(fields[11]) + Number(fields[12])) / 100;
+    },
+    /** Stops the process (SIGTERM) and waits for it to exit. */
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
