@@ -1,6 +1,4 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -16,6 +14,7 @@ import {
   STUDY_PARTICIPANT_TEXTS,
 } from '@research/contracts';
 import { type FormEvent, useId, useState } from 'react';
+import { CancelAndSubmit } from '../../../components/cancel-and-submit';
 
 export interface EditParticipantValues {
   firstName: string;
@@ -145,17 +144,13 @@ function EditForm({
         </Box>
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} disabled={busy}>
-          {STUDY_DETAIL_TEXTS.cancel}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={busy}
-          startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {busy ? STUDY_DETAIL_TEXTS.saving : STUDY_DETAIL_TEXTS.save}
-        </Button>
+        <CancelAndSubmit
+          busy={busy}
+          onClose={onClose}
+          label={STUDY_DETAIL_TEXTS.save}
+          busyLabel={STUDY_DETAIL_TEXTS.saving}
+          cancelLabel={STUDY_DETAIL_TEXTS.cancel}
+        />
       </DialogActions>
     </Box>
   );

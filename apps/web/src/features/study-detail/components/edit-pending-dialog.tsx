@@ -1,7 +1,5 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
@@ -20,6 +18,7 @@ import {
   STUDY_PENDING_TEXTS,
 } from '@research/contracts';
 import { type FormEvent, useId, useState } from 'react';
+import { CancelAndSubmit } from '../../../components/cancel-and-submit';
 
 export interface EditPendingDialogProps {
   open: boolean;
@@ -110,17 +109,14 @@ function EditPendingForm({
         )}
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} disabled={busy}>
-          {STUDY_DETAIL_TEXTS.cancel}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={busy || !participant}
-          startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {busy ? STUDY_DETAIL_TEXTS.saving : STUDY_DETAIL_TEXTS.save}
-        </Button>
+        <CancelAndSubmit
+          busy={busy}
+          onClose={onClose}
+          label={STUDY_DETAIL_TEXTS.save}
+          busyLabel={STUDY_DETAIL_TEXTS.saving}
+          cancelLabel={STUDY_DETAIL_TEXTS.cancel}
+          disabled={!participant}
+        />
       </DialogActions>
     </Box>
   );
