@@ -2,7 +2,7 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import { STUDY_DASHBOARD_TEXTS } from '@research/contracts';
 
-interface CancelAndSubmitProps {
+export interface CancelAndSubmitProps {
   busy: boolean;
   onClose: () => void;
   label: string;

@@ -1,8 +1,3 @@
-import Box from '@mui/material/Box';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import {
   CREATE_STUDY_TEXTS,
@@ -13,8 +8,8 @@ import {
   parseEmailList,
   STUDY_MESSAGES,
 } from '@research/contracts';
-import { type FormEvent, useEffect, useId, useState } from 'react';
-import { CancelAndSubmit } from '../../../components/cancel-and-submit';
+import { type FormEvent, useEffect, useState } from 'react';
+import { FieldStack, FormDialog, FormDialogBody } from '../../../components/form-dialog';
 
 export interface CreateStudyForm {
   name: string;
@@ -97,7 +92,6 @@ export function CreateStudyDialog({
   onClose,
   onSubmit,
 }: CreateStudyDialogProps) {
-  const titleId = useId();
   const [touched, setTouched] = useState(false);
   // A fresh opening starts without error texts.
   useEffect(() => {
@@ -118,17 +112,21 @@ export function CreateStudyDialog({
   };
 
   return (
-    <Dialog
-      open={open}
-      onClose={busy ? undefined : onClose}
-      aria-labelledby={titleId}
-      maxWidth="sm"
-      fullWidth
-    >
-      <Box component="form" noValidate onSubmit={submit}>
-        <DialogTitle id={titleId}>{CREATE_STUDY_TEXTS.title}</DialogTitle>
-        <DialogContent>
-          <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: 1 }}>
+    <FormDialog open={open} busy={busy} onClose={onClose} maxWidth="sm">
+      {(titleId) => (
+        <FormDialogBody
+          titleId={titleId}
+          title={CREATE_STUDY_TEXTS.title}
+          onSubmit={submit}
+          busy={busy}
+          onClose={onClose}
+          submitLabel={CREATE_STUDY_TEXTS.submit}
+          busyLabel={STUDY_MESSAGES.createWait}
+          disabled={passwordTooShort}
+          // The 30-second wait text is long: the actions may wrap.
+          extraActions={null}
+        >
+          <FieldStack>
             <TextField
               label={CREATE_STUDY_TEXTS.name}
               required
@@ -186,18 +184,9 @@ export function CreateStudyDialog({
               disabled={busy}
               fullWidth
             />
-          </Box>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}>
-          <CancelAndSubmit
-            busy={busy}
-            onClose={onClose}
-            label={CREATE_STUDY_TEXTS.submit}
-            busyLabel={STUDY_MESSAGES.createWait}
-            disabled={passwordTooShort}
-          />
-        </DialogActions>
-      </Box>
-    </Dialog>
+          </FieldStack>
+        </FormDialogBody>
+      )}
+    </FormDialog>
   );
 }

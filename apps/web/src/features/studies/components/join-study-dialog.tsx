@@ -1,9 +1,3 @@
-import Box from '@mui/material/Box';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import {
   formatStudyCodeInput,
@@ -11,8 +5,8 @@ import {
   STUDY_CODE,
   STUDY_MESSAGES,
 } from '@research/contracts';
-import { type FormEvent, useEffect, useId, useState } from 'react';
-import { CancelAndSubmit } from '../../../components/cancel-and-submit';
+import { type FormEvent, useEffect, useState } from 'react';
+import { FieldStack, FormDialog, FormDialogBody } from '../../../components/form-dialog';
 
 export interface JoinStudyForm {
   studyCode: string;
@@ -39,7 +33,6 @@ export function JoinStudyDialog({
   onClose,
   onSubmit,
 }: JoinStudyDialogProps) {
-  const titleId = useId();
   const [touched, setTouched] = useState(false);
   // A fresh opening starts without error texts.
   useEffect(() => {
@@ -55,18 +48,19 @@ export function JoinStudyDialog({
     if (!busy && !codeMissing && !passwordMissing) onSubmit(form);
   };
   return (
-    <Dialog
-      open={open}
-      onClose={busy ? undefined : onClose}
-      aria-labelledby={titleId}
-      maxWidth="xs"
-      fullWidth
-    >
-      <Box component="form" noValidate onSubmit={submit}>
-        <DialogTitle id={titleId}>{JOIN_STUDY_TEXTS.title}</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>{JOIN_STUDY_TEXTS.intro}</DialogContentText>
-          <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+    <FormDialog open={open} busy={busy} onClose={onClose} maxWidth="xs">
+      {(titleId) => (
+        <FormDialogBody
+          titleId={titleId}
+          title={JOIN_STUDY_TEXTS.title}
+          intro={JOIN_STUDY_TEXTS.intro}
+          onSubmit={submit}
+          busy={busy}
+          onClose={onClose}
+          submitLabel={JOIN_STUDY_TEXTS.submit}
+          busyLabel={STUDY_MESSAGES.joining}
+        >
+          <FieldStack intro>
             <TextField
               label={JOIN_STUDY_TEXTS.code}
               autoFocus
@@ -105,17 +99,9 @@ export function JoinStudyDialog({
               disabled={busy}
               fullWidth
             />
-          </Box>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <CancelAndSubmit
-            busy={busy}
-            onClose={onClose}
-            label={JOIN_STUDY_TEXTS.submit}
-            busyLabel={STUDY_MESSAGES.joining}
-          />
-        </DialogActions>
-      </Box>
-    </Dialog>
+          </FieldStack>
+        </FormDialogBody>
+      )}
+    </FormDialog>
   );
 }
