@@ -39,32 +39,21 @@ export interface EditStudyDialogProps {
 export function EditStudyDialog({ study, busy, onClose, ...rest }: EditStudyDialogProps) {
   return (
     <FormDialog open={study !== null} busy={busy} onClose={onClose} maxWidth="sm">
-      {(titleId) =>
+      {
         // Keyed so that each opening starts from the study's current values.
-        study && (
-          <EditStudyForm
-            key={study.id}
-            titleId={titleId}
-            study={study}
-            busy={busy}
-            onClose={onClose}
-            {...rest}
-          />
-        )
+        study && <EditStudyForm key={study.id} study={study} busy={busy} {...rest} />
       }
     </FormDialog>
   );
 }
 
 function EditStudyForm({
-  titleId,
   study,
   busy,
-  onClose,
   onSubmit,
   onChangePassword,
   editSettings = false,
-}: Omit<EditStudyDialogProps, 'study'> & { study: Study; titleId: string }) {
+}: Omit<EditStudyDialogProps, 'study' | 'onClose'> & { study: Study }) {
   const [values, setValues] = useState({
     name: study.name,
     description: study.description ?? '',
@@ -90,11 +79,8 @@ function EditStudyForm({
 
   return (
     <FormDialogBody
-      titleId={titleId}
       title={EDIT_STUDY_TEXTS.title}
       onSubmit={submit}
-      busy={busy}
-      onClose={onClose}
       submitLabel={EDIT_STUDY_TEXTS.submit}
       busyLabel={STUDY_MESSAGES.updating}
       extraActions={

@@ -4,17 +4,27 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import { type FormEvent, type ReactNode, useId } from 'react';
+import { createContext, type FormEvent, type ReactNode, useContext, useId } from 'react';
 import { CancelAndSubmit, type CancelAndSubmitProps } from './cancel-and-submit';
+
+interface FormDialogFrame {
+  titleId: string;
+  busy: boolean;
+  onClose: () => void;
+}
+
+// The body of a form dialog is often a keyed child (fresh state per opening): the frame's
+// title id, busy flag and close reach it here instead of through every form's props.
+const FrameContext = createContext<FormDialogFrame | null>(null);
 
 export interface FormDialogProps {
   open: boolean;
-  /** While busy the dialog cannot be dismissed. */
+  /** While busy the dialog cannot be dismissed and its buttons are disabled. */
   busy: boolean;
   onClose: () => void;
   maxWidth: 'xs' | 'sm';
-  /** The content, given the id its title must carry. */
-  children: (titleId: string) => ReactNode;
+  /** A FormDialogBody, directly or inside a keyed form component. */
+  children: ReactNode;
 }
 
 /** A small dialog holding one form, labelled by its title; it stays open while busy. */
@@ -28,13 +38,13 @@ export function FormDialog({ open, busy, onClose, maxWidth, children }: FormDial
       maxWidth={maxWidth}
       fullWidth
     >
-      {children(titleId)}
+      <FrameContext.Provider value={{ titleId, busy, onClose }}>{children}</FrameContext.Provider>
     </Dialog>
   );
 }
 
-export interface FormDialogBodyProps extends Omit<CancelAndSubmitProps, 'label'> {
-  titleId: string;
+export interface FormDialogBodyProps
+  extends Omit<CancelAndSubmitProps, 'label' | 'busy' | 'onClose'> {
   title: string;
   /** A line above the fields. */
   intro?: ReactNode;
@@ -47,7 +57,6 @@ export interface FormDialogBodyProps extends Omit<CancelAndSubmitProps, 'label'>
 
 /** The form of a FormDialog: title, an optional intro, the fields, then Cancel and submit. */
 export function FormDialogBody({
-  titleId,
   title,
   intro,
   submitLabel,
@@ -56,9 +65,11 @@ export function FormDialogBody({
   children,
   ...actions
 }: FormDialogBodyProps) {
+  const frame = useContext(FrameContext);
+  if (!frame) throw new Error('FormDialogBody belongs inside a FormDialog');
   return (
     <Box component="form" noValidate onSubmit={onSubmit}>
-      <DialogTitle id={titleId}>{title}</DialogTitle>
+      <DialogTitle id={frame.titleId}>{title}</DialogTitle>
       <DialogContent>
         {intro !== undefined && <DialogContentText sx={{ mb: 2 }}>{intro}</DialogContentText>}
         {children}
@@ -69,7 +80,12 @@ export function FormDialogBody({
         }
       >
         {extraActions}
-        <CancelAndSubmit {...actions} label={submitLabel} />
+        <CancelAndSubmit
+          {...actions}
+          busy={frame.busy}
+          onClose={frame.onClose}
+          label={submitLabel}
+        />
       </DialogActions>
     </Box>
   );

@@ -56,29 +56,18 @@ export function ChangePasswordDialog({
 }: ChangePasswordDialogProps) {
   return (
     <FormDialog open={study !== null} busy={busy} onClose={onClose} maxWidth="xs">
-      {(titleId) =>
-        study && (
-          <ChangePasswordContent
-            key={study.id}
-            titleId={titleId}
-            study={study}
-            busy={busy}
-            onClose={onClose}
-            onSubmit={onSubmit}
-          />
-        )
-      }
+      {study && (
+        <ChangePasswordContent key={study.id} study={study} busy={busy} onSubmit={onSubmit} />
+      )}
     </FormDialog>
   );
 }
 
 function ChangePasswordContent({
-  titleId,
   study,
   busy,
-  onClose,
   onSubmit,
-}: Omit<ChangePasswordDialogProps, 'study'> & { study: Study; titleId: string }) {
+}: Omit<ChangePasswordDialogProps, 'study' | 'onClose'> & { study: Study }) {
   const [form, setForm] = useState<ChangePasswordForm>({ current: '', next: '', confirm: '' });
   const [touched, setTouched] = useState(false);
   const needsCurrent = needsCurrentPassword(study);
@@ -97,7 +86,6 @@ function ChangePasswordContent({
   };
   return (
     <FormDialogBody
-      titleId={titleId}
       title={CHANGE_STUDY_PASSWORD_TEXTS.title}
       intro={
         needsCurrent
@@ -105,8 +93,6 @@ function ChangePasswordContent({
           : CHANGE_STUDY_PASSWORD_TEXTS.introFirst(study.name)
       }
       onSubmit={submit}
-      busy={busy}
-      onClose={onClose}
       submitLabel={
         needsCurrent ? CHANGE_STUDY_PASSWORD_TEXTS.submit : CHANGE_STUDY_PASSWORD_TEXTS.submitFirst
       }

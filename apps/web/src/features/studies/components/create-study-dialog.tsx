@@ -113,80 +113,75 @@ export function CreateStudyDialog({
 
   return (
     <FormDialog open={open} busy={busy} onClose={onClose} maxWidth="sm">
-      {(titleId) => (
-        <FormDialogBody
-          titleId={titleId}
-          title={CREATE_STUDY_TEXTS.title}
-          onSubmit={submit}
-          busy={busy}
-          onClose={onClose}
-          submitLabel={CREATE_STUDY_TEXTS.submit}
-          busyLabel={STUDY_MESSAGES.createWait}
-          disabled={passwordTooShort}
-          // The 30-second wait text is long: the actions may wrap.
-          extraActions={null}
-        >
-          <FieldStack>
-            <TextField
-              label={CREATE_STUDY_TEXTS.name}
-              required
-              autoFocus
-              value={form.name}
-              onChange={(e) => set('name')(e.target.value)}
-              error={Boolean(shown('name'))}
-              helperText={shown('name')}
-              disabled={busy}
-              fullWidth
-            />
-            <TextField
-              label={CREATE_STUDY_TEXTS.description}
-              value={form.description}
-              onChange={(e) => set('description')(e.target.value)}
-              error={Boolean(shown('description'))}
-              helperText={shown('description')}
-              disabled={busy}
-              multiline
-              minRows={3}
-              fullWidth
-            />
-            <TextField
-              label={CREATE_STUDY_TEXTS.duration}
-              placeholder={CREATE_STUDY_TEXTS.durationPlaceholder}
-              value={form.duration}
-              onChange={(e) => set('duration')(e.target.value)}
-              error={Boolean(shown('duration'))}
-              helperText={shown('duration')}
-              disabled={busy}
-              fullWidth
-            />
-            <TextField
-              label={CREATE_STUDY_TEXTS.password}
-              type="password"
-              autoComplete="new-password"
-              value={form.password}
-              onChange={(e) => set('password')(e.target.value)}
-              error={passwordTooShort || Boolean(shown('password'))}
-              helperText={
-                passwordTooShort
-                  ? STUDY_MESSAGES.passwordTooShort
-                  : (shown('password') ?? CREATE_STUDY_TEXTS.passwordHelper)
-              }
-              disabled={busy}
-              fullWidth
-            />
-            <TextField
-              label={CREATE_STUDY_TEXTS.collaborators}
-              placeholder={CREATE_STUDY_TEXTS.collaboratorsPlaceholder}
-              helperText={shown('collaborators') ?? CREATE_STUDY_TEXTS.collaboratorsHelper}
-              error={Boolean(shown('collaborators'))}
-              value={form.collaborators}
-              onChange={(e) => set('collaborators')(e.target.value)}
-              disabled={busy}
-              fullWidth
-            />
-          </FieldStack>
-        </FormDialogBody>
-      )}
+      <FormDialogBody
+        title={CREATE_STUDY_TEXTS.title}
+        onSubmit={submit}
+        submitLabel={CREATE_STUDY_TEXTS.submit}
+        busyLabel={STUDY_MESSAGES.createWait}
+        disabled={passwordTooShort}
+        // The 30-second wait text is long: the actions may wrap.
+        extraActions={null}
+      >
+        <FieldStack>
+          <TextField
+            label={CREATE_STUDY_TEXTS.name}
+            required
+            autoFocus
+            value={form.name}
+            onChange={(e) => set('name')(e.target.value)}
+            error={Boolean(shown('name'))}
+            helperText={shown('name')}
+            disabled={busy}
+            fullWidth
+          />
+          <TextField
+            label={CREATE_STUDY_TEXTS.description}
+            value={form.description}
+            onChange={(e) => set('description')(e.target.value)}
+            error={Boolean(shown('description'))}
+            helperText={shown('description')}
+            disabled={busy}
+            multiline
+            minRows={3}
+            fullWidth
+          />
+          <TextField
+            label={CREATE_STUDY_TEXTS.duration}
+            placeholder={CREATE_STUDY_TEXTS.durationPlaceholder}
+            value={form.duration}
+            onChange={(e) => set('duration')(e.target.value)}
+            error={Boolean(shown('duration'))}
+            helperText={shown('duration')}
+            disabled={busy}
+            fullWidth
+          />
+          <TextField
+            label={CREATE_STUDY_TEXTS.password}
+            type="password"
+            autoComplete="new-password"
+            value={form.password}
+            onChange={(e) => set('password')(e.target.value)}
+            error={passwordTooShort || Boolean(shown('password'))}
+            helperText={
+              passwordTooShort
+                ? STUDY_MESSAGES.passwordTooShort
+                : (shown('password') ?? CREATE_STUDY_TEXTS.passwordHelper)
+            }
+            disabled={busy}
+            fullWidth
+          />
+          <TextField
+            label={CREATE_STUDY_TEXTS.collaborators}
+            placeholder={CREATE_STUDY_TEXTS.collaboratorsPlaceholder}
+            helperText={shown('collaborators') ?? CREATE_STUDY_TEXTS.collaboratorsHelper}
+            error={Boolean(shown('collaborators'))}
+            value={form.collaborators}
+            onChange={(e) => set('collaborators')(e.target.value)}
+            disabled={busy}
+            fullWidth
+          />
+        </FieldStack>
+      </FormDialogBody>
     </FormDialog>
   );
 }

@@ -49,59 +49,54 @@ export function JoinStudyDialog({
   };
   return (
     <FormDialog open={open} busy={busy} onClose={onClose} maxWidth="xs">
-      {(titleId) => (
-        <FormDialogBody
-          titleId={titleId}
-          title={JOIN_STUDY_TEXTS.title}
-          intro={JOIN_STUDY_TEXTS.intro}
-          onSubmit={submit}
-          busy={busy}
-          onClose={onClose}
-          submitLabel={JOIN_STUDY_TEXTS.submit}
-          busyLabel={STUDY_MESSAGES.joining}
-        >
-          <FieldStack intro>
-            <TextField
-              label={JOIN_STUDY_TEXTS.code}
-              autoFocus
-              autoComplete="off"
-              value={form.studyCode}
-              onChange={(e) =>
-                onChange({
-                  ...form,
-                  studyCode: formatStudyCodeInput(e.target.value, STUDY_CODE.joinEntryLength),
-                })
-              }
-              error={missing && codeMissing}
-              helperText={missing && codeMissing ? STUDY_MESSAGES.joinFieldsRequired : undefined}
-              disabled={busy}
-              slotProps={{
-                htmlInput: {
-                  autoCapitalize: 'characters',
-                  spellCheck: false,
-                  style: { fontFamily: 'monospace', letterSpacing: 2 },
-                },
-              }}
-              fullWidth
-            />
-            <TextField
-              label={JOIN_STUDY_TEXTS.password}
-              type="password"
-              autoComplete="off"
-              value={form.password}
-              onChange={(e) => onChange({ ...form, password: e.target.value })}
-              error={missing && passwordMissing}
-              helperText={
-                missing && passwordMissing && !codeMissing
-                  ? STUDY_MESSAGES.joinFieldsRequired
-                  : undefined
-              }
-              disabled={busy}
-              fullWidth
-            />
-          </FieldStack>
-        </FormDialogBody>
-      )}
+      <FormDialogBody
+        title={JOIN_STUDY_TEXTS.title}
+        intro={JOIN_STUDY_TEXTS.intro}
+        onSubmit={submit}
+        submitLabel={JOIN_STUDY_TEXTS.submit}
+        busyLabel={STUDY_MESSAGES.joining}
+      >
+        <FieldStack intro>
+          <TextField
+            label={JOIN_STUDY_TEXTS.code}
+            autoFocus
+            autoComplete="off"
+            value={form.studyCode}
+            onChange={(e) =>
+              onChange({
+                ...form,
+                studyCode: formatStudyCodeInput(e.target.value, STUDY_CODE.joinEntryLength),
+              })
+            }
+            error={missing && codeMissing}
+            helperText={missing && codeMissing ? STUDY_MESSAGES.joinFieldsRequired : undefined}
+            disabled={busy}
+            slotProps={{
+              htmlInput: {
+                autoCapitalize: 'characters',
+                spellCheck: false,
+                style: { fontFamily: 'monospace', letterSpacing: 2 },
+              },
+            }}
+            fullWidth
+          />
+          <TextField
+            label={JOIN_STUDY_TEXTS.password}
+            type="password"
+            autoComplete="off"
+            value={form.password}
+            onChange={(e) => onChange({ ...form, password: e.target.value })}
+            error={missing && passwordMissing}
+            helperText={
+              missing && passwordMissing && !codeMissing
+                ? STUDY_MESSAGES.joinFieldsRequired
+                : undefined
+            }
+            disabled={busy}
+            fullWidth
+          />
+        </FieldStack>
+      </FormDialogBody>
     </FormDialog>
   );
 }

@@ -33,30 +33,18 @@ export function EditParticipantDialog({
 }: EditParticipantDialogProps) {
   return (
     <FormDialog open={participant !== null} busy={busy} onClose={onClose} maxWidth="sm">
-      {(titleId) =>
-        participant && (
-          <EditForm
-            key={participant.id}
-            titleId={titleId}
-            participant={participant}
-            busy={busy}
-            onClose={onClose}
-            onSubmit={onSubmit}
-          />
-        )
-      }
+      {participant && (
+        <EditForm key={participant.id} participant={participant} busy={busy} onSubmit={onSubmit} />
+      )}
     </FormDialog>
   );
 }
 
 function EditForm({
-  titleId,
   participant,
   busy,
-  onClose,
   onSubmit,
-}: Omit<EditParticipantDialogProps, 'participant'> & {
-  titleId: string;
+}: Omit<EditParticipantDialogProps, 'participant' | 'onClose'> & {
   participant: ParticipantRow;
 }) {
   const [values, setValues] = useState<EditParticipantValues>({
@@ -89,11 +77,8 @@ function EditForm({
 
   return (
     <FormDialogBody
-      titleId={titleId}
       title={STUDY_PARTICIPANT_TEXTS.editTitle}
       onSubmit={submit}
-      busy={busy}
-      onClose={onClose}
       submitLabel={STUDY_DETAIL_TEXTS.save}
       busyLabel={STUDY_DETAIL_TEXTS.saving}
       cancelLabel={STUDY_DETAIL_TEXTS.cancel}

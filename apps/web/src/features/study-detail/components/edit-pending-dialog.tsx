@@ -34,29 +34,23 @@ export function EditPendingDialog({
 }: EditPendingDialogProps) {
   return (
     <FormDialog open={open} busy={busy} onClose={onClose} maxWidth="xs">
-      {(titleId) =>
-        open && (
-          <EditPendingForm
-            key={participant?.id ?? 'none'}
-            titleId={titleId}
-            participant={participant}
-            busy={busy}
-            onClose={onClose}
-            onSubmit={onSubmit}
-          />
-        )
-      }
+      {open && (
+        <EditPendingForm
+          key={participant?.id ?? 'none'}
+          participant={participant}
+          busy={busy}
+          onSubmit={onSubmit}
+        />
+      )}
     </FormDialog>
   );
 }
 
 function EditPendingForm({
-  titleId,
   participant,
   busy,
-  onClose,
   onSubmit,
-}: Omit<EditPendingDialogProps, 'open'> & { titleId: string }) {
+}: Omit<EditPendingDialogProps, 'open' | 'onClose'>) {
   const [phone, setPhone] = useState(() => displayPhone(participant?.phoneNumber));
   const [touched, setTouched] = useState(false);
   const phoneBad = !isValidOptionalPhone(phone);
@@ -70,11 +64,8 @@ function EditPendingForm({
 
   return (
     <FormDialogBody
-      titleId={titleId}
       title={STUDY_PENDING_TEXTS.editTitle}
       onSubmit={submit}
-      busy={busy}
-      onClose={onClose}
       submitLabel={STUDY_DETAIL_TEXTS.save}
       busyLabel={STUDY_DETAIL_TEXTS.saving}
       cancelLabel={STUDY_DETAIL_TEXTS.cancel}
