@@ -2,6 +2,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
+import TextField from '@mui/material/TextField';
 import { PARTICIPANT_COMMON_TEXTS } from '@research/contracts';
 import type { FormEvent, ReactNode } from 'react';
 
@@ -71,5 +72,43 @@ export function BackButton({ busy, onBack }: { busy: boolean; onBack: () => void
     <Button variant="outlined" onClick={onBack} disabled={busy}>
       {PARTICIPANT_COMMON_TEXTS.back}
     </Button>
+  );
+}
+
+export interface IdentityFieldsProps {
+  participantId: string;
+  email: string;
+  onParticipantIdChange: (value: string) => void;
+  onEmailChange: (value: string) => void;
+}
+
+/** The participant ID and e-mail address a participant identifies with on the verify pages. */
+export function IdentityFields({
+  participantId,
+  email,
+  onParticipantIdChange,
+  onEmailChange,
+}: IdentityFieldsProps) {
+  return (
+    <>
+      <TextField
+        label={PARTICIPANT_COMMON_TEXTS.participantIdLabel}
+        placeholder={PARTICIPANT_COMMON_TEXTS.participantIdPlaceholder}
+        value={participantId}
+        onChange={(e) => onParticipantIdChange(e.target.value)}
+        autoComplete="off"
+        required
+        autoFocus
+        slotProps={{ htmlInput: { maxLength: 17, spellCheck: false } }}
+      />
+      <TextField
+        label={PARTICIPANT_COMMON_TEXTS.emailLabel}
+        type="email"
+        value={email}
+        onChange={(e) => onEmailChange(e.target.value)}
+        autoComplete="email"
+        required
+      />
+    </>
   );
 }

@@ -29,7 +29,7 @@ import { saveSession } from '../session';
 import { CodeEntry } from './code-entry';
 import type { FlowNavigationState } from './flow-page';
 import { errorText, ParticipantPage, StepActions } from './participant-page';
-import { BackButton, StepError, StepForm, SubmitButton } from './step-parts';
+import { BackButton, IdentityFields, StepError, StepForm, SubmitButton } from './step-parts';
 
 const STEP = { info: 0, email: 1, phone: 2, complete: 3 } as const;
 
@@ -182,23 +182,11 @@ export default function VerifyEmailPage() {
 
       {step === STEP.info && (
         <StepForm onSubmit={submitInfo}>
-          <TextField
-            label={PARTICIPANT_COMMON_TEXTS.participantIdLabel}
-            placeholder={PARTICIPANT_COMMON_TEXTS.participantIdPlaceholder}
-            value={participantId}
-            onChange={(e) => setParticipantId(e.target.value)}
-            autoComplete="off"
-            required
-            autoFocus
-            slotProps={{ htmlInput: { maxLength: 17, spellCheck: false } }}
-          />
-          <TextField
-            label={PARTICIPANT_COMMON_TEXTS.emailLabel}
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            autoComplete="email"
-            required
+          <IdentityFields
+            participantId={participantId}
+            email={email}
+            onParticipantIdChange={setParticipantId}
+            onEmailChange={setEmail}
           />
           <TextField
             label={PARTICIPANT_COMMON_TEXTS.studyCodeLabel}
