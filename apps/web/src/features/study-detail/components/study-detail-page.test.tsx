@@ -167,6 +167,37 @@ const notification = async (title: string) => {
   return modal as HTMLElement;
 };
 
+type User = ReturnType<typeof userEvent.setup>;
+
+/** Invites a@example.test from the participants' mail dialog, up to the review step. */
+async function reviewParticipantInvitation(user: User) {
+  await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
+  const compose = await dialog('Invite/Contact Participants');
+  await user.type(within(compose).getByLabelText('Email 1'), 'a@example.test');
+  await user.click(within(compose).getByRole('button', { name: 'Continue' }));
+  return dialog('Review & Edit Invitation Email');
+}
+
+/** The participants' mail dialog, switched to Contact. */
+async function openParticipantContact(user: User) {
+  await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
+  const compose = await dialog('Invite/Contact Participants');
+  await user.click(within(compose).getByRole('button', { name: 'Contact' }));
+  return compose;
+}
+
+/** Invites both members' addresses from the collaborators' mail dialog, up to the review step. */
+async function reviewCollaboratorInvitation(user: User) {
+  await user.click(screen.getByRole('button', { name: 'Invite/Contact Collaborator' }));
+  const compose = await dialog('Invite/Contact Collaborators');
+  await user.type(
+    within(compose).getByLabelText(/^Collaborator Emails/),
+    'ada@example.test, dorothy@example.test',
+  );
+  await user.click(within(compose).getByRole('button', { name: 'Continue' }));
+  return dialog('Review & Edit Collaborator Invitation Email');
+}
+
 describe('Study detail', { timeout: 30_000 }, () => {
   it('shows the loading text, then the header with fallbacks and live tab counts', async () => {
     let release: () => void = () => {};
@@ -441,11 +472,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
         body: { success: true, message: 'ok', emailId: 'm1', sentCount: 1, skippedCount: 0 },
       },
     });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
-    const compose = await dialog('Invite/Contact Participants');
-    await user.type(within(compose).getByLabelText('Email 1'), 'a@example.test');
-    await user.click(within(compose).getByRole('button', { name: 'Continue' }));
-    const review = await dialog('Review & Edit Invitation Email');
+    const review = await reviewParticipantInvitation(user);
     const body = within(review).getByLabelText(/^Message/) as HTMLTextAreaElement;
     const generated = body.value;
     expect(generated).toContain('Study description: No description provided');
@@ -478,14 +505,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
         },
       },
     });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Collaborator' }));
-    const compose = await dialog('Invite/Contact Collaborators');
-    await user.type(
-      within(compose).getByLabelText(/^Collaborator Emails/),
-      'ada@example.test, dorothy@example.test',
-    );
-    await user.click(within(compose).getByRole('button', { name: 'Continue' }));
-    const review = await dialog('Review & Edit Collaborator Invitation Email');
+    const review = await reviewCollaboratorInvitation(user);
     await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
     const done = await notification('Invitations Sent');
     expect(done).toHaveTextContent(
@@ -506,11 +526,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
         },
       },
     });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
-    const compose = await dialog('Invite/Contact Participants');
-    await user.type(within(compose).getByLabelText('Email 1'), 'a@example.test');
-    await user.click(within(compose).getByRole('button', { name: 'Continue' }));
-    const review = await dialog('Review & Edit Invitation Email');
+    const review = await reviewParticipantInvitation(user);
     await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
     expect(await notification('Invitations Sent')).toHaveTextContent(
       'Invitations were sent to 1 participant. 2 invitations were already sent in the last 24 hours and were skipped.',
@@ -523,11 +539,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
         body: { success: true, message: 'ok', emailId: null, sentCount: 0, skippedCount: 1 },
       },
     });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
-    const compose = await dialog('Invite/Contact Participants');
-    await user.type(within(compose).getByLabelText('Email 1'), 'a@example.test');
-    await user.click(within(compose).getByRole('button', { name: 'Continue' }));
-    const review = await dialog('Review & Edit Invitation Email');
+    const review = await reviewParticipantInvitation(user);
     await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
     const done = await notification('Invitations Sent');
     expect(done).toHaveTextContent(
@@ -549,14 +561,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
         },
       },
     });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Collaborator' }));
-    const compose = await dialog('Invite/Contact Collaborators');
-    await user.type(
-      within(compose).getByLabelText(/^Collaborator Emails/),
-      'ada@example.test, dorothy@example.test',
-    );
-    await user.click(within(compose).getByRole('button', { name: 'Continue' }));
-    const review = await dialog('Review & Edit Collaborator Invitation Email');
+    const review = await reviewCollaboratorInvitation(user);
     await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
     expect(await notification('Invitations Sent')).toHaveTextContent(
       'Invitations were sent to 1 collaborator. 1 invitation was already sent in the last 24 hours and was skipped.',
@@ -573,9 +578,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
         ),
       },
     });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
-    const compose = await dialog('Invite/Contact Participants');
-    await user.click(within(compose).getByRole('button', { name: 'Contact' }));
+    const compose = await openParticipantContact(user);
     await user.type(within(compose).getByLabelText(/^Email Title/), 'Reminder');
     await user.type(within(compose).getByLabelText(/^Email Content/), 'Please sync your device.');
     expect(
@@ -599,11 +602,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
         body: failure('Participant 1: Invalid email format', 'VALIDATION_ERROR'),
       },
     });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
-    const compose = await dialog('Invite/Contact Participants');
-    await user.type(within(compose).getByLabelText('Email 1'), 'a@example.test');
-    await user.click(within(compose).getByRole('button', { name: 'Continue' }));
-    const review = await dialog('Review & Edit Invitation Email');
+    const review = await reviewParticipantInvitation(user);
     await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
     expect(await notification('Failed to Send Invitations')).toHaveTextContent(
       'Participant 1: Invalid email format',
@@ -702,9 +701,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
         body: { success: true, message: 'ok', emailId: 'm2', sentCount: 2 },
       },
     });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
-    const compose = await dialog('Invite/Contact Participants');
-    await user.click(within(compose).getByRole('button', { name: 'Contact' }));
+    const compose = await openParticipantContact(user);
     await user.click(within(compose).getByRole('button', { name: 'Continue' }));
     expect(within(compose).getByRole('alert')).toHaveTextContent(
       'Email title and content are required',
@@ -760,9 +757,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
         body: { success: true, message: 'ok', emailId: 'm3', sentCount: 2 },
       },
     });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
-    const compose = await dialog('Invite/Contact Participants');
-    await user.click(within(compose).getByRole('button', { name: 'Contact' }));
+    const compose = await openParticipantContact(user);
     const list = within(compose).getByTestId('contact-recipient-list');
     await user.click(await within(list).findByRole('checkbox', { name: /person1@example\.test/ }));
     expect(within(compose).getByRole('status')).toHaveTextContent(
