@@ -12,28 +12,10 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { type FakeRoute, failure, installAccount } from '../../../test/fake-api';
 import { renderRoute } from '../../../test/render-route';
+import { dialog, makeStudy, notification } from '../../../test/study-fixtures';
 
 const STUDY_ID = '00000000-0000-4000-8000-000000000001';
 const BASE = `/api/studies/${STUDY_ID}`;
-
-function makeStudy(overrides: Partial<Study> = {}): Study {
-  return {
-    id: STUDY_ID,
-    name: 'Sleep and Activity Study',
-    description: null,
-    duration: '4 weeks',
-    studyCode: 'ABC234',
-    status: 'active',
-    participantCount: 1,
-    createdAt: '2026-03-05T10:00:00.000Z',
-    role: 'main',
-    ownerName: 'Ada Lovelace King',
-    hasPassword: true,
-    collaborators: [],
-    settings: { allowSelfEnrollment: false, requireVerification: true, dataRetentionDays: 365 },
-    ...overrides,
-  };
-}
 
 const STATS: StudyStats = {
   participants: 1,
@@ -153,19 +135,6 @@ async function openStudy(extra: Record<string, FakeRoute> = {}, query = '', stud
   await screen.findByRole('heading', { level: 1, name: study.name }, { timeout: 10_000 });
   return { ...api, ...view, user: userEvent.setup({ delay: null }) };
 }
-
-const dialog = (name: string) => screen.findByRole('dialog', { name });
-const notification = async (title: string) => {
-  let modal: HTMLElement | undefined;
-  await waitFor(() => {
-    modal = [
-      ...screen.queryAllByRole('dialog', { name: title }),
-      ...screen.queryAllByRole('alertdialog', { name: title }),
-    ][0];
-    expect(modal).toBeDefined();
-  });
-  return modal as HTMLElement;
-};
 
 type User = ReturnType<typeof userEvent.setup>;
 
@@ -492,80 +461,47 @@ describe('Study detail', { timeout: 30_000 }, () => {
     expect(await notification('Invitations Sent')).toBeInTheDocument();
   });
 
-  it('collaborators: people who are already members are counted apart from the invitations', async () => {
+  it.each([
+    {
+      name: 'collaborators: people who are already members are counted apart from the invitations',
+      to: 'collaborators',
+      reply: { emailId: null, sentCount: 0, alreadyMembers: 2, skippedCount: 0 },
+      says: '2 recipients are already members of this study; they were told they have access.',
+      omits: 'Invitations were sent to 0',
+    },
+    {
+      name: 'invite: repeats the server skipped are counted in the notification',
+      to: 'participants',
+      reply: { emailId: 'm1', sentCount: 1, skippedCount: 2 },
+      says: 'Invitations were sent to 1 participant. 2 invitations were already sent in the last 24 hours and were skipped.',
+    },
+    {
+      name: 'invite: when every invitation was a repeat, only the skipped sentence shows',
+      to: 'participants',
+      reply: { emailId: null, sentCount: 0, skippedCount: 1 },
+      says: '1 invitation was already sent in the last 24 hours and was skipped.',
+      omits: 'Invitations were sent to 0',
+    },
+    {
+      name: 'collaborators: skipped repeats are counted beside members and invitations',
+      to: 'collaborators',
+      reply: { emailId: 'm5', sentCount: 1, alreadyMembers: 0, skippedCount: 1 },
+      says: 'Invitations were sent to 1 collaborator. 1 invitation was already sent in the last 24 hours and was skipped.',
+    },
+  ])('$name', async ({ to, reply, says, omits }) => {
+    const path =
+      to === 'participants' ? '/api/email/invitations' : '/api/email/collaborator-invitations';
     const { user } = await openStudy({
-      'POST /api/email/collaborator-invitations': {
-        body: {
-          success: true,
-          message: 'Invitations sent to 0 collaborator(s)',
-          emailId: null,
-          sentCount: 0,
-          alreadyMembers: 2,
-          skippedCount: 0,
-        },
-      },
+      [`POST ${path}`]: { body: { success: true, message: 'ok', ...reply } },
     });
-    const review = await reviewCollaboratorInvitation(user);
+    const review =
+      to === 'participants'
+        ? await reviewParticipantInvitation(user)
+        : await reviewCollaboratorInvitation(user);
     await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
     const done = await notification('Invitations Sent');
-    expect(done).toHaveTextContent(
-      '2 recipients are already members of this study; they were told they have access.',
-    );
-    expect(done).not.toHaveTextContent('Invitations were sent to 0');
-  });
-
-  it('invite: repeats the server skipped are counted in the notification', async () => {
-    const { user } = await openStudy({
-      'POST /api/email/invitations': {
-        body: {
-          success: true,
-          message: 'ok',
-          emailId: 'm1',
-          sentCount: 1,
-          skippedCount: 2,
-        },
-      },
-    });
-    const review = await reviewParticipantInvitation(user);
-    await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
-    expect(await notification('Invitations Sent')).toHaveTextContent(
-      'Invitations were sent to 1 participant. 2 invitations were already sent in the last 24 hours and were skipped.',
-    );
-  });
-
-  it('invite: when every invitation was a repeat, only the skipped sentence shows', async () => {
-    const { user } = await openStudy({
-      'POST /api/email/invitations': {
-        body: { success: true, message: 'ok', emailId: null, sentCount: 0, skippedCount: 1 },
-      },
-    });
-    const review = await reviewParticipantInvitation(user);
-    await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
-    const done = await notification('Invitations Sent');
-    expect(done).toHaveTextContent(
-      '1 invitation was already sent in the last 24 hours and was skipped.',
-    );
-    expect(done).not.toHaveTextContent('Invitations were sent to 0');
-  });
-
-  it('collaborators: skipped repeats are counted beside members and invitations', async () => {
-    const { user } = await openStudy({
-      'POST /api/email/collaborator-invitations': {
-        body: {
-          success: true,
-          message: 'ok',
-          emailId: 'm5',
-          sentCount: 1,
-          alreadyMembers: 0,
-          skippedCount: 1,
-        },
-      },
-    });
-    const review = await reviewCollaboratorInvitation(user);
-    await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
-    expect(await notification('Invitations Sent')).toHaveTextContent(
-      'Invitations were sent to 1 collaborator. 1 invitation was already sent in the last 24 hours and was skipped.',
-    );
+    expect(done).toHaveTextContent(says);
+    if (omits) expect(done).not.toHaveTextContent(omits);
   });
 
   it('contact: an address the study does not know is refused with the server text', async () => {
