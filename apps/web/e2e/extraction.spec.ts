@@ -3,6 +3,7 @@ import { civilDayTotals } from '@research/sandbox';
 import {
   APP_URL,
   addParticipant,
+  apiJson,
   approveApplication,
   createMaster,
   registerAndApply,
@@ -26,24 +27,6 @@ const ACCOUNTS = ['ext.alice@gmail.test', 'ext.bob@gmail.test'];
 
 let studyId = '';
 let studyCode = '';
-
-async function apiJson<T>(
-  path: string,
-  options: { method?: string; body?: unknown; token?: string } = {},
-): Promise<T> {
-  const response = await fetch(`${APP_URL}${path}`, {
-    method: options.method ?? 'GET',
-    headers: {
-      Accept: 'application/json',
-      ...(options.body !== undefined && { 'Content-Type': 'application/json' }),
-      ...(options.token && { Authorization: `Bearer ${options.token}` }),
-    },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const payload = (await response.json()) as T;
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(payload)}`);
-  return payload;
-}
 
 /** The participant's consent on the sandbox's Google page, over HTTP, then the callback call. */
 async function connect(participantId: string, account: string, token: string) {

@@ -275,7 +275,8 @@ export async function apiToken(
 
 export const APP_URL = `http://localhost:${E2E_PORT}`;
 
-async function apiJson<T>(
+/** A JSON call to the app's API, optionally with a bearer token; a non-2xx answer throws. */
+export async function apiJson<T>(
   path: string,
   options: { method?: string; body?: unknown; token?: string } = {},
 ): Promise<T> {
@@ -339,4 +340,23 @@ export async function approveApplication(
     token,
     body: {},
   });
+}
+
+/** Signs in through the API (no browser context needed) and returns the session token. */
+export async function loginToken(email: string, password = PASSWORD): Promise<string> {
+  const { token } = await apiJson<{ token: string }>('/api/auth/login', {
+    method: 'POST',
+    body: { email, password },
+  });
+  return token;
+}
+
+/** A researcher the master approved: sign-up, confirmed address, application, approval. */
+export async function approvedResearcher(
+  master: { email: string; password: string },
+  name: string,
+  email: string,
+) {
+  const { applicationId } = await registerAndApply(name, email);
+  await approveApplication(master.email, master.password, applicationId);
 }
