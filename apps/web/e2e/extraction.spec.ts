@@ -5,6 +5,7 @@ import {
   addParticipant,
   apiJson,
   approveApplication,
+  connectOverHttp,
   createMaster,
   registerAndApply,
   shot,
@@ -29,33 +30,12 @@ let studyId = '';
 let studyCode = '';
 
 /** The participant's consent on the sandbox's Google page, over HTTP, then the callback call. */
-async function connect(participantId: string, account: string, token: string) {
-  // A first connection: the consent link the researcher of the study asks for.
-  const params = new URLSearchParams({ participantId, studyCode });
-  const { authUrl } = await apiJson<{ authUrl: string }>(`/api/fitbit/auth-url?${params}`, {
+function connect(participantId: string, account: string, token: string) {
+  return connectOverHttp({
+    participantId,
+    studyCode,
     token,
-  });
-  const page = await (await fetch(authUrl, { redirect: 'manual' })).text();
-  const requestId = /name="request" value="([^"]+)"/.exec(page)?.[1] ?? '';
-  const form = new URLSearchParams({ request: requestId, account: 'custom', email: account });
-  form.set('name', 'Participant');
-  for (const m of page.matchAll(/name="granted_scope" value="([^"]+)"/g)) {
-    form.append('granted_scope', m[1] ?? '');
-  }
-  const chosen = await fetch(`${new URL(authUrl).origin}/o/oauth2/v2/auth/choose`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
-    redirect: 'manual',
-  });
-  const back = new URL(chosen.headers.get('location') ?? '');
-  await apiJson('/api/fitbit/callback', {
-    method: 'POST',
-    body: {
-      code: back.searchParams.get('code'),
-      state: back.searchParams.get('state'),
-      participantId,
-    },
+    choice: { account: 'custom', email: account, name: 'Participant' },
   });
 }
 

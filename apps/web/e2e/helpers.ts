@@ -360,3 +360,45 @@ export async function approvedResearcher(
   const { applicationId } = await registerAndApply(name, email);
   await approveApplication(master.email, master.password, applicationId);
 }
+
+/**
+ * A first wearable connection over HTTP: the consent link the study's researcher asks for, the
+ * sandbox Google's consent with every scope offered, then the callback call.
+ */
+export async function connectOverHttp(options: {
+  participantId: string;
+  studyCode: string;
+  /** The researcher's token. */
+  token: string;
+  /** The consent form's account fields (a preset account, or a custom one with e-mail/name). */
+  choice: Record<string, string>;
+}) {
+  const { participantId, studyCode, token, choice } = options;
+  const params = new URLSearchParams({ participantId, studyCode });
+  const { authUrl } = await apiJson<{ authUrl: string }>(`/api/fitbit/auth-url?${params}`, {
+    token,
+  });
+  const consentPage = await (await fetch(authUrl, { redirect: 'manual' })).text();
+  const form = new URLSearchParams({
+    request: /name="request" value="([^"]+)"/.exec(consentPage)?.[1] ?? '',
+    ...choice,
+  });
+  for (const m of consentPage.matchAll(/name="granted_scope" value="([^"]+)"/g)) {
+    form.append('granted_scope', m[1] ?? '');
+  }
+  const chosen = await fetch(`${new URL(authUrl).origin}/o/oauth2/v2/auth/choose`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form.toString(),
+    redirect: 'manual',
+  });
+  const back = new URL(chosen.headers.get('location') ?? '');
+  await apiJson('/api/fitbit/callback', {
+    method: 'POST',
+    body: {
+      code: back.searchParams.get('code'),
+      state: back.searchParams.get('state'),
+      participantId,
+    },
+  });
+}

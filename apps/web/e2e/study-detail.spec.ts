@@ -104,6 +104,21 @@ async function openStudy(page: Page, tab?: number) {
   await expect(page.getByRole('heading', { level: 1, name: STUDY_NAME })).toBeVisible();
 }
 
+/** The owner signs in (landing on the dashboard) and opens the study. */
+async function openStudyAsOwner(page: Page) {
+  await signIn(page, owner.email);
+  await expect(page).toHaveURL(/\/researcher\/dashboard$/);
+  await openStudy(page);
+}
+
+/** The pending participants table's row of this address. */
+function pendingRow(page: Page, email: string): Locator {
+  return page
+    .getByRole('table', { name: 'Pending participants' })
+    .getByRole('row')
+    .filter({ hasText: email });
+}
+
 function tab(page: Page, label: string): Locator {
   return page.getByRole('tab', { name: new RegExp(`^${label}`) });
 }
@@ -145,9 +160,7 @@ test.describe
     });
 
     test('the owner sees the header, the tabs and the empty states', async ({ page }, testInfo) => {
-      await signIn(page, owner.email);
-      await expect(page).toHaveURL(/\/researcher\/dashboard$/);
-      await openStudy(page);
+      await openStudyAsOwner(page);
       await expect(page.getByText('No description provided')).toBeVisible();
       await expect(page.getByText(STUDY_DURATION)).toBeVisible();
       await expect(page.getByTestId('study-code')).toHaveText(studyCode);
@@ -191,9 +204,7 @@ test.describe
     test('the owner invites a typed and a CSV participant with an edited e-mail', async ({
       page,
     }, testInfo) => {
-      await signIn(page, owner.email);
-      await expect(page).toHaveURL(/\/researcher\/dashboard$/);
-      await openStudy(page);
+      await openStudyAsOwner(page);
       await page.getByRole('button', { name: 'Invite/Contact Participants' }).click();
       const compose = page.getByRole('dialog', { name: 'Invite/Contact Participants' });
       await expect(compose).toBeVisible();
@@ -327,9 +338,7 @@ test.describe
     test('the owner invites a collaborator; the mail carries code and password', async ({
       page,
     }, testInfo) => {
-      await signIn(page, owner.email);
-      await expect(page).toHaveURL(/\/researcher\/dashboard$/);
-      await openStudy(page);
+      await openStudyAsOwner(page);
       await page.getByRole('button', { name: 'Invite/Contact Collaborator' }).click();
       const compose = page.getByRole('dialog', { name: 'Invite/Contact Collaborators' });
       await expect(compose.getByLabel('Subject')).toHaveValue(
@@ -422,9 +431,7 @@ test.describe
     test('the owner contacts participants and the collaborator, edits the study and a participant', async ({
       page,
     }, testInfo) => {
-      await signIn(page, owner.email);
-      await expect(page).toHaveURL(/\/researcher\/dashboard$/);
-      await openStudy(page);
+      await openStudyAsOwner(page);
 
       // Contact participants: title and content first, then at least one recipient.
       await page.getByRole('button', { name: 'Invite/Contact Participants' }).click();
@@ -512,19 +519,13 @@ test.describe
       await expect(tab(page, 'Pending Participants')).toHaveText('Pending Participants (2)');
       await expect(table).toContainText('Ada Lovelace');
       await tab(page, 'Pending Participants').click();
-      await expect(
-        page.getByRole('table', { name: 'Pending participants' }).getByRole('row').filter({
-          hasText: lateComer,
-        }),
-      ).toContainText('pre-enrolled');
+      await expect(pendingRow(page, lateComer)).toContainText('pre-enrolled');
     });
 
     test('the owner invites a pending person from a CSV; a participant in it is left out', async ({
       page,
     }, testInfo) => {
-      await signIn(page, owner.email);
-      await expect(page).toHaveURL(/\/researcher\/dashboard$/);
-      await openStudy(page);
+      await openStudyAsOwner(page);
       await page.getByRole('button', { name: 'Invite/Contact Participants' }).click();
       const compose = page.getByRole('dialog', { name: 'Invite/Contact Participants' });
       await compose.getByTestId('roster-file-input').setInputFiles({
@@ -548,19 +549,13 @@ test.describe
 
       await tab(page, 'Pending Participants').click();
       await expect(tab(page, 'Pending Participants')).toHaveText('Pending Participants (2)');
-      await expect(
-        page.getByRole('table', { name: 'Pending participants' }).getByRole('row').filter({
-          hasText: lateComer,
-        }),
-      ).toContainText('invited');
+      await expect(pendingRow(page, lateComer)).toContainText('invited');
     });
 
     test('the owner deletes a participant and removes the collaborator, who loses access', async ({
       page,
     }, testInfo) => {
-      await signIn(page, owner.email);
-      await expect(page).toHaveURL(/\/researcher\/dashboard$/);
-      await openStudy(page);
+      await openStudyAsOwner(page);
       const table = page.getByRole('table', { name: 'Participants' });
       await table.getByRole('button', { name: 'Delete Ada Lovelace' }).click();
       const confirm = page.getByRole('dialog', { name: 'Delete Participant' });

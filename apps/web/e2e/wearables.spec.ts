@@ -5,6 +5,7 @@ import {
   APP_URL,
   addParticipant,
   approveApplication,
+  connectOverHttp,
   createMaster,
   latestMail,
   loginToken,
@@ -47,42 +48,14 @@ let popupParticipantId = '';
 /** The study owner's bearer token. */
 const ownerToken = () => loginToken(owner.email);
 
-/**
- * A first connection over HTTP: the consent link the researcher asks for, Google's consent with
- * every scope, then the callback call.
- */
+/** A first connection over HTTP, as the owner asks for it, with this Google account. */
 async function connectOnce(id: string, account: string) {
-  const answer = await fetch(
-    `${APP_URL}/api/fitbit/auth-url?${new URLSearchParams({ participantId: id, studyCode })}`,
-    { headers: { Authorization: `Bearer ${await ownerToken()}` } },
-  );
-  expect(answer.status, await answer.clone().text()).toBe(200);
-  const { authUrl } = (await answer.json()) as { authUrl: string };
-  const consentPage = await (await fetch(authUrl, { redirect: 'manual' })).text();
-  const form = new URLSearchParams({
-    request: /name="request" value="([^"]+)"/.exec(consentPage)?.[1] ?? '',
-    account,
+  await connectOverHttp({
+    participantId: id,
+    studyCode,
+    token: await ownerToken(),
+    choice: { account },
   });
-  for (const m of consentPage.matchAll(/name="granted_scope" value="([^"]+)"/g)) {
-    form.append('granted_scope', m[1] ?? '');
-  }
-  const chosen = await fetch(`${new URL(authUrl).origin}/o/oauth2/v2/auth/choose`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
-    redirect: 'manual',
-  });
-  const back = new URL(chosen.headers.get('location') ?? '');
-  const callback = await fetch(`${APP_URL}/api/fitbit/callback`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      code: back.searchParams.get('code'),
-      state: back.searchParams.get('state'),
-      participantId: id,
-    }),
-  });
-  expect(callback.status, await callback.clone().text()).toBe(200);
 }
 
 /**
@@ -156,12 +129,7 @@ test.describe
       createMaster(masterEmail, masterPassword);
       const { applicationId } = await registerAndApply(owner.name, owner.email);
       await approveApplication(masterEmail, masterPassword, applicationId);
-      const login = await fetch(`${APP_URL}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: owner.email, password: PASSWORD }),
-      });
-      const { token } = (await login.json()) as { token: string };
+      const token = await ownerToken();
       const created = await fetch(`${APP_URL}/api/auth/create-study`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
