@@ -4,7 +4,15 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
-import { createContext, type FormEvent, type ReactNode, useContext, useId } from 'react';
+import {
+  createContext,
+  type FormEvent,
+  type ReactNode,
+  useContext,
+  useEffect,
+  useId,
+  useState,
+} from 'react';
 import { CancelAndSubmit, type CancelAndSubmitProps } from './cancel-and-submit';
 
 interface FormDialogFrame {
@@ -98,4 +106,23 @@ export function FieldStack({ children, intro = false }: { children: ReactNode; i
       {children}
     </Box>
   );
+}
+
+/** A dialog whose form values live in the page, so they clear only after a success. */
+export interface PageFormDialogProps<F> {
+  open: boolean;
+  busy: boolean;
+  form: F;
+  onChange: (form: F) => void;
+  onClose: () => void;
+  onSubmit: (form: F) => void;
+}
+
+/** Whether a submit was tried since the dialog opened: a fresh opening shows no error texts. */
+export function useSubmitTried(open: boolean) {
+  const [tried, setTried] = useState(false);
+  useEffect(() => {
+    if (!open) setTried(false);
+  }, [open]);
+  return [tried, setTried] as const;
 }

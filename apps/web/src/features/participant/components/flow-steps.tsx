@@ -17,7 +17,7 @@ import {
 import type { FormEvent, ReactNode } from 'react';
 import { PhoneField, type usePhoneInput } from '../../../components/phone-field';
 import { StepActions } from './participant-page';
-import { StepError, StepForm, SubmitButton } from './step-parts';
+import { StepError, StepForm, StepIntro, SubmitButton } from './step-parts';
 
 /** What every step of /participant/flow gets from the page. */
 interface StepProps {
@@ -157,12 +157,10 @@ export function AuthorizeStep({
 }: StepProps & { onConnect: () => void }) {
   return (
     <Box>
-      <Typography variant="subtitle1" component="h3">
-        {PARTICIPANT_FLOW_TEXTS.connectTitle}
-      </Typography>
-      <Typography color="text.secondary" sx={{ mt: 1 }}>
-        {PARTICIPANT_FLOW_TEXTS.connectBody}
-      </Typography>
+      <StepIntro
+        title={PARTICIPANT_FLOW_TEXTS.connectTitle}
+        body={PARTICIPANT_FLOW_TEXTS.connectBody}
+      />
       <StepError error={error} spaced />
       <StepActions>
         {back}

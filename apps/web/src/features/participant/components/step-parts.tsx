@@ -3,6 +3,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
 import { PARTICIPANT_COMMON_TEXTS } from '@research/contracts';
 import type { FormEvent, ReactNode } from 'react';
 
@@ -110,5 +111,41 @@ export function IdentityFields({
         required
       />
     </>
+  );
+}
+
+/** A step's heading and the line under it. */
+export function StepIntro({ title, body }: { title: string; body: string }) {
+  return (
+    <>
+      <Typography variant="subtitle1" component="h3">
+        {title}
+      </Typography>
+      <Typography color="text.secondary" sx={{ mt: 1 }}>
+        {body}
+      </Typography>
+    </>
+  );
+}
+
+/** Buttons side by side, stacked on a phone (the first on top, or with `reverse` the last). */
+export function ButtonRow({
+  reverse = false,
+  children,
+}: {
+  reverse?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <Box
+      sx={{
+        display: 'flex',
+        flexDirection: { xs: reverse ? 'column-reverse' : 'column', sm: 'row' },
+        gap: 1.5,
+        '& > *': { minHeight: 44 },
+      }}
+    >
+      {children}
+    </Box>
   );
 }

@@ -19,7 +19,7 @@ import { sendEmailCode } from '../api/send-email-code';
 import { verifySecure } from '../api/verify-secure';
 import { saveEnrolment, sessionHeaders } from '../session';
 import { ParticipantPage } from './participant-page';
-import { IdentityFields, StepError, StepForm } from './step-parts';
+import { ButtonRow, IdentityFields, StepError, StepForm } from './step-parts';
 
 type Found = ParticipantVerifyResponse['data'];
 /** What the page shows: the status itself only when this tab holds the participant's session. */
@@ -137,14 +137,7 @@ export default function VerifyPage() {
           onEmailChange={setEmail}
         />
         <StepError error={error} />
-        <Box
-          sx={{
-            display: 'flex',
-            flexDirection: { xs: 'column', sm: 'row' },
-            gap: 1.5,
-            '& > *': { minHeight: 44 },
-          }}
-        >
+        <ButtonRow>
           <Button
             type="submit"
             variant="contained"
@@ -163,7 +156,7 @@ export default function VerifyPage() {
           >
             {PARTICIPANT_VERIFY_TEXTS.sendEmail}
           </Button>
-        </Box>
+        </ButtonRow>
       </StepForm>
 
       {status && (

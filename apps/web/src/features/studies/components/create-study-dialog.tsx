@@ -8,8 +8,14 @@ import {
   parseEmailList,
   STUDY_MESSAGES,
 } from '@research/contracts';
-import { type FormEvent, useEffect, useState } from 'react';
-import { FieldStack, FormDialog, FormDialogBody } from '../../../components/form-dialog';
+import type { FormEvent } from 'react';
+import {
+  FieldStack,
+  FormDialog,
+  FormDialogBody,
+  type PageFormDialogProps,
+  useSubmitTried,
+} from '../../../components/form-dialog';
 
 export interface CreateStudyForm {
   name: string;
@@ -74,15 +80,6 @@ export function createFormErrors(form: CreateStudyForm): CreateFormErrors {
   return errors;
 }
 
-interface CreateStudyDialogProps {
-  open: boolean;
-  busy: boolean;
-  form: CreateStudyForm;
-  onChange: (form: CreateStudyForm) => void;
-  onClose: () => void;
-  onSubmit: (form: CreateStudyForm) => void;
-}
-
 /** 'Create New Study'. The form lives in the page so it clears only after a success. */
 export function CreateStudyDialog({
   open,
@@ -91,12 +88,8 @@ export function CreateStudyDialog({
   onChange,
   onClose,
   onSubmit,
-}: CreateStudyDialogProps) {
-  const [touched, setTouched] = useState(false);
-  // A fresh opening starts without error texts.
-  useEffect(() => {
-    if (!open) setTouched(false);
-  }, [open]);
+}: PageFormDialogProps<CreateStudyForm>) {
+  const [touched, setTouched] = useSubmitTried(open);
   const set = (field: keyof CreateStudyForm) => (value: string) =>
     onChange({ ...form, [field]: value });
   const passwordTooShort = studyPasswordTooShort(form.password);

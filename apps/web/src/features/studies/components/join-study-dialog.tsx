@@ -5,8 +5,14 @@ import {
   STUDY_CODE,
   STUDY_MESSAGES,
 } from '@research/contracts';
-import { type FormEvent, useEffect, useState } from 'react';
-import { FieldStack, FormDialog, FormDialogBody } from '../../../components/form-dialog';
+import type { FormEvent } from 'react';
+import {
+  FieldStack,
+  FormDialog,
+  FormDialogBody,
+  type PageFormDialogProps,
+  useSubmitTried,
+} from '../../../components/form-dialog';
 
 export interface JoinStudyForm {
   studyCode: string;
@@ -14,15 +20,6 @@ export interface JoinStudyForm {
 }
 
 export const EMPTY_JOIN_FORM: JoinStudyForm = { studyCode: '', password: '' };
-
-interface JoinStudyDialogProps {
-  open: boolean;
-  busy: boolean;
-  form: JoinStudyForm;
-  onChange: (form: JoinStudyForm) => void;
-  onClose: () => void;
-  onSubmit: (form: JoinStudyForm) => void;
-}
 
 /** 'Join Study as Collaborator': code (upper-cased, at most 6 characters) and password. */
 export function JoinStudyDialog({
@@ -32,12 +29,8 @@ export function JoinStudyDialog({
   onChange,
   onClose,
   onSubmit,
-}: JoinStudyDialogProps) {
-  const [touched, setTouched] = useState(false);
-  // A fresh opening starts without error texts.
-  useEffect(() => {
-    if (!open) setTouched(false);
-  }, [open]);
+}: PageFormDialogProps<JoinStudyForm>) {
+  const [touched, setTouched] = useSubmitTried(open);
   const codeMissing = !form.studyCode.trim();
   const passwordMissing = !form.password;
   const missing = touched && (codeMissing || passwordMissing);
