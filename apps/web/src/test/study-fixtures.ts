@@ -1,4 +1,8 @@
-import type { Study } from '@research/contracts';
+import {
+  GOOGLE_HEALTH_READ_SCOPES,
+  type Study,
+  type WearableAuthorizationRow,
+} from '@research/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import { expect } from 'vitest';
 
@@ -36,4 +40,23 @@ export async function notification(title: string): Promise<HTMLElement> {
     expect(modal).toBeDefined();
   });
   return modal as HTMLElement;
+}
+
+/** Florence's wearable connection as the study's listing answers it; every scope by default. */
+export function makeAuthorizationRow(
+  overrides: Partial<WearableAuthorizationRow> = {},
+): WearableAuthorizationRow {
+  return {
+    id: 'c0ffee00-0000-4000-8000-000000000001',
+    participantId: 'P0000000000000001',
+    name: 'Florence Nightingale',
+    email: 'florence@example.test',
+    authorizationStatus: true,
+    hasTokens: true,
+    wearableUserId: '1884575035688424564',
+    grantedScopes: [...GOOGLE_HEALTH_READ_SCOPES],
+    status: 'active',
+    tokenExpiresAt: null,
+    ...overrides,
+  };
 }

@@ -3,30 +3,18 @@ import {
   EXTRACTION_STALLED_REASON,
   type ExtractionJob,
   GOOGLE_HEALTH_READ_SCOPES,
-  type WearableAuthorizationRow,
 } from '@research/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type FakeRoute, installFakeApi } from '../../test/fake-api';
+import { makeAuthorizationRow } from '../../test/study-fixtures';
 import { ExtractionPanel } from './extraction-panel';
 
 const [ACTIVITY] = GOOGLE_HEALTH_READ_SCOPES;
 
-const row = (over: Partial<WearableAuthorizationRow>): WearableAuthorizationRow => ({
-  id: 'c0ffee00-0000-4000-8000-000000000001',
-  participantId: 'P0000000000000001',
-  name: 'Florence Nightingale',
-  email: 'florence@example.test',
-  authorizationStatus: true,
-  hasTokens: true,
-  wearableUserId: '1884575035688424564',
-  grantedScopes: [...GOOGLE_HEALTH_READ_SCOPES],
-  status: 'active',
-  tokenExpiresAt: null,
-  ...over,
-});
+const row = makeAuthorizationRow;
 
 const job = (over: Partial<ExtractionJob>): ExtractionJob => ({
   id: 'a0000000-0000-4000-8000-000000000001',

@@ -76,6 +76,29 @@ export function BackButton({ busy, onBack }: { busy: boolean; onBack: () => void
   );
 }
 
+/** The participant's e-mail address (required). */
+export function EmailField({
+  value,
+  onChange,
+  autoFocus,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  autoFocus?: boolean;
+}) {
+  return (
+    <TextField
+      label={PARTICIPANT_COMMON_TEXTS.emailLabel}
+      type="email"
+      value={value}
+      onChange={(e) => onChange(e.target.value)}
+      autoComplete="email"
+      required
+      autoFocus={autoFocus}
+    />
+  );
+}
+
 export interface IdentityFieldsProps {
   participantId: string;
   email: string;
@@ -102,14 +125,7 @@ export function IdentityFields({
         autoFocus
         slotProps={{ htmlInput: { maxLength: 17, spellCheck: false } }}
       />
-      <TextField
-        label={PARTICIPANT_COMMON_TEXTS.emailLabel}
-        type="email"
-        value={email}
-        onChange={(e) => onEmailChange(e.target.value)}
-        autoComplete="email"
-        required
-      />
+      <EmailField value={email} onChange={onEmailChange} />
     </>
   );
 }
