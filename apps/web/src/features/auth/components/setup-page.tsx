@@ -3,12 +3,12 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { ACCOUNT_FORM_MESSAGES, SETUP_TEXTS, setupMasterRequestSchema } from '@research/contracts';
 import { type FormEvent, useState } from 'react';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { useSecureAuth } from '../../../lib/auth/auth-provider';
 import { ROUTES } from '../../../lib/auth/routing';
 import { useSetupStatus } from '../api/setup-status';
-import { AuthCard } from './auth-card';
+import { AuthCard, AuthNotice } from './auth-card';
 import {
   EMPTY_ACCOUNT,
   type NewAccount,
@@ -32,14 +32,13 @@ export default function SetupPage() {
   }
   if (!token || status.isError || !status.data?.valid) {
     return (
-      <AuthCard title={SETUP_TEXTS.title}>
-        <Alert severity="error" sx={{ mb: 3 }}>
-          {SETUP_TEXTS.invalidLink}
-        </Alert>
-        <Button component={RouterLink} to="/" variant="contained" fullWidth>
-          {SETUP_TEXTS.goHome}
-        </Button>
-      </AuthCard>
+      <AuthNotice
+        title={SETUP_TEXTS.title}
+        severity="error"
+        message={SETUP_TEXTS.invalidLink}
+        to="/"
+        action={SETUP_TEXTS.goHome}
+      />
     );
   }
 

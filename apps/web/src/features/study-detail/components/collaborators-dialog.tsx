@@ -160,7 +160,6 @@ export function CollaboratorsDialog({
           ? inviteRecipients().length
           : contactRecipients(mail.contact).length,
         note: inviting ? COLLABORATOR_DIALOG_TEXTS.credentialsNote(credentials) : undefined,
-        sendLabel: inviting ? INVITE_DIALOG_TEXTS.sendInvitations : INVITE_DIALOG_TEXTS.sendEmails,
         busy,
         onSend: send,
       }}

@@ -249,7 +249,6 @@ export function InviteParticipantsDialog({
           : INVITE_DIALOG_TEXTS.reviewContactTitle,
         recipientCount: inviting ? invitees().length : contactRecipients(mail.contact).length,
         bodyProblem: inviting ? invitationBodyProblem : undefined,
-        sendLabel: inviting ? INVITE_DIALOG_TEXTS.sendInvitations : INVITE_DIALOG_TEXTS.sendEmails,
         busy,
         onSend: send,
       }}

@@ -113,8 +113,8 @@ export interface MailDialogFrameProps {
   mail: MailDialogState;
   /** The compose step's title. */
   title: string;
-  /** The review step, but for what the frame fills in (title id, draft, back). */
-  review: Omit<EmailReviewProps, 'titleId' | 'draft' | 'onChange' | 'onBack'>;
+  /** The review step, but for what the frame fills in (title id, draft, back, send label). */
+  review: Omit<EmailReviewProps, 'titleId' | 'draft' | 'onChange' | 'onBack' | 'sendLabel'>;
   /** Submits the compose step (invite fields or contact form, by mode). */
   onContinue: (event: FormEvent) => void;
   continueDisabled?: boolean;
@@ -147,6 +147,11 @@ export function MailDialogFrame({
       {mail.step === 'review' ? (
         <EmailReview
           {...review}
+          sendLabel={
+            mail.mode === 'invite'
+              ? INVITE_DIALOG_TEXTS.sendInvitations
+              : INVITE_DIALOG_TEXTS.sendEmails
+          }
           titleId={titleId}
           draft={mail.draft}
           onChange={mail.setDraft}
