@@ -3,6 +3,7 @@ import {
   APP_URL,
   approveApplication,
   createMaster,
+  loginToken,
   PASSWORD,
   registerAndApply,
   SANDBOX_URL,
@@ -103,12 +104,7 @@ test.describe
       createMaster(masterEmail, masterPassword);
       const { applicationId } = await registerAndApply(owner.name, owner.email);
       await approveApplication(masterEmail, masterPassword, applicationId);
-      const login = await fetch(`${APP_URL}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: owner.email, password: PASSWORD }),
-      });
-      token = ((await login.json()) as { token: string }).token;
+      token = await loginToken(owner.email);
       const { study } = await api<{ study: { id: string; studyCode: string } }>(
         '/api/auth/create-study',
         {

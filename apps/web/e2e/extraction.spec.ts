@@ -3,7 +3,9 @@ import { civilDayTotals } from '@research/sandbox';
 import {
   APP_URL,
   addParticipant,
+  apiJson,
   approveApplication,
+  connectOverHttp,
   createMaster,
   registerAndApply,
   shot,
@@ -27,52 +29,13 @@ const ACCOUNTS = ['ext.alice@gmail.test', 'ext.bob@gmail.test'];
 let studyId = '';
 let studyCode = '';
 
-async function apiJson<T>(
-  path: string,
-  options: { method?: string; body?: unknown; token?: string } = {},
-): Promise<T> {
-  const response = await fetch(`${APP_URL}${path}`, {
-    method: options.method ?? 'GET',
-    headers: {
-      Accept: 'application/json',
-      ...(options.body !== undefined && { 'Content-Type': 'application/json' }),
-      ...(options.token && { Authorization: `Bearer ${options.token}` }),
-    },
-    body: options.body === undefined ? undefined : JSON.stringify(options.body),
-  });
-  const payload = (await response.json()) as T;
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(payload)}`);
-  return payload;
-}
-
 /** The participant's consent on the sandbox's Google page, over HTTP, then the callback call. */
-async function connect(participantId: string, account: string, token: string) {
-  // A first connection: the consent link the researcher of the study asks for.
-  const params = new URLSearchParams({ participantId, studyCode });
-  const { authUrl } = await apiJson<{ authUrl: string }>(`/api/fitbit/auth-url?${params}`, {
+function connect(participantId: string, account: string, token: string) {
+  return connectOverHttp({
+    participantId,
+    studyCode,
     token,
-  });
-  const page = await (await fetch(authUrl, { redirect: 'manual' })).text();
-  const requestId = /name="request" value="([^"]+)"/.exec(page)?.[1] ?? '';
-  const form = new URLSearchParams({ request: requestId, account: 'custom', email: account });
-  form.set('name', 'Participant');
-  for (const m of page.matchAll(/name="granted_scope" value="([^"]+)"/g)) {
-    form.append('granted_scope', m[1] ?? '');
-  }
-  const chosen = await fetch(`${new URL(authUrl).origin}/o/oauth2/v2/auth/choose`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
-    redirect: 'manual',
-  });
-  const back = new URL(chosen.headers.get('location') ?? '');
-  await apiJson('/api/fitbit/callback', {
-    method: 'POST',
-    body: {
-      code: back.searchParams.get('code'),
-      state: back.searchParams.get('state'),
-      participantId,
-    },
+    choice: { account: 'custom', email: account, name: 'Participant' },
   });
 }
 

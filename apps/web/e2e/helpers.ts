@@ -275,7 +275,8 @@ export async function apiToken(
 
 export const APP_URL = `http://localhost:${E2E_PORT}`;
 
-async function apiJson<T>(
+/** A JSON call to the app's API, optionally with a bearer token; a non-2xx answer throws. */
+export async function apiJson<T>(
   path: string,
   options: { method?: string; body?: unknown; token?: string } = {},
 ): Promise<T> {
@@ -338,5 +339,66 @@ export async function approveApplication(
     method: 'POST',
     token,
     body: {},
+  });
+}
+
+/** Signs in through the API (no browser context needed) and returns the session token. */
+export async function loginToken(email: string, password = PASSWORD): Promise<string> {
+  const { token } = await apiJson<{ token: string }>('/api/auth/login', {
+    method: 'POST',
+    body: { email, password },
+  });
+  return token;
+}
+
+/** A researcher the master approved: sign-up, confirmed address, application, approval. */
+export async function approvedResearcher(
+  master: { email: string; password: string },
+  name: string,
+  email: string,
+) {
+  const { applicationId } = await registerAndApply(name, email);
+  await approveApplication(master.email, master.password, applicationId);
+}
+
+/**
+ * A first wearable connection over HTTP: the consent link the study's researcher asks for, the
+ * sandbox Google's consent with every scope offered, then the callback call.
+ */
+export async function connectOverHttp(options: {
+  participantId: string;
+  studyCode: string;
+  /** The researcher's token. */
+  token: string;
+  /** The consent form's account fields (a preset account, or a custom one with e-mail/name). */
+  choice: Record<string, string>;
+}) {
+  const { participantId, studyCode, token, choice } = options;
+  const params = new URLSearchParams({ participantId, studyCode });
+  const { authUrl } = await apiJson<{ authUrl: string }>(`/api/fitbit/auth-url?${params}`, {
+    token,
+  });
+  const consentPage = await (await fetch(authUrl, { redirect: 'manual' })).text();
+  const form = new URLSearchParams({
+    request: /name="request" value="([^"]+)"/.exec(consentPage)?.[1] ?? '',
+    ...choice,
+  });
+  for (const m of consentPage.matchAll(/name="granted_scope" value="([^"]+)"/g)) {
+    form.append('granted_scope', m[1] ?? '');
+  }
+  const chosen = await fetch(`${new URL(authUrl).origin}/o/oauth2/v2/auth/choose`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form.toString(),
+    redirect: 'manual',
+  });
+  const back = new URL(chosen.headers.get('location') ?? '');
+  await apiJson('/api/fitbit/callback', {
+    method: 'POST',
+    body: {
+      code: back.searchParams.get('code'),
+      state: back.searchParams.get('state'),
+      participantId,
+    },
   });
 }

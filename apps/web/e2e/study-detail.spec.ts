@@ -3,8 +3,10 @@ import { expect, type Locator, type Page, type TestInfo, test } from '@playwrigh
 import {
   APP_URL,
   addParticipant,
-  approveApplication,
+  apiJson,
+  approvedResearcher,
   createMaster,
+  loginToken,
   PASSWORD,
   SANDBOX_URL,
   shot,
@@ -24,6 +26,7 @@ import {
 
 const masterEmail = uniqueEmail('detail-master');
 const masterPassword = `${PASSWORD}-master`;
+const master = { email: masterEmail, password: masterPassword };
 const owner = { name: 'Rosalind Franklin', email: uniqueEmail('detail-owner') };
 const collaborator = { name: 'Dorothy Hodgkin', email: uniqueEmail('detail-collab') };
 const typedInvitee = uniqueEmail('typed-invitee');
@@ -41,70 +44,6 @@ let studyId = '';
 let studyCode = '';
 /** The dashboard join link from the collaborator's invitation mail (path and query). */
 let joinLink = '';
-
-async function api<T>(path: string, body: unknown, token?: string): Promise<T> {
-  const response = await fetch(`${APP_URL}${path}`, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      ...(token && { Authorization: `Bearer ${token}` }),
-    },
-    body: JSON.stringify(body),
-  });
-  const payload = (await response.json()) as T;
-  if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(payload)}`);
-  return payload;
-}
-
-/** Follows the confirmation link of the sign-up mail in the sandbox inbox. */
-async function confirmEmail(email: string) {
-  let token: string | undefined;
-  await expect
-    .poll(
-      async () => {
-        const response = await fetch(
-          `${SANDBOX_URL}/inbox/messages.json?to=${encodeURIComponent(email)}`,
-        );
-        const { messages } = (await response.json()) as { messages: { text: string }[] };
-        const match = messages
-          .map((message) => /confirm-email\?token=([^\s"&<]+)/.exec(message.text))
-          .find(Boolean);
-        token = match?.[1] ? decodeURIComponent(match[1]) : undefined;
-        return token;
-      },
-      { timeout: 15_000 },
-    )
-    .toBeTruthy();
-  await api('/api/auth/confirm-email', { token });
-}
-
-/**
- * Sign-up through the API, the e-mail confirmed from the inbox, the researcher application
- * submitted and approved by the master.
- */
-async function approvedResearcher(name: string, email: string) {
-  const { token } = await api<{ token: string }>('/api/auth/register', {
-    email,
-    password: PASSWORD,
-    displayName: name,
-  });
-  await confirmEmail(email);
-  const [firstName = name, ...rest] = name.split(' ');
-  const { applicationId } = await api<{ applicationId: string }>(
-    '/api/admin/researcher-applications',
-    {
-      firstName,
-      lastName: rest.join(' ') || 'Researcher',
-      email,
-      dateOfBirth: '1985-01-01',
-      phoneNumber: '(555) - 555 - 0100',
-      institution: 'Stanford University',
-      position: 'Research Scientist',
-    },
-    token,
-  );
-  await approveApplication(masterEmail, masterPassword, applicationId);
-}
 
 /**
  * A screenshot as the user sees it: the whole page, or only the screen while a dialog is open (a
@@ -165,6 +104,21 @@ async function openStudy(page: Page, tab?: number) {
   await expect(page.getByRole('heading', { level: 1, name: STUDY_NAME })).toBeVisible();
 }
 
+/** The owner signs in (landing on the dashboard) and opens the study. */
+async function openStudyAsOwner(page: Page) {
+  await signIn(page, owner.email);
+  await expect(page).toHaveURL(/\/researcher\/dashboard$/);
+  await openStudy(page);
+}
+
+/** The pending participants table's row of this address. */
+function pendingRow(page: Page, email: string): Locator {
+  return page
+    .getByRole('table', { name: 'Pending participants' })
+    .getByRole('row')
+    .filter({ hasText: email });
+}
+
 function tab(page: Page, label: string): Locator {
   return page.getByRole('tab', { name: new RegExp(`^${label}`) });
 }
@@ -179,12 +133,9 @@ test.describe
     test.beforeAll(async () => {
       createMaster(masterEmail, masterPassword);
       for (const person of [owner, collaborator]) {
-        await approvedResearcher(person.name, person.email);
+        await approvedResearcher(master, person.name, person.email);
       }
-      const { token } = await api<{ token: string }>('/api/auth/login', {
-        email: owner.email,
-        password: PASSWORD,
-      });
+      const token = await loginToken(owner.email);
       const created = await fetch(`${APP_URL}/api/auth/create-study`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
@@ -209,9 +160,7 @@ test.describe
     });
 
     test('the owner sees the header, the tabs and the empty states', async ({ page }, testInfo) => {
-      await signIn(page, owner.email);
-      await expect(page).toHaveURL(/\/researcher\/dashboard$/);
-      await openStudy(page);
+      await openStudyAsOwner(page);
       await expect(page.getByText('No description provided')).toBeVisible();
       await expect(page.getByText(STUDY_DURATION)).toBeVisible();
       await expect(page.getByTestId('study-code')).toHaveText(studyCode);
@@ -255,9 +204,7 @@ test.describe
     test('the owner invites a typed and a CSV participant with an edited e-mail', async ({
       page,
     }, testInfo) => {
-      await signIn(page, owner.email);
-      await expect(page).toHaveURL(/\/researcher\/dashboard$/);
-      await openStudy(page);
+      await openStudyAsOwner(page);
       await page.getByRole('button', { name: 'Invite/Contact Participants' }).click();
       const compose = page.getByRole('dialog', { name: 'Invite/Contact Participants' });
       await expect(compose).toBeVisible();
@@ -391,9 +338,7 @@ test.describe
     test('the owner invites a collaborator; the mail carries code and password', async ({
       page,
     }, testInfo) => {
-      await signIn(page, owner.email);
-      await expect(page).toHaveURL(/\/researcher\/dashboard$/);
-      await openStudy(page);
+      await openStudyAsOwner(page);
       await page.getByRole('button', { name: 'Invite/Contact Collaborator' }).click();
       const compose = page.getByRole('dialog', { name: 'Invite/Contact Collaborators' });
       await expect(compose.getByLabel('Subject')).toHaveValue(
@@ -486,9 +431,7 @@ test.describe
     test('the owner contacts participants and the collaborator, edits the study and a participant', async ({
       page,
     }, testInfo) => {
-      await signIn(page, owner.email);
-      await expect(page).toHaveURL(/\/researcher\/dashboard$/);
-      await openStudy(page);
+      await openStudyAsOwner(page);
 
       // Contact participants: title and content first, then at least one recipient.
       await page.getByRole('button', { name: 'Invite/Contact Participants' }).click();
@@ -566,33 +509,23 @@ test.describe
 
       // Refresh reloads every tab: a pending participant added meanwhile (here by the API, as a
       // colleague's upload would) shows up in the counts and the table.
-      const { token } = await api<{ token: string }>('/api/auth/login', {
-        email: owner.email,
-        password: PASSWORD,
+      await apiJson(`/api/studies/${studyId}/pending-participants`, {
+        method: 'POST',
+        body: { participants: [{ email: lateComer }] },
+        token: await loginToken(owner.email),
       });
-      await api(
-        `/api/studies/${studyId}/pending-participants`,
-        { participants: [{ email: lateComer }] },
-        token,
-      );
       await expect(tab(page, 'Pending Participants')).toHaveText('Pending Participants (1)');
       await page.getByRole('button', { name: 'Refresh' }).click();
       await expect(tab(page, 'Pending Participants')).toHaveText('Pending Participants (2)');
       await expect(table).toContainText('Ada Lovelace');
       await tab(page, 'Pending Participants').click();
-      await expect(
-        page.getByRole('table', { name: 'Pending participants' }).getByRole('row').filter({
-          hasText: lateComer,
-        }),
-      ).toContainText('pre-enrolled');
+      await expect(pendingRow(page, lateComer)).toContainText('pre-enrolled');
     });
 
     test('the owner invites a pending person from a CSV; a participant in it is left out', async ({
       page,
     }, testInfo) => {
-      await signIn(page, owner.email);
-      await expect(page).toHaveURL(/\/researcher\/dashboard$/);
-      await openStudy(page);
+      await openStudyAsOwner(page);
       await page.getByRole('button', { name: 'Invite/Contact Participants' }).click();
       const compose = page.getByRole('dialog', { name: 'Invite/Contact Participants' });
       await compose.getByTestId('roster-file-input').setInputFiles({
@@ -616,19 +549,13 @@ test.describe
 
       await tab(page, 'Pending Participants').click();
       await expect(tab(page, 'Pending Participants')).toHaveText('Pending Participants (2)');
-      await expect(
-        page.getByRole('table', { name: 'Pending participants' }).getByRole('row').filter({
-          hasText: lateComer,
-        }),
-      ).toContainText('invited');
+      await expect(pendingRow(page, lateComer)).toContainText('invited');
     });
 
     test('the owner deletes a participant and removes the collaborator, who loses access', async ({
       page,
     }, testInfo) => {
-      await signIn(page, owner.email);
-      await expect(page).toHaveURL(/\/researcher\/dashboard$/);
-      await openStudy(page);
+      await openStudyAsOwner(page);
       const table = page.getByRole('table', { name: 'Participants' });
       await table.getByRole('button', { name: 'Delete Ada Lovelace' }).click();
       const confirm = page.getByRole('dialog', { name: 'Delete Participant' });

@@ -5,9 +5,12 @@ import {
   APP_URL,
   addParticipant,
   approveApplication,
+  connectOverHttp,
   createMaster,
   latestMail,
+  loginToken,
   PASSWORD,
+  registerAndApply,
   SANDBOX_URL,
   shot,
   shotsAtBothWidths,
@@ -42,108 +45,17 @@ let studyCode = '';
 let participantId = '';
 let popupParticipantId = '';
 
-/**
- * A researcher through the API: sign-up, the mailed confirmation link (applications need a
- * confirmed address), then the application.
- */
-async function registerConfirmAndApply(name: string, email: string) {
-  const post = async (path: string, body: unknown, token?: string) => {
-    const response = await fetch(`${APP_URL}${path}`, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        ...(token ? { Authorization: `Bearer ${token}` } : {}),
-      },
-      body: JSON.stringify(body),
-    });
-    const json = (await response.json()) as Record<string, unknown>;
-    if (!response.ok) throw new Error(`${path}: ${response.status} ${JSON.stringify(json)}`);
-    return json;
-  };
-  const { token } = (await post('/api/auth/register', {
-    email,
-    password: PASSWORD,
-    displayName: name,
-  })) as { token: string };
-  let confirmToken = '';
-  await expect
-    .poll(
-      async () => {
-        const inbox = (await (
-          await fetch(`${SANDBOX_URL}/inbox/messages.json?to=${encodeURIComponent(email)}`)
-        ).json()) as { messages: { text: string }[] };
-        confirmToken =
-          inbox.messages
-            .map((m) => /confirm-email\?token=([A-Za-z0-9_-]+)/.exec(m.text)?.[1])
-            .find(Boolean) ?? '';
-        return confirmToken;
-      },
-      { timeout: 15_000 },
-    )
-    .not.toBe('');
-  await post('/api/auth/confirm-email', { token: confirmToken });
-  const [firstName = name, lastName = 'Researcher'] = name.split(' ');
-  return (await post(
-    '/api/admin/researcher-applications',
-    {
-      firstName,
-      lastName,
-      email,
-      dateOfBirth: '1985-01-01',
-      phoneNumber: '(555) - 555 - 0100',
-      institution: 'Stanford University',
-      position: 'Research Scientist',
-    },
-    token,
-  )) as { applicationId: string };
-}
-
 /** The study owner's bearer token. */
-async function ownerToken(): Promise<string> {
-  const login = await fetch(`${APP_URL}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: owner.email, password: PASSWORD }),
-  });
-  return ((await login.json()) as { token: string }).token;
-}
+const ownerToken = () => loginToken(owner.email);
 
-/**
- * A first connection over HTTP: the consent link the researcher asks for, Google's consent with
- * every scope, then the callback call.
- */
+/** A first connection over HTTP, as the owner asks for it, with this Google account. */
 async function connectOnce(id: string, account: string) {
-  const answer = await fetch(
-    `${APP_URL}/api/fitbit/auth-url?${new URLSearchParams({ participantId: id, studyCode })}`,
-    { headers: { Authorization: `Bearer ${await ownerToken()}` } },
-  );
-  expect(answer.status, await answer.clone().text()).toBe(200);
-  const { authUrl } = (await answer.json()) as { authUrl: string };
-  const consentPage = await (await fetch(authUrl, { redirect: 'manual' })).text();
-  const form = new URLSearchParams({
-    request: /name="request" value="([^"]+)"/.exec(consentPage)?.[1] ?? '',
-    account,
+  await connectOverHttp({
+    participantId: id,
+    studyCode,
+    token: await ownerToken(),
+    choice: { account },
   });
-  for (const m of consentPage.matchAll(/name="granted_scope" value="([^"]+)"/g)) {
-    form.append('granted_scope', m[1] ?? '');
-  }
-  const chosen = await fetch(`${new URL(authUrl).origin}/o/oauth2/v2/auth/choose`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: form.toString(),
-    redirect: 'manual',
-  });
-  const back = new URL(chosen.headers.get('location') ?? '');
-  const callback = await fetch(`${APP_URL}/api/fitbit/callback`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({
-      code: back.searchParams.get('code'),
-      state: back.searchParams.get('state'),
-      participantId: id,
-    }),
-  });
-  expect(callback.status, await callback.clone().text()).toBe(200);
 }
 
 /**
@@ -215,14 +127,9 @@ test.describe
   .serial('wearables', () => {
     test.beforeAll(async () => {
       createMaster(masterEmail, masterPassword);
-      const { applicationId } = await registerConfirmAndApply(owner.name, owner.email);
+      const { applicationId } = await registerAndApply(owner.name, owner.email);
       await approveApplication(masterEmail, masterPassword, applicationId);
-      const login = await fetch(`${APP_URL}/api/auth/login`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
-        body: JSON.stringify({ email: owner.email, password: PASSWORD }),
-      });
-      const { token } = (await login.json()) as { token: string };
+      const token = await ownerToken();
       const created = await fetch(`${APP_URL}/api/auth/create-study`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },

@@ -2,13 +2,15 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import { STUDY_DASHBOARD_TEXTS } from '@research/contracts';
 
-interface CancelAndSubmitProps {
+export interface CancelAndSubmitProps {
   busy: boolean;
   onClose: () => void;
   label: string;
   /** The spec's busy text ('Updating...', 'Changing...', 'Joining...', the 30-second wait). */
   busyLabel: string;
   disabled?: boolean;
+  /** The dialog's own Cancel text, where its screen has one. */
+  cancelLabel?: string;
 }
 
 /** The end of every study dialog: Cancel, and a submit button that shows its busy text. */
@@ -18,11 +20,12 @@ export function CancelAndSubmit({
   label,
   busyLabel,
   disabled = false,
+  cancelLabel = STUDY_DASHBOARD_TEXTS.cancel,
 }: CancelAndSubmitProps) {
   return (
     <>
       <Button onClick={onClose} disabled={busy}>
-        {STUDY_DASHBOARD_TEXTS.cancel}
+        {cancelLabel}
       </Button>
       <Button
         type="submit"

@@ -1,9 +1,4 @@
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import {
   EDIT_STUDY_TEXTS,
@@ -11,9 +6,9 @@ import {
   type Study,
   type StudySettings,
 } from '@research/contracts';
-import { type FormEvent, useId, useState } from 'react';
-import { CancelAndSubmit } from './cancel-and-submit';
+import { type FormEvent, useState } from 'react';
 import { EnrolmentSettingsFields } from './enrolment-settings-fields';
+import { FieldStack, FormDialog, FormDialogBody } from './form-dialog';
 
 export interface EditStudyValues {
   name: string;
@@ -42,39 +37,23 @@ export interface EditStudyDialogProps {
  * 'Change Password' where offered.
  */
 export function EditStudyDialog({ study, busy, onClose, ...rest }: EditStudyDialogProps) {
-  const titleId = useId();
   return (
-    <Dialog
-      aria-labelledby={titleId}
-      open={study !== null}
-      onClose={busy ? undefined : onClose}
-      maxWidth="sm"
-      fullWidth
-    >
-      {/* Keyed so that each opening starts from the study's current values. */}
-      {study && (
-        <EditStudyForm
-          key={study.id}
-          titleId={titleId}
-          study={study}
-          busy={busy}
-          onClose={onClose}
-          {...rest}
-        />
-      )}
-    </Dialog>
+    <FormDialog open={study !== null} busy={busy} onClose={onClose} maxWidth="sm">
+      {
+        // Keyed so that each opening starts from the study's current values.
+        study && <EditStudyForm key={study.id} study={study} busy={busy} {...rest} />
+      }
+    </FormDialog>
   );
 }
 
 function EditStudyForm({
-  titleId,
   study,
   busy,
-  onClose,
   onSubmit,
   onChangePassword,
   editSettings = false,
-}: Omit<EditStudyDialogProps, 'study'> & { study: Study; titleId: string }) {
+}: Omit<EditStudyDialogProps, 'study' | 'onClose'> & { study: Study }) {
   const [values, setValues] = useState({
     name: study.name,
     description: study.description ?? '',
@@ -99,45 +78,13 @@ function EditStudyForm({
   };
 
   return (
-    <Box component="form" noValidate onSubmit={submit}>
-      <DialogTitle id={titleId}>{EDIT_STUDY_TEXTS.title}</DialogTitle>
-      <DialogContent>
-        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: 1 }}>
-          <TextField
-            label={EDIT_STUDY_TEXTS.name}
-            required
-            autoFocus
-            value={values.name}
-            onChange={(e) => setValues({ ...values, name: e.target.value })}
-            error={touched && nameMissing}
-            helperText={touched && nameMissing ? STUDY_MESSAGES.nameRequired : undefined}
-            disabled={busy}
-            fullWidth
-          />
-          <TextField
-            label={EDIT_STUDY_TEXTS.description}
-            value={values.description}
-            onChange={(e) => setValues({ ...values, description: e.target.value })}
-            disabled={busy}
-            multiline
-            minRows={3}
-            fullWidth
-          />
-          <TextField
-            label={EDIT_STUDY_TEXTS.duration}
-            placeholder={EDIT_STUDY_TEXTS.durationPlaceholder}
-            value={values.duration}
-            onChange={(e) => setValues({ ...values, duration: e.target.value })}
-            disabled={busy}
-            fullWidth
-          />
-          {withSettings && (
-            <EnrolmentSettingsFields value={settings} onChange={setSettings} disabled={busy} />
-          )}
-        </Box>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}>
-        {onChangePassword && (
+    <FormDialogBody
+      title={EDIT_STUDY_TEXTS.title}
+      onSubmit={submit}
+      submitLabel={EDIT_STUDY_TEXTS.submit}
+      busyLabel={STUDY_MESSAGES.updating}
+      extraActions={
+        onChangePassword ? (
           <Button
             variant="outlined"
             color="secondary"
@@ -147,14 +94,42 @@ function EditStudyForm({
           >
             {EDIT_STUDY_TEXTS.changePassword}
           </Button>
-        )}
-        <CancelAndSubmit
-          busy={busy}
-          onClose={onClose}
-          label={EDIT_STUDY_TEXTS.submit}
-          busyLabel={STUDY_MESSAGES.updating}
+        ) : null
+      }
+    >
+      <FieldStack>
+        <TextField
+          label={EDIT_STUDY_TEXTS.name}
+          required
+          autoFocus
+          value={values.name}
+          onChange={(e) => setValues({ ...values, name: e.target.value })}
+          error={touched && nameMissing}
+          helperText={touched && nameMissing ? STUDY_MESSAGES.nameRequired : undefined}
+          disabled={busy}
+          fullWidth
         />
-      </DialogActions>
-    </Box>
+        <TextField
+          label={EDIT_STUDY_TEXTS.description}
+          value={values.description}
+          onChange={(e) => setValues({ ...values, description: e.target.value })}
+          disabled={busy}
+          multiline
+          minRows={3}
+          fullWidth
+        />
+        <TextField
+          label={EDIT_STUDY_TEXTS.duration}
+          placeholder={EDIT_STUDY_TEXTS.durationPlaceholder}
+          value={values.duration}
+          onChange={(e) => setValues({ ...values, duration: e.target.value })}
+          disabled={busy}
+          fullWidth
+        />
+        {withSettings && (
+          <EnrolmentSettingsFields value={settings} onChange={setSettings} disabled={busy} />
+        )}
+      </FieldStack>
+    </FormDialogBody>
   );
 }

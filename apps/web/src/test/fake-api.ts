@@ -9,6 +9,7 @@ import {
   errorSchemasOf,
   matchOperationPath,
   type OperationDefinition,
+  type ResearcherApplicationView,
   type ResearcherStatus,
   type UserProfile,
 } from '@research/contracts';
@@ -179,6 +180,32 @@ export function makeProfile(overrides: Partial<UserProfile> = {}): UserProfile {
     approvedAt: null,
     isMasterAccount: false,
     emailVerified: true,
+    ...overrides,
+  };
+}
+
+/** Ada's researcher application, pending unless the overrides say otherwise. */
+export function makeApplication(
+  overrides: Partial<ResearcherApplicationView> = {},
+): ResearcherApplicationView {
+  return {
+    id: 'app-1',
+    userId: 'u-1',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.test',
+    dateOfBirth: '1990-05-17',
+    phoneNumber: '(555) - 123 - 4567',
+    institution: 'Analytical Engine Institute',
+    position: 'Professor',
+    department: null,
+    researchArea: null,
+    description: null,
+    status: 'pending',
+    submittedAt: '2026-03-14T12:00:00.000Z',
+    reviewedAt: null,
+    reviewNotes: null,
+    verificationDocuments: [],
     ...overrides,
   };
 }

@@ -30,64 +30,26 @@ const KINDS: AccountKind[] = [
   'master',
 ];
 
+/** Where each account belongs: most routes send it there. */
+const HOME: Record<AccountKind, string> = {
+  'signed-out': AUTH,
+  noprofile: REGISTER,
+  pending: STATUS,
+  rejected: STATUS,
+  approved: RESEARCHER,
+  master: MASTER,
+};
+
 /** Where each account ends up when it opens each route. */
 const MATRIX: Record<string, Record<AccountKind, string>> = {
-  '/dashboard': {
-    'signed-out': AUTH,
-    noprofile: REGISTER,
-    pending: STATUS,
-    rejected: STATUS,
-    approved: RESEARCHER,
-    master: MASTER,
-  },
-  [AUTH]: {
-    'signed-out': AUTH,
-    noprofile: REGISTER,
-    pending: STATUS,
-    rejected: STATUS,
-    approved: RESEARCHER,
-    master: MASTER,
-  },
-  [REGISTER]: {
-    'signed-out': AUTH,
-    noprofile: REGISTER,
-    pending: STATUS,
-    rejected: REGISTER,
-    approved: RESEARCHER,
-    master: MASTER,
-  },
-  [STATUS]: {
-    'signed-out': AUTH,
-    noprofile: REGISTER,
-    pending: STATUS,
-    rejected: STATUS,
-    approved: RESEARCHER,
-    master: MASTER,
-  },
-  [MASTER]: {
-    'signed-out': AUTH,
-    noprofile: REGISTER,
-    pending: STATUS,
-    rejected: STATUS,
-    approved: RESEARCHER,
-    master: MASTER,
-  },
-  [RESEARCHER]: {
-    'signed-out': AUTH,
-    noprofile: REGISTER,
-    pending: STATUS,
-    rejected: STATUS,
-    approved: RESEARCHER,
-    master: MASTER,
-  },
-  [STUDY]: {
-    'signed-out': AUTH,
-    noprofile: REGISTER,
-    pending: STATUS,
-    rejected: STATUS,
-    approved: STUDY,
-    master: MASTER,
-  },
+  '/dashboard': HOME,
+  [AUTH]: HOME,
+  // A rejected researcher may apply again.
+  [REGISTER]: { ...HOME, rejected: REGISTER },
+  [STATUS]: HOME,
+  [MASTER]: HOME,
+  [RESEARCHER]: HOME,
+  [STUDY]: { ...HOME, approved: STUDY },
 };
 
 const cases = Object.entries(MATRIX).flatMap(([route, row]) =>

@@ -3,30 +3,18 @@ import {
   EXTRACTION_STALLED_REASON,
   type ExtractionJob,
   GOOGLE_HEALTH_READ_SCOPES,
-  type WearableAuthorizationRow,
 } from '@research/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type FakeRoute, installFakeApi } from '../../test/fake-api';
+import { makeAuthorizationRow } from '../../test/study-fixtures';
 import { ExtractionPanel } from './extraction-panel';
 
 const [ACTIVITY] = GOOGLE_HEALTH_READ_SCOPES;
 
-const row = (over: Partial<WearableAuthorizationRow>): WearableAuthorizationRow => ({
-  id: 'c0ffee00-0000-4000-8000-000000000001',
-  participantId: 'P0000000000000001',
-  name: 'Florence Nightingale',
-  email: 'florence@example.test',
-  authorizationStatus: true,
-  hasTokens: true,
-  wearableUserId: '1884575035688424564',
-  grantedScopes: [...GOOGLE_HEALTH_READ_SCOPES],
-  status: 'active',
-  tokenExpiresAt: null,
-  ...over,
-});
+const row = makeAuthorizationRow;
 
 const job = (over: Partial<ExtractionJob>): ExtractionJob => ({
   id: 'a0000000-0000-4000-8000-000000000001',
@@ -116,7 +104,8 @@ describe('data extraction panel', () => {
     const listbox = await screen.findByRole('listbox');
     expect(within(listbox).getByText(/Cannot give: .*sleep_log/)).toBeInTheDocument();
     expect(within(listbox).getByText('not authorized')).toBeInTheDocument();
-  });
+    // Opening the participant list renders every option: slow on a busy machine.
+  }, 15_000);
 
   it('names the run (default name, required) and posts one request for all participants', async () => {
     const user = userEvent.setup();

@@ -54,6 +54,7 @@ const SIGNED_OUT: SessionState = { token: null, user: null };
 
 /** The calls, fetched with their schemas only when one is made (see auth-calls.ts). */
 const calls = () => import('./auth-calls');
+type AuthCalls = Awaited<ReturnType<typeof calls>>;
 
 /**
  * Auth state. Deliberately plain React and `callOperation` (no TanStack Query): it
@@ -138,35 +139,35 @@ export function SecureAuthProvider({ children }: { children: ReactNode }) {
     [],
   );
 
-  const login = useCallback(
-    (email: string, password: string) =>
-      authenticate(async () => (await calls()).login(email, password), AUTH_MESSAGES.loginFailed),
-    [authenticate],
-  );
-  const register = useCallback(
-    (email: string, password: string, displayName: string) =>
-      authenticate(
-        async () => (await calls()).register(email, password, displayName),
-        AUTH_MESSAGES.registrationFailed,
-      ),
-    [authenticate],
-  );
-  const googleSignIn = useCallback(
-    (result: GoogleSignInResult) =>
-      authenticate(
-        async () => (await calls()).completeGoogleSignIn(result),
+  // The ways to open a session, each with the message for a failure the server did not word.
+  const signIns = useMemo(() => {
+    const via =
+      <A extends unknown[]>(
+        call: (api: AuthCalls, ...args: A) => Promise<AuthResponse>,
+        fallback: string,
+      ) =>
+      (...args: A) =>
+        authenticate(async () => call(await calls(), ...args), fallback);
+    return {
+      login: via(
+        (api, email: string, password: string) => api.login(email, password),
         AUTH_MESSAGES.loginFailed,
       ),
-    [authenticate],
-  );
-  const createMasterAccount = useCallback(
-    (request: MasterSetupRequest) =>
-      authenticate(
-        async () => (await calls()).setupMaster(request),
+      register: via(
+        (api, email: string, password: string, displayName: string) =>
+          api.register(email, password, displayName),
         AUTH_MESSAGES.registrationFailed,
       ),
-    [authenticate],
-  );
+      googleSignIn: via(
+        (api, result: GoogleSignInResult) => api.completeGoogleSignIn(result),
+        AUTH_MESSAGES.loginFailed,
+      ),
+      createMasterAccount: via(
+        (api, request: MasterSetupRequest) => api.setupMaster(request),
+        AUTH_MESSAGES.registrationFailed,
+      ),
+    };
+  }, [authenticate]);
 
   const logout = useCallback(async () => {
     const token = session.token;
@@ -191,24 +192,10 @@ export function SecureAuthProvider({ children }: { children: ReactNode }) {
       initializing,
       sessionExpired,
       acknowledgeSessionExpired,
-      login,
-      register,
-      googleSignIn,
-      createMasterAccount,
+      ...signIns,
       logout,
     }),
-    [
-      session,
-      loading,
-      initializing,
-      sessionExpired,
-      acknowledgeSessionExpired,
-      login,
-      register,
-      googleSignIn,
-      createMasterAccount,
-      logout,
-    ],
+    [session, loading, initializing, sessionExpired, acknowledgeSessionExpired, signIns, logout],
   );
 
   return <SecureAuthContext.Provider value={value}>{children}</SecureAuthContext.Provider>;

@@ -1,5 +1,6 @@
-import type { AuthUser, UserProfile } from '@research/contracts';
+import type { UserProfile } from '@research/contracts';
 import { describe, expect, it } from 'vitest';
+import { makeProfile, makeUser } from '../../test/fake-api';
 import {
   afterSignIn,
   applicationStatusTarget,
@@ -7,32 +8,10 @@ import {
   registerEntryTarget,
 } from './routing';
 
-const user: AuthUser = {
-  id: 'u-1',
-  uid: 'u-1',
-  email: 'ada@example.test',
-  displayName: 'Ada Lovelace',
-  photoURL: null,
-  role: 'researcher',
-};
+const user = makeUser({ displayName: 'Ada Lovelace' });
 
-function profile(overrides: Partial<UserProfile>): UserProfile {
-  return {
-    id: 'u-1',
-    email: 'ada@example.test',
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    role: 'researcher',
-    status: 'noprofile',
-    institution: null,
-    department: null,
-    position: null,
-    approvedAt: null,
-    isMasterAccount: false,
-    emailVerified: true,
-    ...overrides,
-  };
-}
+const profile = (overrides: Partial<UserProfile>) =>
+  makeProfile({ lastName: 'Lovelace', ...overrides });
 
 const master = profile({ id: 'master', role: 'master', status: 'approved', isMasterAccount: true });
 

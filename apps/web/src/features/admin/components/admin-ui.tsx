@@ -84,7 +84,7 @@ export function formatDateTimeShort(value: string | null | undefined): string {
   }).format(date);
 }
 
-interface DetailItem {
+export interface DetailItem {
   label: string;
   value: ReactNode;
   /** Spans both columns (long text such as a description). */

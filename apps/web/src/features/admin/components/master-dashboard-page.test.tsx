@@ -476,16 +476,18 @@ describe('Master dashboard', { timeout: 20_000 }, () => {
   });
 
   it("approved researchers: institution with department, 'Never' without a last login, the application", async () => {
+    // The application behind makeResearcher()'s Marie Curie, approved when she was.
+    const { applicationId, approvedAt, ...marie } = makeResearcher();
     const approvedApplication = makeApplication({
-      id: '22222222-2222-4222-8222-222222222222',
-      firstName: 'Marie',
-      lastName: 'Curie',
-      email: 'marie@example.test',
-      institution: 'Sorbonne',
-      department: 'Physics',
-      position: 'Professor',
+      id: applicationId,
+      firstName: marie.firstName,
+      lastName: marie.lastName,
+      email: marie.email,
+      institution: marie.institution,
+      department: marie.department,
+      position: marie.position,
       status: 'approved',
-      reviewedAt: '2026-02-01T10:00:00.000Z',
+      reviewedAt: approvedAt,
     });
     const { user } = openDashboard(
       {

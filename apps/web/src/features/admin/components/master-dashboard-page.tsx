@@ -90,30 +90,22 @@ export default function MasterDashboardPage() {
           gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))' },
         }}
       >
-        <StatCard
-          label={ADMIN_TEXTS.stats.pending}
-          value={pending.data}
-          failed={pending.isError}
-          accent="#B26A00"
-        />
-        <StatCard
-          label={ADMIN_TEXTS.stats.active}
-          value={active.data}
-          failed={active.isError}
-          accent="#2E7D32"
-        />
-        <StatCard
-          label={ADMIN_TEXTS.stats.total}
-          value={total.data}
-          failed={total.isError}
-          accent="secondary.main"
-        />
-        <StatCard
-          label={ADMIN_TEXTS.stats.rejected}
-          value={rejected.data}
-          failed={rejected.isError}
-          accent="primary.main"
-        />
+        {(
+          [
+            [ADMIN_TEXTS.stats.pending, pending, '#B26A00'],
+            [ADMIN_TEXTS.stats.active, active, '#2E7D32'],
+            [ADMIN_TEXTS.stats.total, total, 'secondary.main'],
+            [ADMIN_TEXTS.stats.rejected, rejected, 'primary.main'],
+          ] as const
+        ).map(([label, count, accent]) => (
+          <StatCard
+            key={label}
+            label={label}
+            value={count.data}
+            failed={count.isError}
+            accent={accent}
+          />
+        ))}
       </Box>
 
       <Paper variant="outlined" sx={{ overflow: 'hidden' }}>

@@ -1,22 +1,11 @@
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 import { ADMIN_MESSAGES, ADMIN_TEXTS, formatDateShort, type Researcher } from '@research/contracts';
-import { type ReactNode, useId } from 'react';
+import type { ReactNode } from 'react';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { useApplicationsByEmail } from '../api/get-applications';
-import {
-  DetailList,
-  FailureAlert,
-  formatDateTimeShort,
-  fullName,
-  StatusChip,
-  useFullScreenDialog,
-} from './admin-ui';
+import { DetailList, FailureAlert, formatDateTimeShort, fullName, StatusChip } from './admin-ui';
+import { DetailsDialog, descriptionItem } from './details-dialog';
 
 interface ResearcherApplicationDialogProps {
   researcher: Researcher;
@@ -31,8 +20,6 @@ export function ResearcherApplicationDialog({
   researcher,
   onClose,
 }: ResearcherApplicationDialogProps) {
-  const titleId = useId();
-  const fullScreen = useFullScreenDialog();
   const lookup = useApplicationsByEmail(researcher.email);
   const application =
     lookup.data?.applications.find((a) => a.id === researcher.applicationId) ?? null;
@@ -65,11 +52,7 @@ export function ResearcherApplicationDialog({
               { label: f.department, value: application.department ?? '' },
               { label: f.position, value: application.position },
               { label: f.researchArea, value: application.researchArea ?? '' },
-              {
-                label: f.description,
-                value: application.description?.trim() || ADMIN_TEXTS.noDescription,
-                wide: true,
-              },
+              descriptionItem(application),
             ]}
           />
         </Section>
@@ -88,22 +71,16 @@ export function ResearcherApplicationDialog({
   }
 
   return (
-    <Dialog
-      open
+    <DetailsDialog
+      title={
+        <>
+          {ADMIN_TEXTS.dialogs.researcherTitle}: {fullName(researcher)}
+        </>
+      }
       onClose={onClose}
-      aria-labelledby={titleId}
-      fullWidth
-      maxWidth="md"
-      fullScreen={fullScreen}
     >
-      <DialogTitle id={titleId}>
-        {ADMIN_TEXTS.dialogs.researcherTitle}: {fullName(researcher)}
-      </DialogTitle>
-      <DialogContent dividers>{content}</DialogContent>
-      <DialogActions sx={{ px: 3, py: 2 }}>
-        <Button onClick={onClose}>{ADMIN_TEXTS.actions.close}</Button>
-      </DialogActions>
-    </Dialog>
+      {content}
+    </DetailsDialog>
   );
 }
 

@@ -17,23 +17,8 @@ import { type FormEvent, memo, type ReactNode, useCallback, useState } from 'rea
 import { ApiError } from '../../../lib/api-client';
 import { DocumentPicker } from './document-picker';
 
-const FIELD_NAMES = [
-  'firstName',
-  'lastName',
-  'email',
-  'dateOfBirth',
-  'phoneNumber',
-  'institution',
-  'position',
-  'department',
-  'researchArea',
-  'description',
-] as const;
-type FieldName = (typeof FIELD_NAMES)[number];
-export type FormValues = Record<FieldName, string>;
-
 /** Required (trimmed non-empty); department, research area, description are optional. */
-const REQUIRED: readonly FieldName[] = [
+const REQUIRED = [
   'firstName',
   'lastName',
   'email',
@@ -41,8 +26,12 @@ const REQUIRED: readonly FieldName[] = [
   'phoneNumber',
   'institution',
   'position',
-];
-const OPTIONAL: readonly FieldName[] = ['department', 'researchArea', 'description'];
+] as const;
+const OPTIONAL_FIELDS = ['department', 'researchArea', 'description'] as const;
+const FIELD_NAMES = [...REQUIRED, ...OPTIONAL_FIELDS] as const;
+type FieldName = (typeof FIELD_NAMES)[number];
+const OPTIONAL: readonly FieldName[] = OPTIONAL_FIELDS;
+export type FormValues = Record<FieldName, string>;
 
 const isFieldName = (name: string): name is FieldName =>
   (FIELD_NAMES as readonly string[]).includes(name);

@@ -1,8 +1,4 @@
-import {
-  APPLICATION_MESSAGES,
-  type ResearcherApplicationView,
-  type UserProfile,
-} from '@research/contracts';
+import { APPLICATION_MESSAGES, type UserProfile } from '@research/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -11,37 +7,13 @@ import {
   type FakeRoute,
   failure,
   installAccount,
+  makeApplication,
   makeProfile,
 } from '../../../test/fake-api';
 import { renderRoute } from '../../../test/render-route';
 
 const STATUS = '/researcher/application-status';
 const LOAD = { timeout: 5000 };
-
-function application(
-  overrides: Partial<ResearcherApplicationView> = {},
-): ResearcherApplicationView {
-  return {
-    id: 'app-1',
-    userId: 'u-1',
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email: 'ada@example.test',
-    dateOfBirth: '1990-05-17',
-    phoneNumber: '(555) - 123 - 4567',
-    institution: 'Analytical Engine Institute',
-    position: 'Professor',
-    department: null,
-    researchArea: null,
-    description: null,
-    status: 'pending',
-    submittedAt: '2026-03-14T12:00:00.000Z',
-    reviewedAt: null,
-    reviewNotes: null,
-    verificationDocuments: [],
-    ...overrides,
-  };
-}
 
 function profileOf(status: UserProfile['status']) {
   return makeProfile({
@@ -72,7 +44,7 @@ const heading = (name: string) => screen.findByRole('heading', { level: 1, name 
 
 describe('Application status', { timeout: 20_000 }, () => {
   it('pending: under review, with name, e-mail, institution, chip and the warnings', async () => {
-    openStatus('pending', { body: { success: true, application: application() } });
+    openStatus('pending', { body: { success: true, application: makeApplication() } });
     expect(await heading('Application Under Review')).toBeInTheDocument();
     expect(screen.getByText('Pending Review')).toBeInTheDocument();
     expect(screen.getByText('Ada Lovelace')).toBeInTheDocument();
@@ -90,7 +62,7 @@ describe('Application status', { timeout: 20_000 }, () => {
     openStatus('rejected', {
       body: {
         success: true,
-        application: application({
+        application: makeApplication({
           status: 'rejected',
           reviewNotes: 'Please attach proof of your appointment.',
           reviewedAt: '2026-04-02T15:30:00.000Z',
@@ -113,7 +85,7 @@ describe('Application status', { timeout: 20_000 }, () => {
     openStatus('rejected', {
       body: {
         success: true,
-        application: application({ status: 'rejected', reviewNotes: '  ', reviewedAt: null }),
+        application: makeApplication({ status: 'rejected', reviewNotes: '  ', reviewedAt: null }),
       },
     });
     expect(await heading('Application Not Approved')).toBeInTheDocument();
@@ -133,7 +105,7 @@ describe('Application status', { timeout: 20_000 }, () => {
 
   it(`rejected: a malformed reply says '${APPLICATION_MESSAGES.invalidStatus}'`, async () => {
     openStatus('rejected', {
-      body: { success: true, application: { ...application(), status: 'archived' } },
+      body: { success: true, application: { ...makeApplication(), status: 'archived' } },
       offContract: true,
     });
     expect(await screen.findByRole('alert', {}, LOAD)).toHaveTextContent(
@@ -158,7 +130,7 @@ describe('Application status', { timeout: 20_000 }, () => {
     // Just submitted: the profile still says 'noprofile', the server already has the application.
     const { calls } = openStatus(
       'noprofile',
-      { body: { success: true, application: application() } },
+      { body: { success: true, application: makeApplication() } },
       { 'GET /api/auth/profile': { body: { success: true, researcher: makeProfile() } } },
     );
     expect(await heading('Application Under Review')).toBeInTheDocument();

@@ -1,8 +1,4 @@
-import {
-  APPLICATION_MESSAGES,
-  RESEARCHER_DOCUMENTS,
-  type ResearcherApplicationView,
-} from '@research/contracts';
+import { APPLICATION_MESSAGES, RESEARCHER_DOCUMENTS } from '@research/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -11,6 +7,7 @@ import {
   type FakeRoute,
   failure,
   installAccount,
+  makeApplication,
   makeProfile,
 } from '../../../test/fake-api';
 import { renderRoute } from '../../../test/render-route';
@@ -22,31 +19,6 @@ const SUBMIT = 'POST /api/admin/researcher-applications';
 afterEach(() => {
   vi.useRealTimers();
 });
-
-function pendingApplication(
-  overrides: Partial<ResearcherApplicationView> = {},
-): ResearcherApplicationView {
-  return {
-    id: 'app-1',
-    userId: 'u-1',
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    email: 'ada@example.test',
-    dateOfBirth: '1990-05-17',
-    phoneNumber: '(555) - 123 - 4567',
-    institution: 'Analytical Engine Institute',
-    position: 'Professor',
-    department: null,
-    researchArea: null,
-    description: null,
-    status: 'pending',
-    submittedAt: '2026-03-14T12:00:00.000Z',
-    reviewedAt: null,
-    reviewNotes: null,
-    verificationDocuments: [],
-    ...overrides,
-  };
-}
 
 async function openForm(
   routes: Record<string, FakeRoute> = {},
@@ -243,7 +215,7 @@ describe('Researcher Registration form', { timeout: 20_000 }, () => {
           },
         }),
         'GET /api/auth/application-status': () => ({
-          body: { success: true, application: submitted ? pendingApplication() : null },
+          body: { success: true, application: submitted ? makeApplication() : null },
         }),
       },
       { advanceTimers: vi.advanceTimersByTime },
@@ -401,7 +373,7 @@ describe('Researcher Registration form', { timeout: 20_000 }, () => {
   ])('on entry sends a %s account to %s', async (kind, target) => {
     installAccount(kind, {
       'GET /api/auth/application-status': {
-        body: { success: true, application: kind === 'pending' ? pendingApplication() : null },
+        body: { success: true, application: kind === 'pending' ? makeApplication() : null },
       },
     });
     const { router } = renderRoute(REGISTER);

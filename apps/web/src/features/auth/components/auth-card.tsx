@@ -1,7 +1,10 @@
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { BrandLogo } from '../../../components/brand-logo';
 
 interface AuthCardProps {
@@ -57,5 +60,28 @@ export function AuthCard({ title, subtitle, children, footer }: AuthCardProps) {
         )}
       </Paper>
     </Box>
+  );
+}
+
+interface AuthNoticeProps {
+  title: string;
+  severity: 'success' | 'error';
+  message: ReactNode;
+  /** Where the one button leads, and its text. */
+  to: string;
+  action: string;
+}
+
+/** An auth card that only tells an outcome (link confirmed, link invalid…) and leads on. */
+export function AuthNotice({ title, severity, message, to, action }: AuthNoticeProps) {
+  return (
+    <AuthCard title={title}>
+      <Alert severity={severity} sx={{ mb: 3 }}>
+        {message}
+      </Alert>
+      <Button component={RouterLink} to={to} variant="contained" fullWidth>
+        {action}
+      </Button>
+    </AuthCard>
   );
 }

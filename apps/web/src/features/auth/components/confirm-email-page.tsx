@@ -1,11 +1,9 @@
-import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
 import { AUTH_HARDENING_MESSAGES, CONFIRM_EMAIL_TEXTS } from '@research/contracts';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { ROUTES } from '../../../lib/auth/routing';
 import { useConfirmEmail } from '../api/confirm-email';
-import { AuthCard } from './auth-card';
+import { AuthNotice } from './auth-card';
 
 /** /confirm-email?token=…: the link of the confirmation e-mail sent at sign-up. */
 export default function ConfirmEmailPage() {
@@ -19,25 +17,23 @@ export default function ConfirmEmailPage() {
 
   if (confirm.isSuccess) {
     return (
-      <AuthCard title={AUTH_HARDENING_MESSAGES.confirmedTitle}>
-        <Alert severity="success" sx={{ mb: 3 }}>
-          {confirm.data}
-        </Alert>
-        <Button component={RouterLink} to={ROUTES.auth} variant="contained" fullWidth>
-          {CONFIRM_EMAIL_TEXTS.continue}
-        </Button>
-      </AuthCard>
+      <AuthNotice
+        title={AUTH_HARDENING_MESSAGES.confirmedTitle}
+        severity="success"
+        message={confirm.data}
+        to={ROUTES.auth}
+        action={CONFIRM_EMAIL_TEXTS.continue}
+      />
     );
   }
 
   return (
-    <AuthCard title={AUTH_HARDENING_MESSAGES.invalidTitle}>
-      <Alert severity="error" sx={{ mb: 3 }}>
-        {AUTH_HARDENING_MESSAGES.confirmationInvalid}
-      </Alert>
-      <Button component={RouterLink} to={ROUTES.auth} variant="contained" fullWidth>
-        {CONFIRM_EMAIL_TEXTS.goToSignIn}
-      </Button>
-    </AuthCard>
+    <AuthNotice
+      title={AUTH_HARDENING_MESSAGES.invalidTitle}
+      severity="error"
+      message={AUTH_HARDENING_MESSAGES.confirmationInvalid}
+      to={ROUTES.auth}
+      action={CONFIRM_EMAIL_TEXTS.goToSignIn}
+    />
   );
 }

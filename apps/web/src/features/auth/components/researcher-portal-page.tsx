@@ -11,11 +11,10 @@ import {
   ACCOUNT_FORM_MESSAGES,
   ACCOUNT_FORM_TEXTS,
   loginRequestSchema,
-  MIN_PASSWORD_LENGTH,
   PORTAL_TEXTS,
   registerRequestSchema,
 } from '@research/contracts';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { useSecureAuth } from '../../../lib/auth/auth-provider';
@@ -23,7 +22,12 @@ import { afterSignIn, ROUTES } from '../../../lib/auth/routing';
 import { useForgotPassword } from '../api/forgot-password';
 import { openGoogleSignIn } from '../google-popup';
 import { AuthCard } from './auth-card';
-import { NewPasswordFields } from './new-password-fields';
+import {
+  EMPTY_ACCOUNT,
+  type NewAccount,
+  NewAccountFields,
+  newAccountProblem,
+} from './new-account-fields';
 
 type PortalTab = 'signin' | 'signup';
 
@@ -52,10 +56,7 @@ export default function ResearcherPortalPage() {
 
   const [signInEmail, setSignInEmail] = useState('');
   const [signInPassword, setSignInPassword] = useState('');
-  const [fullName, setFullName] = useState('');
-  const [signUpEmail, setSignUpEmail] = useState('');
-  const [signUpPassword, setSignUpPassword] = useState('');
-  const [confirmPassword, setConfirmPassword] = useState('');
+  const [account, setAccount] = useState<NewAccount>(EMPTY_ACCOUNT);
 
   const showError = (error: string) => setMessages({ error, success: null });
 
@@ -90,22 +91,15 @@ export default function ResearcherPortalPage() {
   const onSignUp = async (event: FormEvent) => {
     event.preventDefault();
     setMessages(NO_MESSAGES);
-    if (!fullName.trim() || !signUpEmail.trim() || !signUpPassword || !confirmPassword) {
-      showError(ACCOUNT_FORM_MESSAGES.fillAllFields);
-      return;
-    }
-    if (signUpPassword !== confirmPassword) {
-      showError(ACCOUNT_FORM_MESSAGES.passwordsDoNotMatch);
-      return;
-    }
-    if (signUpPassword.length < MIN_PASSWORD_LENGTH) {
-      showError(ACCOUNT_FORM_MESSAGES.passwordTooShort);
+    const problem = newAccountProblem(account);
+    if (problem) {
+      showError(problem);
       return;
     }
     const parsed = registerRequestSchema.safeParse({
-      email: signUpEmail,
-      password: signUpPassword,
-      displayName: fullName,
+      email: account.email,
+      password: account.password,
+      displayName: account.fullName,
     });
     if (!parsed.success) {
       showError(parsed.error.issues[0]?.message ?? ACCOUNT_FORM_MESSAGES.fillAllFields);
@@ -205,15 +199,7 @@ export default function ResearcherPortalPage() {
       )}
 
       {tab === 'signin' ? (
-        <Box
-          component="form"
-          role="tabpanel"
-          id={panelId('signin')}
-          aria-labelledby={tabId('signin')}
-          noValidate
-          onSubmit={onSignIn}
-          sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
-        >
+        <TabPanelForm id={panelId('signin')} tabId={tabId('signin')} onSubmit={onSignIn}>
           <TextField
             label={ACCOUNT_FORM_TEXTS.email}
             type="email"
@@ -244,43 +230,39 @@ export default function ResearcherPortalPage() {
               {PORTAL_TEXTS.forgotPassword}
             </Link>
           </Box>
-        </Box>
+        </TabPanelForm>
       ) : (
-        <Box
-          component="form"
-          role="tabpanel"
-          id={panelId('signup')}
-          aria-labelledby={tabId('signup')}
-          noValidate
-          onSubmit={onSignUp}
-          sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
-        >
-          <TextField
-            label={ACCOUNT_FORM_TEXTS.fullName}
-            autoComplete="name"
-            value={fullName}
-            onChange={(e) => setFullName(e.target.value)}
-            fullWidth
-          />
-          <TextField
-            label={ACCOUNT_FORM_TEXTS.emailAddress}
-            type="email"
-            autoComplete="email"
-            value={signUpEmail}
-            onChange={(e) => setSignUpEmail(e.target.value)}
-            fullWidth
-          />
-          <NewPasswordFields
-            password={signUpPassword}
-            confirm={confirmPassword}
-            onPasswordChange={setSignUpPassword}
-            onConfirmChange={setConfirmPassword}
-          />
+        <TabPanelForm id={panelId('signup')} tabId={tabId('signup')} onSubmit={onSignUp}>
+          <NewAccountFields value={account} onChange={setAccount} />
           <Button type="submit" variant="contained" size="large" disabled={busy}>
             {PORTAL_TEXTS.createAccount}
           </Button>
-        </Box>
+        </TabPanelForm>
       )}
     </AuthCard>
+  );
+}
+
+interface TabPanelFormProps {
+  id: string;
+  tabId: string;
+  onSubmit: (event: FormEvent) => void;
+  children: ReactNode;
+}
+
+/** A tab's panel that is one form (sign in or create an account). */
+function TabPanelForm({ id, tabId, onSubmit, children }: TabPanelFormProps) {
+  return (
+    <Box
+      component="form"
+      role="tabpanel"
+      id={id}
+      aria-labelledby={tabId}
+      noValidate
+      onSubmit={onSubmit}
+      sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
+    >
+      {children}
+    </Box>
   );
 }

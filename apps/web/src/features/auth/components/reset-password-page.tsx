@@ -9,11 +9,11 @@ import {
   RESET_PASSWORD_TEXTS,
 } from '@research/contracts';
 import { type FormEvent, useState } from 'react';
-import { Link as RouterLink, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { ROUTES } from '../../../lib/auth/routing';
 import { useResetPassword, useResetToken } from '../api/reset-password';
-import { AuthCard } from './auth-card';
+import { AuthCard, AuthNotice } from './auth-card';
 import { NewPasswordFields } from './new-password-fields';
 
 /**
@@ -44,27 +44,25 @@ export default function ResetPasswordPage() {
         ? check.error.message
         : RESET_PASSWORD_TEXTS.missingToken;
     return (
-      <AuthCard title={title}>
-        <Alert severity="error" sx={{ mb: 3 }}>
-          {message}
-        </Alert>
-        <Button component={RouterLink} to={ROUTES.auth} variant="contained" fullWidth>
-          {RESET_PASSWORD_TEXTS.requestNewLink}
-        </Button>
-      </AuthCard>
+      <AuthNotice
+        title={title}
+        severity="error"
+        message={message}
+        to={ROUTES.auth}
+        action={RESET_PASSWORD_TEXTS.requestNewLink}
+      />
     );
   }
 
   if (reset.isSuccess) {
     return (
-      <AuthCard title={title}>
-        <Alert severity="success" sx={{ mb: 3 }}>
-          {reset.data || RESET_PASSWORD_TEXTS.defaultSuccess}
-        </Alert>
-        <Button component={RouterLink} to={ROUTES.auth} variant="contained" fullWidth>
-          {RESET_PASSWORD_TEXTS.goToSignIn}
-        </Button>
-      </AuthCard>
+      <AuthNotice
+        title={title}
+        severity="success"
+        message={reset.data || RESET_PASSWORD_TEXTS.defaultSuccess}
+        to={ROUTES.auth}
+        action={RESET_PASSWORD_TEXTS.goToSignIn}
+      />
     );
   }
 

@@ -1,22 +1,20 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import TextField from '@mui/material/TextField';
-import {
-  ACCOUNT_FORM_MESSAGES,
-  ACCOUNT_FORM_TEXTS,
-  MIN_PASSWORD_LENGTH,
-  SETUP_TEXTS,
-  setupMasterRequestSchema,
-} from '@research/contracts';
+import { ACCOUNT_FORM_MESSAGES, SETUP_TEXTS, setupMasterRequestSchema } from '@research/contracts';
 import { type FormEvent, useState } from 'react';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { useSecureAuth } from '../../../lib/auth/auth-provider';
 import { ROUTES } from '../../../lib/auth/routing';
 import { useSetupStatus } from '../api/setup-status';
-import { AuthCard } from './auth-card';
-import { NewPasswordFields } from './new-password-fields';
+import { AuthCard, AuthNotice } from './auth-card';
+import {
+  EMPTY_ACCOUNT,
+  type NewAccount,
+  NewAccountFields,
+  newAccountProblem,
+} from './new-account-fields';
 
 /** /setup?token=…: the one-time link printed at start that creates the master account. */
 export default function SetupPage() {
@@ -25,10 +23,7 @@ export default function SetupPage() {
   const status = useSetupStatus(token);
   const auth = useSecureAuth();
   const navigate = useNavigate();
-  const [fullName, setFullName] = useState('');
-  const [email, setEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [confirm, setConfirm] = useState('');
+  const [account, setAccount] = useState<NewAccount>(EMPTY_ACCOUNT);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -37,37 +32,29 @@ export default function SetupPage() {
   }
   if (!token || status.isError || !status.data?.valid) {
     return (
-      <AuthCard title={SETUP_TEXTS.title}>
-        <Alert severity="error" sx={{ mb: 3 }}>
-          {SETUP_TEXTS.invalidLink}
-        </Alert>
-        <Button component={RouterLink} to="/" variant="contained" fullWidth>
-          {SETUP_TEXTS.goHome}
-        </Button>
-      </AuthCard>
+      <AuthNotice
+        title={SETUP_TEXTS.title}
+        severity="error"
+        message={SETUP_TEXTS.invalidLink}
+        to="/"
+        action={SETUP_TEXTS.goHome}
+      />
     );
   }
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
-    if (!fullName.trim() || !email.trim() || !password || !confirm) {
-      setError(ACCOUNT_FORM_MESSAGES.fillAllFields);
-      return;
-    }
-    if (password !== confirm) {
-      setError(ACCOUNT_FORM_MESSAGES.passwordsDoNotMatch);
-      return;
-    }
-    if (password.length < MIN_PASSWORD_LENGTH) {
-      setError(ACCOUNT_FORM_MESSAGES.passwordTooShort);
+    const problem = newAccountProblem(account);
+    if (problem) {
+      setError(problem);
       return;
     }
     const parsed = setupMasterRequestSchema.safeParse({
       token,
-      displayName: fullName,
-      email,
-      password,
+      displayName: account.fullName,
+      email: account.email,
+      password: account.password,
     });
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? ACCOUNT_FORM_MESSAGES.fillAllFields);
@@ -97,27 +84,7 @@ export default function SetupPage() {
         sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
       >
         {error && <Alert severity="error">{error}</Alert>}
-        <TextField
-          label={ACCOUNT_FORM_TEXTS.fullName}
-          autoComplete="name"
-          value={fullName}
-          onChange={(e) => setFullName(e.target.value)}
-          fullWidth
-        />
-        <TextField
-          label={ACCOUNT_FORM_TEXTS.emailAddress}
-          type="email"
-          autoComplete="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          fullWidth
-        />
-        <NewPasswordFields
-          password={password}
-          confirm={confirm}
-          onPasswordChange={setPassword}
-          onConfirmChange={setConfirm}
-        />
+        <NewAccountFields value={account} onChange={setAccount} />
         <Button type="submit" variant="contained" size="large" disabled={busy}>
           {SETUP_TEXTS.submit}
         </Button>

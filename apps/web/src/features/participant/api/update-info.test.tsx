@@ -28,7 +28,8 @@ describe('updateInfo', () => {
     });
     const scan = new File(['%PDF-1.4'], 'scan.pdf', { type: 'application/pdf' });
 
-    const result = await updateInfo({
+    // The text fields go as they are; the files are appended as document_0, document_1, …
+    const fields = {
       participantId: PARTICIPANT_ID,
       studyCode: 'ABC123',
       firstName: 'Grace',
@@ -36,23 +37,15 @@ describe('updateInfo', () => {
       additionalInfo: '',
       email: 'grace@example.org',
       phoneNumber: '6175550142',
-      documents: [scan],
-    });
+    };
+    const result = await updateInfo({ ...fields, documents: [scan] });
 
     expect(result.informationCompleted).toBe(true);
     const form = calls[0]?.body as FormData;
     expect(form).toBeInstanceOf(FormData);
     expect(
       Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === 'string')),
-    ).toEqual({
-      participantId: PARTICIPANT_ID,
-      studyCode: 'ABC123',
-      firstName: 'Grace',
-      lastName: 'Hopper',
-      additionalInfo: '',
-      email: 'grace@example.org',
-      phoneNumber: '6175550142',
-    });
+    ).toEqual(fields);
     expect((form.get('document_0') as File).name).toBe('scan.pdf');
     const init = vi.mocked(fetch).mock.calls[0]?.[1];
     expect(new Headers(init?.headers).get(PARTICIPANT_SESSION_HEADER)).toBe('session-token');

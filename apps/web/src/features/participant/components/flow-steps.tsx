@@ -7,7 +7,6 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   PARTICIPANT_COMMON_TEXTS,
@@ -17,7 +16,7 @@ import {
 import type { FormEvent, ReactNode } from 'react';
 import { PhoneField, type usePhoneInput } from '../../../components/phone-field';
 import { StepActions } from './participant-page';
-import { StepError, StepForm, SubmitButton } from './step-parts';
+import { EmailField, StepError, StepForm, StepIntro, SubmitButton } from './step-parts';
 
 /** What every step of /participant/flow gets from the page. */
 interface StepProps {
@@ -47,15 +46,7 @@ export function ContactStep({
   return (
     <StepForm onSubmit={onSubmit}>
       <Typography color="text.secondary">{PARTICIPANT_FLOW_TEXTS.contactHelp}</Typography>
-      <TextField
-        label={PARTICIPANT_COMMON_TEXTS.emailLabel}
-        type="email"
-        value={email}
-        onChange={(e) => onEmailChange(e.target.value)}
-        autoComplete="email"
-        required
-        autoFocus
-      />
+      <EmailField value={email} onChange={onEmailChange} autoFocus />
       <PhoneField
         label={PARTICIPANT_COMMON_TEXTS.phoneLabel}
         phone={phone.phone}
@@ -157,12 +148,10 @@ export function AuthorizeStep({
 }: StepProps & { onConnect: () => void }) {
   return (
     <Box>
-      <Typography variant="subtitle1" component="h3">
-        {PARTICIPANT_FLOW_TEXTS.connectTitle}
-      </Typography>
-      <Typography color="text.secondary" sx={{ mt: 1 }}>
-        {PARTICIPANT_FLOW_TEXTS.connectBody}
-      </Typography>
+      <StepIntro
+        title={PARTICIPANT_FLOW_TEXTS.connectTitle}
+        body={PARTICIPANT_FLOW_TEXTS.connectBody}
+      />
       <StepError error={error} spaced />
       <StepActions>
         {back}

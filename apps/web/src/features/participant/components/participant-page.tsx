@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { PARTICIPANT_COMMON_TEXTS } from '@research/contracts';
 import { type ReactNode, useEffect, useRef } from 'react';
+import { WashSection } from '../../../components/wash-section';
 
 export interface ParticipantPageProps {
   title: string;
@@ -55,18 +56,7 @@ export function ParticipantPage({
   const current = steps ? Math.min(activeStep, total - 1) : 0;
 
   return (
-    <Box
-      component="section"
-      sx={{
-        display: 'flex',
-        justifyContent: 'center',
-        px: { xs: 1.5, sm: 3 },
-        py: { xs: 2.5, md: 5 },
-        background:
-          'radial-gradient(900px 360px at 0% -10%, rgba(140, 21, 21, 0.06), transparent 60%),' +
-          'radial-gradient(700px 300px at 100% 0%, rgba(0, 80, 92, 0.06), transparent 60%)',
-      }}
-    >
+    <WashSection py={{ xs: 2.5, md: 5 }}>
       <Paper
         variant="outlined"
         sx={{ width: '100%', maxWidth: steps && total > 4 ? 880 : 680, p: { xs: 2, sm: 4 } }}
@@ -117,7 +107,7 @@ export function ParticipantPage({
           {children}
         </Box>
       </Paper>
-    </Box>
+    </WashSection>
   );
 }
 

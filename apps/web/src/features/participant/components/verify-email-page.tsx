@@ -29,7 +29,15 @@ import { saveSession } from '../session';
 import { CodeEntry } from './code-entry';
 import type { FlowNavigationState } from './flow-page';
 import { errorText, ParticipantPage, StepActions } from './participant-page';
-import { BackButton, StepError, StepForm, SubmitButton } from './step-parts';
+import {
+  BackButton,
+  ButtonRow,
+  IdentityFields,
+  StepError,
+  StepForm,
+  StepIntro,
+  SubmitButton,
+} from './step-parts';
 
 const STEP = { info: 0, email: 1, phone: 2, complete: 3 } as const;
 
@@ -182,23 +190,11 @@ export default function VerifyEmailPage() {
 
       {step === STEP.info && (
         <StepForm onSubmit={submitInfo}>
-          <TextField
-            label={PARTICIPANT_COMMON_TEXTS.participantIdLabel}
-            placeholder={PARTICIPANT_COMMON_TEXTS.participantIdPlaceholder}
-            value={participantId}
-            onChange={(e) => setParticipantId(e.target.value)}
-            autoComplete="off"
-            required
-            autoFocus
-            slotProps={{ htmlInput: { maxLength: 17, spellCheck: false } }}
-          />
-          <TextField
-            label={PARTICIPANT_COMMON_TEXTS.emailLabel}
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-            autoComplete="email"
-            required
+          <IdentityFields
+            participantId={participantId}
+            email={email}
+            onParticipantIdChange={setParticipantId}
+            onEmailChange={setEmail}
           />
           <TextField
             label={PARTICIPANT_COMMON_TEXTS.studyCodeLabel}
@@ -294,14 +290,7 @@ export default function VerifyEmailPage() {
             <StepError error={error} />
             <StepActions>
               {back(STEP.email)}
-              <Box
-                sx={{
-                  display: 'flex',
-                  flexDirection: { xs: 'column-reverse', sm: 'row' },
-                  gap: 1.5,
-                  '& > *': { minHeight: 44 },
-                }}
-              >
+              <ButtonRow reverse>
                 <Button
                   variant="text"
                   onClick={() => {
@@ -320,19 +309,17 @@ export default function VerifyEmailPage() {
                 >
                   {PARTICIPANT_COMMON_TEXTS.continue}
                 </Button>
-              </Box>
+              </ButtonRow>
             </StepActions>
           </Box>
         ))}
 
       {step === STEP.complete && (
         <Box>
-          <Typography variant="subtitle1" component="h3">
-            {VERIFY_EMAIL_TEXTS.completeTitle}
-          </Typography>
-          <Typography color="text.secondary" sx={{ mt: 1 }}>
-            {VERIFY_EMAIL_TEXTS.completeBody}
-          </Typography>
+          <StepIntro
+            title={VERIFY_EMAIL_TEXTS.completeTitle}
+            body={VERIFY_EMAIL_TEXTS.completeBody}
+          />
           <StepActions>
             {back(STEP.phone)}
             <Button variant="contained" size="large" onClick={finish} autoFocus>

@@ -3,7 +3,6 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Paper from '@mui/material/Paper';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   normalizeEmail,
@@ -20,7 +19,7 @@ import { sendEmailCode } from '../api/send-email-code';
 import { verifySecure } from '../api/verify-secure';
 import { saveEnrolment, sessionHeaders } from '../session';
 import { ParticipantPage } from './participant-page';
-import { StepError, StepForm } from './step-parts';
+import { ButtonRow, IdentityFields, StepError, StepForm } from './step-parts';
 
 type Found = ParticipantVerifyResponse['data'];
 /** What the page shows: the status itself only when this tab holds the participant's session. */
@@ -131,33 +130,14 @@ export default function VerifyPage() {
       subtitle={PARTICIPANT_VERIFY_TEXTS.subtitle}
     >
       <StepForm onSubmit={check}>
-        <TextField
-          label={PARTICIPANT_COMMON_TEXTS.participantIdLabel}
-          placeholder={PARTICIPANT_COMMON_TEXTS.participantIdPlaceholder}
-          value={participantId}
-          onChange={(e) => setParticipantId(e.target.value)}
-          autoComplete="off"
-          required
-          autoFocus
-          slotProps={{ htmlInput: { maxLength: 17, spellCheck: false } }}
-        />
-        <TextField
-          label={PARTICIPANT_COMMON_TEXTS.emailLabel}
-          type="email"
-          value={email}
-          onChange={(e) => setEmail(e.target.value)}
-          autoComplete="email"
-          required
+        <IdentityFields
+          participantId={participantId}
+          email={email}
+          onParticipantIdChange={setParticipantId}
+          onEmailChange={setEmail}
         />
         <StepError error={error} />
-        <Box
-          sx={{
-            display: 'flex',
-            flexDirection: { xs: 'column', sm: 'row' },
-            gap: 1.5,
-            '& > *': { minHeight: 44 },
-          }}
-        >
+        <ButtonRow>
           <Button
             type="submit"
             variant="contained"
@@ -176,7 +156,7 @@ export default function VerifyPage() {
           >
             {PARTICIPANT_VERIFY_TEXTS.sendEmail}
           </Button>
-        </Box>
+        </ButtonRow>
       </StepForm>
 
       {status && (

@@ -1,9 +1,3 @@
-import Box from '@mui/material/Box';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import {
   CHANGE_STUDY_PASSWORD_TEXTS,
@@ -11,8 +5,8 @@ import {
   STUDY_MESSAGES,
   type Study,
 } from '@research/contracts';
-import { type FormEvent, useId, useState } from 'react';
-import { CancelAndSubmit } from '../../../components/cancel-and-submit';
+import { type FormEvent, useState } from 'react';
+import { FieldStack, FormDialog, FormDialogBody } from '../../../components/form-dialog';
 
 export interface ChangePasswordForm {
   current: string;
@@ -60,36 +54,20 @@ export function ChangePasswordDialog({
   onClose,
   onSubmit,
 }: ChangePasswordDialogProps) {
-  const titleId = useId();
   return (
-    <Dialog
-      aria-labelledby={titleId}
-      open={study !== null}
-      onClose={busy ? undefined : onClose}
-      maxWidth="xs"
-      fullWidth
-    >
+    <FormDialog open={study !== null} busy={busy} onClose={onClose} maxWidth="xs">
       {study && (
-        <ChangePasswordContent
-          key={study.id}
-          titleId={titleId}
-          study={study}
-          busy={busy}
-          onClose={onClose}
-          onSubmit={onSubmit}
-        />
+        <ChangePasswordContent key={study.id} study={study} busy={busy} onSubmit={onSubmit} />
       )}
-    </Dialog>
+    </FormDialog>
   );
 }
 
 function ChangePasswordContent({
-  titleId,
   study,
   busy,
-  onClose,
   onSubmit,
-}: Omit<ChangePasswordDialogProps, 'study'> & { study: Study; titleId: string }) {
+}: Omit<ChangePasswordDialogProps, 'study' | 'onClose'> & { study: Study }) {
   const [form, setForm] = useState<ChangePasswordForm>({ current: '', next: '', confirm: '' });
   const [touched, setTouched] = useState(false);
   const needsCurrent = needsCurrentPassword(study);
@@ -107,64 +85,56 @@ function ChangePasswordContent({
     if (!busy && changePasswordError(form, needsCurrent) === null) onSubmit(study, form);
   };
   return (
-    <Box component="form" noValidate onSubmit={submit}>
-      <DialogTitle id={titleId}>{CHANGE_STUDY_PASSWORD_TEXTS.title}</DialogTitle>
-      <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>
-          {needsCurrent
-            ? CHANGE_STUDY_PASSWORD_TEXTS.intro(study.name)
-            : CHANGE_STUDY_PASSWORD_TEXTS.introFirst(study.name)}
-        </DialogContentText>
-        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-          {needsCurrent && (
-            <TextField
-              label={CHANGE_STUDY_PASSWORD_TEXTS.current}
-              type="password"
-              autoComplete="current-password"
-              autoFocus
-              value={form.current}
-              onChange={(e) => setForm({ ...form, current: e.target.value })}
-              {...fieldError('current')}
-              disabled={busy}
-              fullWidth
-            />
-          )}
+    <FormDialogBody
+      title={CHANGE_STUDY_PASSWORD_TEXTS.title}
+      intro={
+        needsCurrent
+          ? CHANGE_STUDY_PASSWORD_TEXTS.intro(study.name)
+          : CHANGE_STUDY_PASSWORD_TEXTS.introFirst(study.name)
+      }
+      onSubmit={submit}
+      submitLabel={
+        needsCurrent ? CHANGE_STUDY_PASSWORD_TEXTS.submit : CHANGE_STUDY_PASSWORD_TEXTS.submitFirst
+      }
+      busyLabel={STUDY_MESSAGES.changing}
+    >
+      <FieldStack intro>
+        {needsCurrent && (
           <TextField
-            label={CHANGE_STUDY_PASSWORD_TEXTS.next}
+            label={CHANGE_STUDY_PASSWORD_TEXTS.current}
             type="password"
-            autoComplete="new-password"
-            autoFocus={!needsCurrent}
-            value={form.next}
-            onChange={(e) => setForm({ ...form, next: e.target.value })}
-            {...fieldError('next')}
-            helperText={fieldError('next').helperText ?? CHANGE_STUDY_PASSWORD_TEXTS.nextHelper}
+            autoComplete="current-password"
+            autoFocus
+            value={form.current}
+            onChange={(e) => setForm({ ...form, current: e.target.value })}
+            {...fieldError('current')}
             disabled={busy}
             fullWidth
           />
-          <TextField
-            label={CHANGE_STUDY_PASSWORD_TEXTS.confirm}
-            type="password"
-            autoComplete="new-password"
-            value={form.confirm}
-            onChange={(e) => setForm({ ...form, confirm: e.target.value })}
-            {...fieldError('confirm')}
-            disabled={busy}
-            fullWidth
-          />
-        </Box>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <CancelAndSubmit
-          busy={busy}
-          onClose={onClose}
-          label={
-            needsCurrent
-              ? CHANGE_STUDY_PASSWORD_TEXTS.submit
-              : CHANGE_STUDY_PASSWORD_TEXTS.submitFirst
-          }
-          busyLabel={STUDY_MESSAGES.changing}
+        )}
+        <TextField
+          label={CHANGE_STUDY_PASSWORD_TEXTS.next}
+          type="password"
+          autoComplete="new-password"
+          autoFocus={!needsCurrent}
+          value={form.next}
+          onChange={(e) => setForm({ ...form, next: e.target.value })}
+          {...fieldError('next')}
+          helperText={fieldError('next').helperText ?? CHANGE_STUDY_PASSWORD_TEXTS.nextHelper}
+          disabled={busy}
+          fullWidth
         />
-      </DialogActions>
-    </Box>
+        <TextField
+          label={CHANGE_STUDY_PASSWORD_TEXTS.confirm}
+          type="password"
+          autoComplete="new-password"
+          value={form.confirm}
+          onChange={(e) => setForm({ ...form, confirm: e.target.value })}
+          {...fieldError('confirm')}
+          disabled={busy}
+          fullWidth
+        />
+      </FieldStack>
+    </FormDialogBody>
   );
 }

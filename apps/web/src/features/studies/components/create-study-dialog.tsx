@@ -1,8 +1,3 @@
-import Box from '@mui/material/Box';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import {
   CREATE_STUDY_TEXTS,
@@ -13,8 +8,14 @@ import {
   parseEmailList,
   STUDY_MESSAGES,
 } from '@research/contracts';
-import { type FormEvent, useEffect, useId, useState } from 'react';
-import { CancelAndSubmit } from '../../../components/cancel-and-submit';
+import type { FormEvent } from 'react';
+import {
+  FieldStack,
+  FormDialog,
+  FormDialogBody,
+  type PageFormDialogProps,
+  useSubmitTried,
+} from '../../../components/form-dialog';
 
 export interface CreateStudyForm {
   name: string;
@@ -79,15 +80,6 @@ export function createFormErrors(form: CreateStudyForm): CreateFormErrors {
   return errors;
 }
 
-interface CreateStudyDialogProps {
-  open: boolean;
-  busy: boolean;
-  form: CreateStudyForm;
-  onChange: (form: CreateStudyForm) => void;
-  onClose: () => void;
-  onSubmit: (form: CreateStudyForm) => void;
-}
-
 /** 'Create New Study'. The form lives in the page so it clears only after a success. */
 export function CreateStudyDialog({
   open,
@@ -96,13 +88,8 @@ export function CreateStudyDialog({
   onChange,
   onClose,
   onSubmit,
-}: CreateStudyDialogProps) {
-  const titleId = useId();
-  const [touched, setTouched] = useState(false);
-  // A fresh opening starts without error texts.
-  useEffect(() => {
-    if (!open) setTouched(false);
-  }, [open]);
+}: PageFormDialogProps<CreateStudyForm>) {
+  const [touched, setTouched] = useSubmitTried(open);
   const set = (field: keyof CreateStudyForm) => (value: string) =>
     onChange({ ...form, [field]: value });
   const passwordTooShort = studyPasswordTooShort(form.password);
@@ -118,86 +105,76 @@ export function CreateStudyDialog({
   };
 
   return (
-    <Dialog
-      open={open}
-      onClose={busy ? undefined : onClose}
-      aria-labelledby={titleId}
-      maxWidth="sm"
-      fullWidth
-    >
-      <Box component="form" noValidate onSubmit={submit}>
-        <DialogTitle id={titleId}>{CREATE_STUDY_TEXTS.title}</DialogTitle>
-        <DialogContent>
-          <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: 1 }}>
-            <TextField
-              label={CREATE_STUDY_TEXTS.name}
-              required
-              autoFocus
-              value={form.name}
-              onChange={(e) => set('name')(e.target.value)}
-              error={Boolean(shown('name'))}
-              helperText={shown('name')}
-              disabled={busy}
-              fullWidth
-            />
-            <TextField
-              label={CREATE_STUDY_TEXTS.description}
-              value={form.description}
-              onChange={(e) => set('description')(e.target.value)}
-              error={Boolean(shown('description'))}
-              helperText={shown('description')}
-              disabled={busy}
-              multiline
-              minRows={3}
-              fullWidth
-            />
-            <TextField
-              label={CREATE_STUDY_TEXTS.duration}
-              placeholder={CREATE_STUDY_TEXTS.durationPlaceholder}
-              value={form.duration}
-              onChange={(e) => set('duration')(e.target.value)}
-              error={Boolean(shown('duration'))}
-              helperText={shown('duration')}
-              disabled={busy}
-              fullWidth
-            />
-            <TextField
-              label={CREATE_STUDY_TEXTS.password}
-              type="password"
-              autoComplete="new-password"
-              value={form.password}
-              onChange={(e) => set('password')(e.target.value)}
-              error={passwordTooShort || Boolean(shown('password'))}
-              helperText={
-                passwordTooShort
-                  ? STUDY_MESSAGES.passwordTooShort
-                  : (shown('password') ?? CREATE_STUDY_TEXTS.passwordHelper)
-              }
-              disabled={busy}
-              fullWidth
-            />
-            <TextField
-              label={CREATE_STUDY_TEXTS.collaborators}
-              placeholder={CREATE_STUDY_TEXTS.collaboratorsPlaceholder}
-              helperText={shown('collaborators') ?? CREATE_STUDY_TEXTS.collaboratorsHelper}
-              error={Boolean(shown('collaborators'))}
-              value={form.collaborators}
-              onChange={(e) => set('collaborators')(e.target.value)}
-              disabled={busy}
-              fullWidth
-            />
-          </Box>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}>
-          <CancelAndSubmit
-            busy={busy}
-            onClose={onClose}
-            label={CREATE_STUDY_TEXTS.submit}
-            busyLabel={STUDY_MESSAGES.createWait}
-            disabled={passwordTooShort}
+    <FormDialog open={open} busy={busy} onClose={onClose} maxWidth="sm">
+      <FormDialogBody
+        title={CREATE_STUDY_TEXTS.title}
+        onSubmit={submit}
+        submitLabel={CREATE_STUDY_TEXTS.submit}
+        busyLabel={STUDY_MESSAGES.createWait}
+        disabled={passwordTooShort}
+        // The 30-second wait text is long: the actions may wrap.
+        extraActions={null}
+      >
+        <FieldStack>
+          <TextField
+            label={CREATE_STUDY_TEXTS.name}
+            required
+            autoFocus
+            value={form.name}
+            onChange={(e) => set('name')(e.target.value)}
+            error={Boolean(shown('name'))}
+            helperText={shown('name')}
+            disabled={busy}
+            fullWidth
           />
-        </DialogActions>
-      </Box>
-    </Dialog>
+          <TextField
+            label={CREATE_STUDY_TEXTS.description}
+            value={form.description}
+            onChange={(e) => set('description')(e.target.value)}
+            error={Boolean(shown('description'))}
+            helperText={shown('description')}
+            disabled={busy}
+            multiline
+            minRows={3}
+            fullWidth
+          />
+          <TextField
+            label={CREATE_STUDY_TEXTS.duration}
+            placeholder={CREATE_STUDY_TEXTS.durationPlaceholder}
+            value={form.duration}
+            onChange={(e) => set('duration')(e.target.value)}
+            error={Boolean(shown('duration'))}
+            helperText={shown('duration')}
+            disabled={busy}
+            fullWidth
+          />
+          <TextField
+            label={CREATE_STUDY_TEXTS.password}
+            type="password"
+            autoComplete="new-password"
+            value={form.password}
+            onChange={(e) => set('password')(e.target.value)}
+            error={passwordTooShort || Boolean(shown('password'))}
+            helperText={
+              passwordTooShort
+                ? STUDY_MESSAGES.passwordTooShort
+                : (shown('password') ?? CREATE_STUDY_TEXTS.passwordHelper)
+            }
+            disabled={busy}
+            fullWidth
+          />
+          <TextField
+            label={CREATE_STUDY_TEXTS.collaborators}
+            placeholder={CREATE_STUDY_TEXTS.collaboratorsPlaceholder}
+            helperText={shown('collaborators') ?? CREATE_STUDY_TEXTS.collaboratorsHelper}
+            error={Boolean(shown('collaborators'))}
+            value={form.collaborators}
+            onChange={(e) => set('collaborators')(e.target.value)}
+            disabled={busy}
+            fullWidth
+          />
+        </FieldStack>
+      </FormDialogBody>
+    </FormDialog>
   );
 }

@@ -1,9 +1,3 @@
-import Box from '@mui/material/Box';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import {
   formatStudyCodeInput,
@@ -11,8 +5,14 @@ import {
   STUDY_CODE,
   STUDY_MESSAGES,
 } from '@research/contracts';
-import { type FormEvent, useEffect, useId, useState } from 'react';
-import { CancelAndSubmit } from '../../../components/cancel-and-submit';
+import type { FormEvent } from 'react';
+import {
+  FieldStack,
+  FormDialog,
+  FormDialogBody,
+  type PageFormDialogProps,
+  useSubmitTried,
+} from '../../../components/form-dialog';
 
 export interface JoinStudyForm {
   studyCode: string;
@@ -20,15 +20,6 @@ export interface JoinStudyForm {
 }
 
 export const EMPTY_JOIN_FORM: JoinStudyForm = { studyCode: '', password: '' };
-
-interface JoinStudyDialogProps {
-  open: boolean;
-  busy: boolean;
-  form: JoinStudyForm;
-  onChange: (form: JoinStudyForm) => void;
-  onClose: () => void;
-  onSubmit: (form: JoinStudyForm) => void;
-}
 
 /** 'Join Study as Collaborator': code (upper-cased, at most 6 characters) and password. */
 export function JoinStudyDialog({
@@ -38,13 +29,8 @@ export function JoinStudyDialog({
   onChange,
   onClose,
   onSubmit,
-}: JoinStudyDialogProps) {
-  const titleId = useId();
-  const [touched, setTouched] = useState(false);
-  // A fresh opening starts without error texts.
-  useEffect(() => {
-    if (!open) setTouched(false);
-  }, [open]);
+}: PageFormDialogProps<JoinStudyForm>) {
+  const [touched, setTouched] = useSubmitTried(open);
   const codeMissing = !form.studyCode.trim();
   const passwordMissing = !form.password;
   const missing = touched && (codeMissing || passwordMissing);
@@ -55,67 +41,55 @@ export function JoinStudyDialog({
     if (!busy && !codeMissing && !passwordMissing) onSubmit(form);
   };
   return (
-    <Dialog
-      open={open}
-      onClose={busy ? undefined : onClose}
-      aria-labelledby={titleId}
-      maxWidth="xs"
-      fullWidth
-    >
-      <Box component="form" noValidate onSubmit={submit}>
-        <DialogTitle id={titleId}>{JOIN_STUDY_TEXTS.title}</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>{JOIN_STUDY_TEXTS.intro}</DialogContentText>
-          <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-            <TextField
-              label={JOIN_STUDY_TEXTS.code}
-              autoFocus
-              autoComplete="off"
-              value={form.studyCode}
-              onChange={(e) =>
-                onChange({
-                  ...form,
-                  studyCode: formatStudyCodeInput(e.target.value, STUDY_CODE.joinEntryLength),
-                })
-              }
-              error={missing && codeMissing}
-              helperText={missing && codeMissing ? STUDY_MESSAGES.joinFieldsRequired : undefined}
-              disabled={busy}
-              slotProps={{
-                htmlInput: {
-                  autoCapitalize: 'characters',
-                  spellCheck: false,
-                  style: { fontFamily: 'monospace', letterSpacing: 2 },
-                },
-              }}
-              fullWidth
-            />
-            <TextField
-              label={JOIN_STUDY_TEXTS.password}
-              type="password"
-              autoComplete="off"
-              value={form.password}
-              onChange={(e) => onChange({ ...form, password: e.target.value })}
-              error={missing && passwordMissing}
-              helperText={
-                missing && passwordMissing && !codeMissing
-                  ? STUDY_MESSAGES.joinFieldsRequired
-                  : undefined
-              }
-              disabled={busy}
-              fullWidth
-            />
-          </Box>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <CancelAndSubmit
-            busy={busy}
-            onClose={onClose}
-            label={JOIN_STUDY_TEXTS.submit}
-            busyLabel={STUDY_MESSAGES.joining}
+    <FormDialog open={open} busy={busy} onClose={onClose} maxWidth="xs">
+      <FormDialogBody
+        title={JOIN_STUDY_TEXTS.title}
+        intro={JOIN_STUDY_TEXTS.intro}
+        onSubmit={submit}
+        submitLabel={JOIN_STUDY_TEXTS.submit}
+        busyLabel={STUDY_MESSAGES.joining}
+      >
+        <FieldStack intro>
+          <TextField
+            label={JOIN_STUDY_TEXTS.code}
+            autoFocus
+            autoComplete="off"
+            value={form.studyCode}
+            onChange={(e) =>
+              onChange({
+                ...form,
+                studyCode: formatStudyCodeInput(e.target.value, STUDY_CODE.joinEntryLength),
+              })
+            }
+            error={missing && codeMissing}
+            helperText={missing && codeMissing ? STUDY_MESSAGES.joinFieldsRequired : undefined}
+            disabled={busy}
+            slotProps={{
+              htmlInput: {
+                autoCapitalize: 'characters',
+                spellCheck: false,
+                style: { fontFamily: 'monospace', letterSpacing: 2 },
+              },
+            }}
+            fullWidth
           />
-        </DialogActions>
-      </Box>
-    </Dialog>
+          <TextField
+            label={JOIN_STUDY_TEXTS.password}
+            type="password"
+            autoComplete="off"
+            value={form.password}
+            onChange={(e) => onChange({ ...form, password: e.target.value })}
+            error={missing && passwordMissing}
+            helperText={
+              missing && passwordMissing && !codeMissing
+                ? STUDY_MESSAGES.joinFieldsRequired
+                : undefined
+            }
+            disabled={busy}
+            fullWidth
+          />
+        </FieldStack>
+      </FormDialogBody>
+    </FormDialog>
   );
 }

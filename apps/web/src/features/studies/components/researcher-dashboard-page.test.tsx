@@ -4,29 +4,19 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { type FakeReply, type FakeRoute, failure, installAccount } from '../../../test/fake-api';
 import { renderRoute } from '../../../test/render-route';
+import { dialog, makeStudy as makeStudyFixture, notification } from '../../../test/study-fixtures';
 
 const OWNED = 'GET /api/auth/researcher-studies';
 const COLLAB = 'GET /api/auth/collaborative-studies';
 
 let nextId = 1;
 function makeStudy(overrides: Partial<Study> = {}): Study {
-  const id = `00000000-0000-4000-8000-${String(nextId++).padStart(12, '0')}`;
-  return {
-    id,
-    name: 'Sleep and Activity Study',
+  return makeStudyFixture({
+    id: `00000000-0000-4000-8000-${String(nextId++).padStart(12, '0')}`,
     description: 'Nightly sleep stages and daily steps.',
-    duration: '4 weeks',
-    studyCode: 'ABC234',
-    status: 'active',
     participantCount: 3,
-    createdAt: '2026-03-05T10:00:00.000Z',
-    role: 'main',
-    ownerName: 'Ada Lovelace King',
-    hasPassword: true,
-    collaborators: [],
-    settings: { allowSelfEnrollment: false, requireVerification: true, dataRetentionDays: 365 },
     ...overrides,
-  };
+  });
 }
 
 function list(data: Study[], totalCount = data.length): FakeRoute {
@@ -59,23 +49,10 @@ async function openDashboard(
   return { ...api, ...view, user: userEvent.setup({ delay: null }) };
 }
 
-const dialog = (name: string) => screen.findByRole('dialog', { name });
 /** Validation is shown in the form only, never again in a 'Validation Error' modal. */
 const noValidationModal = () =>
   screen.queryByRole('dialog', { name: 'Validation Error' }) === null &&
   screen.queryByRole('alertdialog', { name: 'Validation Error' }) === null;
-/** The notification modal: an alert dialog for errors and warnings, a dialog otherwise. */
-const notification = async (title: string) => {
-  let modal: HTMLElement | undefined;
-  await waitFor(() => {
-    modal = [
-      ...screen.queryAllByRole('dialog', { name: title }),
-      ...screen.queryAllByRole('alertdialog', { name: title }),
-    ][0];
-    expect(modal).toBeDefined();
-  });
-  return modal as HTMLElement;
-};
 
 describe('Researcher dashboard', { timeout: 30_000 }, () => {
   it('welcomes by display name and counts both lists from totalCount', async () => {

@@ -2,7 +2,6 @@ import Add from '@mui/icons-material/Add';
 import GroupAdd from '@mui/icons-material/GroupAdd';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Snackbar from '@mui/material/Snackbar';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import {
@@ -18,6 +17,7 @@ import {
 } from '@research/contracts';
 import { useCallback, useEffect, useId, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { CopiedSnackbar } from '../../../components/copied-snackbar';
 import { EditStudyDialog, type EditStudyValues } from '../../../components/edit-study-dialog';
 import {
   type NotificationContent,
@@ -357,13 +357,7 @@ export default function ResearcherDashboardPage() {
           }
         }}
       />
-      <Snackbar
-        open={copied}
-        autoHideDuration={2500}
-        onClose={() => setCopied(false)}
-        message={STUDY_MESSAGES.codeCopied}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      />
+      <CopiedSnackbar open={copied} onClose={() => setCopied(false)} />
     </Box>
   );
 }

@@ -1,7 +1,7 @@
 import { participantsApi } from '@research/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callOperation } from '../../../lib/api-client';
 import { DASHBOARD_STUDIES_KEY, studyDetailKeys } from './keys';
+import { useStudyMutation } from './study-mutation';
 
 export interface DeleteParticipantRequest {
   studyId: string;
@@ -14,15 +14,10 @@ export async function deleteParticipant({ participantId }: DeleteParticipantRequ
 }
 
 export function useDeleteParticipant() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deleteParticipant,
-    onSuccess: (_, { studyId }) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: studyDetailKeys.participants(studyId) }),
-        queryClient.invalidateQueries({ queryKey: studyDetailKeys.stats(studyId) }),
-        // The dashboard card counts participants.
-        queryClient.invalidateQueries({ queryKey: DASHBOARD_STUDIES_KEY }),
-      ]),
-  });
+  return useStudyMutation(deleteParticipant, ({ studyId }) => [
+    studyDetailKeys.participants(studyId),
+    studyDetailKeys.stats(studyId),
+    // The dashboard card counts participants.
+    DASHBOARD_STUDIES_KEY,
+  ]);
 }

@@ -1,7 +1,7 @@
 import { participantsApi } from '@research/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callOperation } from '../../../lib/api-client';
 import { studyDetailKeys } from './keys';
+import { useStudyMutation } from './study-mutation';
 
 export interface DeletePendingRequest {
   studyId: string;
@@ -15,13 +15,8 @@ export async function deletePendingParticipant({ studyId, pendingId }: DeletePen
 }
 
 export function useDeletePendingParticipant() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: deletePendingParticipant,
-    onSuccess: (_, { studyId }) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: studyDetailKeys.pending(studyId) }),
-        queryClient.invalidateQueries({ queryKey: studyDetailKeys.stats(studyId) }),
-      ]),
-  });
+  return useStudyMutation(deletePendingParticipant, ({ studyId }) => [
+    studyDetailKeys.pending(studyId),
+    studyDetailKeys.stats(studyId),
+  ]);
 }

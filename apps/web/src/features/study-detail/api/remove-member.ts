@@ -1,7 +1,7 @@
 import { participantsApi } from '@research/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callOperation } from '../../../lib/api-client';
 import { DASHBOARD_STUDIES_KEY, studyDetailKeys } from './keys';
+import { useStudyMutation } from './study-mutation';
 
 export interface RemoveMemberRequest {
   studyId: string;
@@ -14,15 +14,10 @@ export async function removeMember({ studyId, userId }: RemoveMemberRequest): Pr
 }
 
 export function useRemoveMember() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: removeMember,
-    onSuccess: (_, { studyId }) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: studyDetailKeys.members(studyId) }),
-        queryClient.invalidateQueries({ queryKey: studyDetailKeys.stats(studyId) }),
-        // The dashboard card lists the collaborators.
-        queryClient.invalidateQueries({ queryKey: DASHBOARD_STUDIES_KEY }),
-      ]),
-  });
+  return useStudyMutation(removeMember, ({ studyId }) => [
+    studyDetailKeys.members(studyId),
+    studyDetailKeys.stats(studyId),
+    // The dashboard card lists the collaborators.
+    DASHBOARD_STUDIES_KEY,
+  ]);
 }

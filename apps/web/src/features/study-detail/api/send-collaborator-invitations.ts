@@ -1,7 +1,7 @@
 import { emailApi, type OperationBody } from '@research/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callOperation } from '../../../lib/api-client';
 import { studyDetailKeys } from './keys';
+import { useStudyMutation } from './study-mutation';
 
 export interface SendCollaboratorInvitationsRequest {
   studyId: string;
@@ -21,13 +21,8 @@ export function sendCollaboratorInvitations({ payload }: SendCollaboratorInvitat
 }
 
 export function useSendCollaboratorInvitations() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: sendCollaboratorInvitations,
-    onSuccess: (_, { studyId }) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: studyDetailKeys.emails(studyId) }),
-        queryClient.invalidateQueries({ queryKey: studyDetailKeys.stats(studyId) }),
-      ]),
-  });
+  return useStudyMutation(sendCollaboratorInvitations, ({ studyId }) => [
+    studyDetailKeys.emails(studyId),
+    studyDetailKeys.stats(studyId),
+  ]);
 }

@@ -1,7 +1,7 @@
 import { emailApi, type OperationBody } from '@research/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callOperation } from '../../../lib/api-client';
 import { studyDetailKeys } from './keys';
+import { useStudyMutation } from './study-mutation';
 
 export interface SendContactEmailRequest {
   studyId: string;
@@ -14,13 +14,8 @@ export function sendContactEmail({ payload }: SendContactEmailRequest) {
 }
 
 export function useSendContactEmail() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: sendContactEmail,
-    onSuccess: (_, { studyId }) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: studyDetailKeys.emails(studyId) }),
-        queryClient.invalidateQueries({ queryKey: studyDetailKeys.stats(studyId) }),
-      ]),
-  });
+  return useStudyMutation(sendContactEmail, ({ studyId }) => [
+    studyDetailKeys.emails(studyId),
+    studyDetailKeys.stats(studyId),
+  ]);
 }

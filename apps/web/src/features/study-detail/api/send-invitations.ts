@@ -1,7 +1,7 @@
 import { emailApi, type OperationBody } from '@research/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callOperation } from '../../../lib/api-client';
 import { studyDetailKeys } from './keys';
+import { useStudyMutation } from './study-mutation';
 
 export interface SendInvitationsRequest {
   studyId: string;
@@ -17,14 +17,9 @@ export function sendInvitations({ payload }: SendInvitationsRequest) {
 }
 
 export function useSendInvitations() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: sendInvitations,
-    onSuccess: (_, { studyId }) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: studyDetailKeys.pending(studyId) }),
-        queryClient.invalidateQueries({ queryKey: studyDetailKeys.emails(studyId) }),
-        queryClient.invalidateQueries({ queryKey: studyDetailKeys.stats(studyId) }),
-      ]),
-  });
+  return useStudyMutation(sendInvitations, ({ studyId }) => [
+    studyDetailKeys.pending(studyId),
+    studyDetailKeys.emails(studyId),
+    studyDetailKeys.stats(studyId),
+  ]);
 }

@@ -1,7 +1,7 @@
 import { type OperationBody, type ParticipantDetails, participantsApi } from '@research/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callOperation } from '../../../lib/api-client';
 import { studyDetailKeys } from './keys';
+import { useStudyMutation } from './study-mutation';
 
 export interface UpdateParticipantRequest {
   studyId: string;
@@ -22,15 +22,8 @@ export async function updateParticipant({
 }
 
 export function useUpdateParticipant() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: updateParticipant,
-    onSuccess: (_, { studyId, participantId }) =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: studyDetailKeys.participants(studyId) }),
-        queryClient.invalidateQueries({
-          queryKey: studyDetailKeys.participantInfo(studyId, participantId),
-        }),
-      ]),
-  });
+  return useStudyMutation(updateParticipant, ({ studyId, participantId }) => [
+    studyDetailKeys.participants(studyId),
+    studyDetailKeys.participantInfo(studyId, participantId),
+  ]);
 }

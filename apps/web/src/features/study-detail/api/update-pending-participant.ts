@@ -1,7 +1,7 @@
 import { type OperationBody, type PendingParticipant, participantsApi } from '@research/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callOperation } from '../../../lib/api-client';
 import { studyDetailKeys } from './keys';
+import { useStudyMutation } from './study-mutation';
 
 export interface UpdatePendingRequest {
   studyId: string;
@@ -23,10 +23,7 @@ export async function updatePendingParticipant({
 }
 
 export function useUpdatePendingParticipant() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: updatePendingParticipant,
-    onSuccess: (_, { studyId }) =>
-      queryClient.invalidateQueries({ queryKey: studyDetailKeys.pending(studyId) }),
-  });
+  return useStudyMutation(updatePendingParticipant, ({ studyId }) => [
+    studyDetailKeys.pending(studyId),
+  ]);
 }

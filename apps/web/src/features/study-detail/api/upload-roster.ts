@@ -1,7 +1,7 @@
 import { participantsApi, type RosterIntent, type RosterResult } from '@research/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callOperation } from '../../../lib/api-client';
 import { studyDetailKeys } from './keys';
+import { useStudyMutation } from './study-mutation';
 
 export interface UploadRosterRequest {
   studyId: string;
@@ -38,15 +38,8 @@ export function uploadRoster({
 }
 
 export function useUploadRoster() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: uploadRoster,
-    onSuccess: (_, { studyId, dryRun }) =>
-      dryRun
-        ? undefined
-        : Promise.all([
-            queryClient.invalidateQueries({ queryKey: studyDetailKeys.pending(studyId) }),
-            queryClient.invalidateQueries({ queryKey: studyDetailKeys.stats(studyId) }),
-          ]),
-  });
+  return useStudyMutation(uploadRoster, ({ studyId, dryRun }) =>
+    // A dry run stores nothing.
+    dryRun ? [] : [studyDetailKeys.pending(studyId), studyDetailKeys.stats(studyId)],
+  );
 }

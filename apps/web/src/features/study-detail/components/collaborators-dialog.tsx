@@ -1,13 +1,6 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import { useTheme } from '@mui/material/styles';
 import TextField from '@mui/material/TextField';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import {
   COLLABORATOR_DIALOG_TEXTS,
   CONTACT_MESSAGES,
@@ -16,29 +9,17 @@ import {
   INVITE_DIALOG_TEXTS,
   INVITE_MESSAGES,
   isValidEmail,
-  NOTIFICATION_TITLES,
   normalizeEmail,
   parseEmailList,
-  STUDY_DETAIL_TEXTS,
   type Study,
 } from '@research/contracts';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useSecureAuth } from '../../../lib/auth/auth-provider';
 import { useMembers } from '../api/get-members';
 import { useSendCollaboratorInvitations } from '../api/send-collaborator-invitations';
-import { useSendContactEmail } from '../api/send-contact-email';
-import {
-  type ContactDraft,
-  ContactForm,
-  contactProblem,
-  contactRecipients,
-  EMPTY_CONTACT_DRAFT,
-} from './contact-form';
-import { type EmailDraft, EmailReview } from './email-review';
-import { type MailMode, ModeToggle } from './mode-toggle';
-import { messageOf, type Notify } from './notify';
-
-type Step = 'compose' | 'review';
+import { ContactForm, contactRecipients } from './contact-form';
+import { MailDialogFrame, useContactMail, useMailDialogState } from './mail-dialog';
+import { messageOf, type Notify, requireSession } from './notify';
 
 interface InviteDraft {
   emails: string;
@@ -75,41 +56,35 @@ export function CollaboratorsDialog({
   notify,
   onClose,
 }: CollaboratorsDialogProps) {
-  const theme = useTheme();
-  const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
-  const titleId = useId();
   const { user } = useSecureAuth();
   const defaults = collaboratorInvitationDefaults(study.name);
   const emptyInvite: InviteDraft = { emails: '', subject: defaults.subject, message: '' };
 
-  const [mode, setMode] = useState<MailMode>('invite');
-  const [step, setStep] = useState<Step>('compose');
+  const mail = useMailDialogState('invite');
   const [invite, setInvite] = useState<InviteDraft>(emptyInvite);
   const [inviteIssue, setInviteIssue] = useState<string | null>(null);
-  const [contact, setContact] = useState<ContactDraft>(EMPTY_CONTACT_DRAFT);
-  const [contactIssue, setContactIssue] = useState<string | null>(null);
-  const [draft, setDraft] = useState<EmailDraft>({ subject: '', body: '' });
 
-  const members = useMembers(study.id, open && mode === 'contact');
+  const members = useMembers(study.id, open && mail.mode === 'contact');
   const sendInvitations = useSendCollaboratorInvitations();
-  const sendContact = useSendContactEmail();
-  const busy = sendInvitations.isPending || sendContact.isPending;
+  const contactMail = useContactMail(study, 'collaborators', notify);
+  const busy = sendInvitations.isPending || contactMail.isPending;
   const options = (members.data ?? [])
     .filter((member) => member.email.toLowerCase() !== user?.email?.toLowerCase())
     .map((member) => ({ email: member.email, label: member.name || undefined }));
 
   const reset = () => {
-    setMode('invite');
-    setStep('compose');
+    mail.reset();
     setInvite(emptyInvite);
     setInviteIssue(null);
-    setContact(EMPTY_CONTACT_DRAFT);
-    setContactIssue(null);
-    setDraft({ subject: '', body: '' });
   };
 
   const close = () => {
     if (!busy) onClose();
+  };
+
+  const sent = () => {
+    reset();
+    onClose();
   };
 
   const continueInvite = (event: FormEvent) => {
@@ -117,87 +92,51 @@ export function CollaboratorsDialog({
     const problem = inviteProblem(invite);
     setInviteIssue(problem);
     if (problem) return;
-    setDraft({
+    mail.review({
       subject: invite.subject.trim() || defaults.subject,
       body: invite.message.trim() || defaults.body,
     });
-    setStep('review');
-  };
-
-  const continueContact = (event: FormEvent) => {
-    event.preventDefault();
-    const problem = contactProblem(contact);
-    setContactIssue(problem);
-    if (problem) return;
-    setDraft({ subject: contact.title.trim(), body: contact.content.trim() });
-    setStep('review');
   };
 
   const inviteRecipients = () => [...new Set(parseEmailList(invite.emails).map(normalizeEmail))];
 
-  const send = async () => {
-    if (!signedIn) {
-      notify('error', NOTIFICATION_TITLES.authenticationError, CONTACT_MESSAGES.authRequired);
-      return;
-    }
+  const sendInvite = async () => {
     try {
-      if (mode === 'invite') {
-        const result = await sendInvitations.mutateAsync({
-          studyId: study.id,
-          payload: {
-            studyCode: study.studyCode,
-            studyName: study.name,
-            recipients: inviteRecipients(),
-            emailSubject: draft.subject.trim(),
-            emailBody: draft.body.trim(),
-            invitationType: 'collaborator',
-          },
-        });
-        reset();
-        onClose();
-        notify(
-          'success',
-          INVITE_MESSAGES.sentTitle,
-          COLLABORATOR_DIALOG_TEXTS.invitationOutcome(
-            result.sentCount,
-            result.alreadyMembers,
-            result.skippedCount,
-          ),
-        );
-      } else {
-        const result = await sendContact.mutateAsync({
-          studyId: study.id,
-          payload: {
-            studyCode: study.studyCode,
-            audience: 'collaborators',
-            recipients: contactRecipients(contact),
-            emailSubject: draft.subject.trim(),
-            emailBody: draft.body.trim(),
-          },
-        });
-        reset();
-        onClose();
-        notify(
-          'success',
-          CONTACT_MESSAGES.sentTitle,
-          INVITE_DIALOG_TEXTS.emailsSent(result.sentCount),
-        );
-      }
+      const result = await sendInvitations.mutateAsync({
+        studyId: study.id,
+        payload: {
+          studyCode: study.studyCode,
+          studyName: study.name,
+          recipients: inviteRecipients(),
+          emailSubject: mail.draft.subject.trim(),
+          emailBody: mail.draft.body.trim(),
+          invitationType: 'collaborator',
+        },
+      });
+      sent();
+      notify(
+        'success',
+        INVITE_MESSAGES.sentTitle,
+        COLLABORATOR_DIALOG_TEXTS.invitationOutcome(
+          result.sentCount,
+          result.alreadyMembers,
+          result.skippedCount,
+        ),
+      );
     } catch (error) {
-      if (mode === 'invite') {
-        notify(
-          'error',
-          INVITE_MESSAGES.sendFailedTitle,
-          messageOf(error, INVITE_MESSAGES.sendFailed),
-        );
-      } else {
-        notify(
-          'error',
-          CONTACT_MESSAGES.sendFailedTitle,
-          messageOf(error, INVITE_DIALOG_TEXTS.sendFailed),
-        );
-      }
+      notify(
+        'error',
+        INVITE_MESSAGES.sendFailedTitle,
+        messageOf(error, INVITE_MESSAGES.sendFailed),
+      );
     }
+  };
+
+  const send = async () => {
+    // Either mode needs a session; this dialog says so in the contact wording for both.
+    if (!requireSession(signedIn, notify, CONTACT_MESSAGES.authRequired)) return;
+    if (mail.mode === 'invite') await sendInvite();
+    else await contactMail.send(contactRecipients(mail.contact), mail.draft, sent);
   };
 
   const credentials = collaboratorCredentialsBlock({
@@ -205,106 +144,91 @@ export function CollaboratorsDialog({
     password: null,
     baseUrl: window.location.origin,
   });
+  const inviting = mail.mode === 'invite';
 
   return (
-    <Dialog
+    <MailDialogFrame
       open={open}
       onClose={close}
-      aria-labelledby={titleId}
-      maxWidth="md"
-      fullWidth
-      fullScreen={fullScreen}
+      mail={mail}
+      title={COLLABORATOR_DIALOG_TEXTS.dialogTitle}
+      review={{
+        title: inviting
+          ? COLLABORATOR_DIALOG_TEXTS.reviewInvitationTitle
+          : COLLABORATOR_DIALOG_TEXTS.reviewContactTitle,
+        recipientCount: inviting
+          ? inviteRecipients().length
+          : contactRecipients(mail.contact).length,
+        note: inviting ? COLLABORATOR_DIALOG_TEXTS.credentialsNote(credentials) : undefined,
+        busy,
+        onSend: send,
+      }}
+      onContinue={inviting ? continueInvite : mail.continueContact}
     >
-      {step === 'review' ? (
-        <EmailReview
-          titleId={titleId}
-          title={
-            mode === 'invite'
-              ? COLLABORATOR_DIALOG_TEXTS.reviewInvitationTitle
-              : COLLABORATOR_DIALOG_TEXTS.reviewContactTitle
-          }
-          draft={draft}
-          onChange={setDraft}
-          recipientCount={
-            mode === 'invite' ? inviteRecipients().length : contactRecipients(contact).length
-          }
-          note={
-            mode === 'invite' ? COLLABORATOR_DIALOG_TEXTS.credentialsNote(credentials) : undefined
-          }
-          sendLabel={
-            mode === 'invite' ? INVITE_DIALOG_TEXTS.sendInvitations : INVITE_DIALOG_TEXTS.sendEmails
-          }
-          busy={busy}
-          onBack={() => setStep('compose')}
-          onSend={send}
+      {inviting ? (
+        <InviteFields
+          invite={invite}
+          issue={inviteIssue}
+          onChange={(next) => {
+            // Only new addresses can answer the problem shown.
+            if (next.emails !== invite.emails) setInviteIssue(null);
+            setInvite(next);
+          }}
         />
       ) : (
-        <Box
-          component="form"
-          noValidate
-          onSubmit={mode === 'invite' ? continueInvite : continueContact}
-        >
-          <DialogTitle id={titleId}>{COLLABORATOR_DIALOG_TEXTS.dialogTitle}</DialogTitle>
-          <DialogContent dividers>
-            <ModeToggle mode={mode} onChange={setMode} />
-            {mode === 'invite' ? (
-              <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-                {inviteIssue && (
-                  <Alert severity="warning" role="alert">
-                    {inviteIssue}
-                  </Alert>
-                )}
-                <TextField
-                  label={COLLABORATOR_DIALOG_TEXTS.emails}
-                  helperText={COLLABORATOR_DIALOG_TEXTS.emailsHelper}
-                  value={invite.emails}
-                  onChange={(event) => {
-                    setInvite({ ...invite, emails: event.target.value });
-                    setInviteIssue(null);
-                  }}
-                  error={inviteIssue !== null}
-                  required
-                  fullWidth
-                />
-                <TextField
-                  label={INVITE_DIALOG_TEXTS.subject}
-                  value={invite.subject}
-                  onChange={(event) => setInvite({ ...invite, subject: event.target.value })}
-                  fullWidth
-                />
-                <TextField
-                  label={COLLABORATOR_DIALOG_TEXTS.message}
-                  helperText={COLLABORATOR_DIALOG_TEXTS.messageHelper}
-                  value={invite.message}
-                  onChange={(event) => setInvite({ ...invite, message: event.target.value })}
-                  multiline
-                  minRows={4}
-                  fullWidth
-                />
-              </Box>
-            ) : (
-              <ContactForm
-                draft={contact}
-                onChange={(next) => {
-                  setContact(next);
-                  if (contactIssue) setContactIssue(null);
-                }}
-                options={options}
-                loadingOptions={members.isPending}
-                emptyOptionsText={COLLABORATOR_DIALOG_TEXTS.noMembers}
-                problem={contactIssue}
-                allowExtras={false}
-              />
-            )}
-          </DialogContent>
-          <DialogActions sx={{ px: 3, py: 2 }}>
-            <Button onClick={close}>{STUDY_DETAIL_TEXTS.cancel}</Button>
-            <Button type="submit" variant="contained">
-              {INVITE_DIALOG_TEXTS.continue}
-            </Button>
-          </DialogActions>
-        </Box>
+        <ContactForm
+          draft={mail.contact}
+          onChange={mail.setContact}
+          options={options}
+          loadingOptions={members.isPending}
+          emptyOptionsText={COLLABORATOR_DIALOG_TEXTS.noMembers}
+          problem={mail.contactIssue}
+          allowExtras={false}
+        />
       )}
-    </Dialog>
+    </MailDialogFrame>
+  );
+}
+
+interface InviteFieldsProps {
+  invite: InviteDraft;
+  issue: string | null;
+  onChange: (next: InviteDraft) => void;
+}
+
+/** The collaborator invitation: addresses, subject and an optional message. */
+function InviteFields({ invite, issue, onChange }: InviteFieldsProps) {
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+      {issue && (
+        <Alert severity="warning" role="alert">
+          {issue}
+        </Alert>
+      )}
+      <TextField
+        label={COLLABORATOR_DIALOG_TEXTS.emails}
+        helperText={COLLABORATOR_DIALOG_TEXTS.emailsHelper}
+        value={invite.emails}
+        onChange={(event) => onChange({ ...invite, emails: event.target.value })}
+        error={issue !== null}
+        required
+        fullWidth
+      />
+      <TextField
+        label={INVITE_DIALOG_TEXTS.subject}
+        value={invite.subject}
+        onChange={(event) => onChange({ ...invite, subject: event.target.value })}
+        fullWidth
+      />
+      <TextField
+        label={COLLABORATOR_DIALOG_TEXTS.message}
+        helperText={COLLABORATOR_DIALOG_TEXTS.messageHelper}
+        value={invite.message}
+        onChange={(event) => onChange({ ...invite, message: event.target.value })}
+        multiline
+        minRows={4}
+        fullWidth
+      />
+    </Box>
   );
 }

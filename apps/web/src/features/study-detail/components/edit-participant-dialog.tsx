@@ -1,10 +1,3 @@
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import {
   isValidEmail,
@@ -15,7 +8,8 @@ import {
   STUDY_DETAIL_TEXTS,
   STUDY_PARTICIPANT_TEXTS,
 } from '@research/contracts';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
+import { FieldStack, FormDialog, FormDialogBody } from '../../../components/form-dialog';
 
 export interface EditParticipantValues {
   firstName: string;
@@ -37,37 +31,20 @@ export function EditParticipantDialog({
   onClose,
   onSubmit,
 }: EditParticipantDialogProps) {
-  const titleId = useId();
   return (
-    <Dialog
-      open={participant !== null}
-      onClose={busy ? undefined : onClose}
-      aria-labelledby={titleId}
-      maxWidth="sm"
-      fullWidth
-    >
+    <FormDialog open={participant !== null} busy={busy} onClose={onClose} maxWidth="sm">
       {participant && (
-        <EditForm
-          key={participant.id}
-          titleId={titleId}
-          participant={participant}
-          busy={busy}
-          onClose={onClose}
-          onSubmit={onSubmit}
-        />
+        <EditForm key={participant.id} participant={participant} busy={busy} onSubmit={onSubmit} />
       )}
-    </Dialog>
+    </FormDialog>
   );
 }
 
 function EditForm({
-  titleId,
   participant,
   busy,
-  onClose,
   onSubmit,
-}: Omit<EditParticipantDialogProps, 'participant'> & {
-  titleId: string;
+}: Omit<EditParticipantDialogProps, 'participant' | 'onClose'> & {
   participant: ParticipantRow;
 }) {
   const [values, setValues] = useState<EditParticipantValues>({
@@ -99,64 +76,54 @@ function EditForm({
   };
 
   return (
-    <Box component="form" noValidate onSubmit={submit}>
-      <DialogTitle id={titleId}>{STUDY_PARTICIPANT_TEXTS.editTitle}</DialogTitle>
-      <DialogContent>
-        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: 1 }}>
-          <TextField
-            label={STUDY_PARTICIPANT_TEXTS.fields.firstName}
-            required
-            autoFocus
-            value={values.firstName}
-            onChange={(e) => setValues({ ...values, firstName: e.target.value })}
-            error={touched && (!values.firstName.trim() || firstTooLong)}
-            helperText={nameHelper(
-              values.firstName,
-              firstTooLong,
-              PARTICIPANT_LIST_MESSAGES.firstNameTooLong,
-            )}
-            disabled={busy}
-            fullWidth
-          />
-          <TextField
-            label={STUDY_PARTICIPANT_TEXTS.fields.lastName}
-            required
-            value={values.lastName}
-            onChange={(e) => setValues({ ...values, lastName: e.target.value })}
-            error={touched && (!values.lastName.trim() || lastTooLong)}
-            helperText={nameHelper(
-              values.lastName,
-              lastTooLong,
-              PARTICIPANT_LIST_MESSAGES.lastNameTooLong,
-            )}
-            disabled={busy}
-            fullWidth
-          />
-          <TextField
-            label={STUDY_PARTICIPANT_TEXTS.fields.email}
-            type="email"
-            value={values.participantEmail}
-            onChange={(e) => setValues({ ...values, participantEmail: e.target.value })}
-            error={touched && emailBad}
-            helperText={touched && emailBad ? PARTICIPANT_LIST_MESSAGES.invalidEmail : undefined}
-            disabled={busy}
-            fullWidth
-          />
-        </Box>
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} disabled={busy}>
-          {STUDY_DETAIL_TEXTS.cancel}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
+    <FormDialogBody
+      title={STUDY_PARTICIPANT_TEXTS.editTitle}
+      onSubmit={submit}
+      submitLabel={STUDY_DETAIL_TEXTS.save}
+      busyLabel={STUDY_DETAIL_TEXTS.saving}
+      cancelLabel={STUDY_DETAIL_TEXTS.cancel}
+    >
+      <FieldStack>
+        <TextField
+          label={STUDY_PARTICIPANT_TEXTS.fields.firstName}
+          required
+          autoFocus
+          value={values.firstName}
+          onChange={(e) => setValues({ ...values, firstName: e.target.value })}
+          error={touched && (!values.firstName.trim() || firstTooLong)}
+          helperText={nameHelper(
+            values.firstName,
+            firstTooLong,
+            PARTICIPANT_LIST_MESSAGES.firstNameTooLong,
+          )}
           disabled={busy}
-          startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {busy ? STUDY_DETAIL_TEXTS.saving : STUDY_DETAIL_TEXTS.save}
-        </Button>
-      </DialogActions>
-    </Box>
+          fullWidth
+        />
+        <TextField
+          label={STUDY_PARTICIPANT_TEXTS.fields.lastName}
+          required
+          value={values.lastName}
+          onChange={(e) => setValues({ ...values, lastName: e.target.value })}
+          error={touched && (!values.lastName.trim() || lastTooLong)}
+          helperText={nameHelper(
+            values.lastName,
+            lastTooLong,
+            PARTICIPANT_LIST_MESSAGES.lastNameTooLong,
+          )}
+          disabled={busy}
+          fullWidth
+        />
+        <TextField
+          label={STUDY_PARTICIPANT_TEXTS.fields.email}
+          type="email"
+          value={values.participantEmail}
+          onChange={(e) => setValues({ ...values, participantEmail: e.target.value })}
+          error={touched && emailBad}
+          helperText={touched && emailBad ? PARTICIPANT_LIST_MESSAGES.invalidEmail : undefined}
+          disabled={busy}
+          fullWidth
+        />
+      </FieldStack>
+    </FormDialogBody>
   );
 }

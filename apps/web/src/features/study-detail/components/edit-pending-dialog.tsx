@@ -1,11 +1,4 @@
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
@@ -19,7 +12,8 @@ import {
   STUDY_DETAIL_TEXTS,
   STUDY_PENDING_TEXTS,
 } from '@research/contracts';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
+import { FieldStack, FormDialog, FormDialogBody } from '../../../components/form-dialog';
 
 export interface EditPendingDialogProps {
   open: boolean;
@@ -38,36 +32,25 @@ export function EditPendingDialog({
   onClose,
   onSubmit,
 }: EditPendingDialogProps) {
-  const titleId = useId();
   return (
-    <Dialog
-      open={open}
-      onClose={busy ? undefined : onClose}
-      aria-labelledby={titleId}
-      maxWidth="xs"
-      fullWidth
-    >
+    <FormDialog open={open} busy={busy} onClose={onClose} maxWidth="xs">
       {open && (
         <EditPendingForm
           key={participant?.id ?? 'none'}
-          titleId={titleId}
           participant={participant}
           busy={busy}
-          onClose={onClose}
           onSubmit={onSubmit}
         />
       )}
-    </Dialog>
+    </FormDialog>
   );
 }
 
 function EditPendingForm({
-  titleId,
   participant,
   busy,
-  onClose,
   onSubmit,
-}: Omit<EditPendingDialogProps, 'open'> & { titleId: string }) {
+}: Omit<EditPendingDialogProps, 'open' | 'onClose'>) {
   const [phone, setPhone] = useState(() => displayPhone(participant?.phoneNumber));
   const [touched, setTouched] = useState(false);
   const phoneBad = !isValidOptionalPhone(phone);
@@ -80,48 +63,39 @@ function EditPendingForm({
   };
 
   return (
-    <Box component="form" noValidate onSubmit={submit}>
-      <DialogTitle id={titleId}>{STUDY_PENDING_TEXTS.editTitle}</DialogTitle>
-      <DialogContent>
-        {participant ? (
-          <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2, pt: 1 }}>
-            <Typography sx={{ overflowWrap: 'anywhere' }}>{participant.email}</Typography>
-            <TextField
-              label={STUDY_PENDING_TEXTS.phone}
-              placeholder={INVITE_DIALOG_TEXTS.phonePlaceholder}
-              value={phone}
-              onChange={(event) => setPhone(formatPhoneInput(event.target.value))}
-              error={touched && phoneBad}
-              helperText={
-                touched && phoneBad
-                  ? PARTICIPANT_LIST_MESSAGES.invalidPhone
-                  : STUDY_PENDING_TEXTS.phoneHelper
-              }
-              disabled={busy}
-              autoFocus
-              fullWidth
-              slotProps={{ htmlInput: { inputMode: 'tel' } }}
-            />
-          </Box>
-        ) : (
-          <Alert severity="warning" role="alert">
-            {PARTICIPANT_MESSAGES.noneSelected}
-          </Alert>
-        )}
-      </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={onClose} disabled={busy}>
-          {STUDY_DETAIL_TEXTS.cancel}
-        </Button>
-        <Button
-          type="submit"
-          variant="contained"
-          disabled={busy || !participant}
-          startIcon={busy ? <CircularProgress size={16} color="inherit" /> : undefined}
-        >
-          {busy ? STUDY_DETAIL_TEXTS.saving : STUDY_DETAIL_TEXTS.save}
-        </Button>
-      </DialogActions>
-    </Box>
+    <FormDialogBody
+      title={STUDY_PENDING_TEXTS.editTitle}
+      onSubmit={submit}
+      submitLabel={STUDY_DETAIL_TEXTS.save}
+      busyLabel={STUDY_DETAIL_TEXTS.saving}
+      cancelLabel={STUDY_DETAIL_TEXTS.cancel}
+      disabled={!participant}
+    >
+      {participant ? (
+        <FieldStack>
+          <Typography sx={{ overflowWrap: 'anywhere' }}>{participant.email}</Typography>
+          <TextField
+            label={STUDY_PENDING_TEXTS.phone}
+            placeholder={INVITE_DIALOG_TEXTS.phonePlaceholder}
+            value={phone}
+            onChange={(event) => setPhone(formatPhoneInput(event.target.value))}
+            error={touched && phoneBad}
+            helperText={
+              touched && phoneBad
+                ? PARTICIPANT_LIST_MESSAGES.invalidPhone
+                : STUDY_PENDING_TEXTS.phoneHelper
+            }
+            disabled={busy}
+            autoFocus
+            fullWidth
+            slotProps={{ htmlInput: { inputMode: 'tel' } }}
+          />
+        </FieldStack>
+      ) : (
+        <Alert severity="warning" role="alert">
+          {PARTICIPANT_MESSAGES.noneSelected}
+        </Alert>
+      )}
+    </FormDialogBody>
   );
 }

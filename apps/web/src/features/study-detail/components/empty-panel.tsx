@@ -3,8 +3,11 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import { STUDY_DETAIL_TEXTS } from '@research/contracts';
+import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { LoadingIndicator } from '../../../components/loading-indicator';
 import { messageOf } from './notify';
+import type { ListState } from './server-table';
 
 /** A tab's empty state: the spec's title, a line of help and an optional action. */
 export function EmptyPanel({
@@ -47,4 +50,30 @@ export function LoadFailedPanel({ error, onRetry }: { error: unknown; onRetry: (
       </Alert>
     </Box>
   );
+}
+
+export interface ListTabGateProps<T extends { totalCount: number }> {
+  query: UseQueryResult<T>;
+  list: Pick<ListState<string>, 'query' | 'searchInput'>;
+  /** Shown when the study has no rows at all (not when a search matched none). */
+  empty: ReactNode;
+  children: (data: T) => ReactNode;
+}
+
+/**
+ * A paged tab's list once it has rows: a spinner while the first page loads, the failure with
+ * Retry, the empty state for a study with no rows yet, else the children with the page.
+ */
+export function ListTabGate<T extends { totalCount: number }>({
+  query,
+  list,
+  empty,
+  children,
+}: ListTabGateProps<T>) {
+  if (query.isPending) return <LoadingIndicator />;
+  // Settled without data: the first page failed (a failed refresh keeps the page on screen).
+  const { data } = query;
+  if (!data) return <LoadFailedPanel error={query.error} onRetry={() => query.refetch()} />;
+  if (data.totalCount === 0 && list.query.search === '' && list.searchInput === '') return empty;
+  return children(data);
 }

@@ -1,11 +1,3 @@
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import { useTheme } from '@mui/material/styles';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import {
   CONTACT_MESSAGES,
   CSV_MESSAGES,
@@ -14,27 +6,16 @@ import {
   INVITE_MESSAGES,
   invitationBodyProblem,
   invitationEmail,
-  NOTIFICATION_TITLES,
   normalizeEmail,
-  STUDY_DETAIL_TEXTS,
   type Study,
   validateCsvFile,
 } from '@research/contracts';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { useParticipants } from '../api/get-participants';
-import { useSendContactEmail } from '../api/send-contact-email';
 import { useSendInvitations } from '../api/send-invitations';
 import { useUploadRoster } from '../api/upload-roster';
-import {
-  type ContactDraft,
-  ContactForm,
-  contactProblem,
-  contactRecipients,
-  EMPTY_CONTACT_DRAFT,
-  type RecipientOption,
-} from './contact-form';
-import { type EmailDraft, EmailReview } from './email-review';
+import { ContactForm, contactRecipients, type RecipientOption } from './contact-form';
 import {
   type CsvPreview,
   EMPTY_ROW,
@@ -44,11 +25,10 @@ import {
   InviteRows,
   inviteProblem,
 } from './invite-rows';
-import { type MailMode, ModeToggle } from './mode-toggle';
-import { messageOf, type Notify } from './notify';
+import { MailDialogFrame, useContactMail, useMailDialogState } from './mail-dialog';
+import type { MailMode } from './mode-toggle';
+import { messageOf, type Notify, requireSession } from './notify';
 import { useListState } from './server-table';
-
-type Step = 'compose' | 'review';
 
 /** How many participants the contact list offers; more are reached by typing their address. */
 const CONTACT_OPTIONS_LIMIT = 500;
@@ -94,53 +74,47 @@ export function InviteParticipantsDialog({
   onClose,
   initialMode = 'invite',
 }: InviteParticipantsDialogProps) {
-  const theme = useTheme();
-  const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
-  const titleId = useId();
-  const [mode, setMode] = useState<MailMode>(initialMode);
-  const [step, setStep] = useState<Step>('compose');
+  const mail = useMailDialogState(initialMode);
   const [rows, setRows] = useState<InviteRow[]>([EMPTY_ROW]);
   const [inviteIssue, setInviteIssue] = useState<string | null>(null);
   const [csvError, setCsvError] = useState<string | null>(null);
   const [csvPreview, setCsvPreview] = useState<CsvPreview | null>(null);
   const [csvNotice, setCsvNotice] = useState<string | null>(null);
-  const [contact, setContact] = useState<ContactDraft>(EMPTY_CONTACT_DRAFT);
-  const [contactIssue, setContactIssue] = useState<string | null>(null);
-  const [draft, setDraft] = useState<EmailDraft>({ subject: '', body: '' });
 
   const roster = useUploadRoster();
   const sendInvitations = useSendInvitations();
-  const sendContact = useSendContactEmail();
+  const contactMail = useContactMail(study, 'participants', notify);
   // Recipients come from the server a page at a time; the search reaches every participant.
   const recipientList = useListState<'name'>('name', 'asc');
   const participants = useParticipants(
     study.id,
     { ...recipientList.query, limit: CONTACT_OPTIONS_LIMIT, offset: 0 },
-    open && mode === 'contact',
+    open && mail.mode === 'contact',
   );
   const options: RecipientOption[] = (participants.data?.participants ?? []).map((p) => ({
     email: p.participantEmail,
     label: [p.firstName, p.lastName].filter(Boolean).join(' ') || undefined,
   }));
-  const busy = sendInvitations.isPending || sendContact.isPending;
+  const busy = sendInvitations.isPending || contactMail.isPending;
 
   const reset = () => {
-    setMode(initialMode);
-    setStep('compose');
+    mail.reset();
     setRows([EMPTY_ROW]);
     setInviteIssue(null);
     setCsvError(null);
     setCsvPreview(null);
     setCsvNotice(null);
-    setContact(EMPTY_CONTACT_DRAFT);
     recipientList.setSearchInput('');
-    setContactIssue(null);
-    setDraft({ subject: '', body: '' });
     roster.reset();
   };
 
   const close = () => {
     if (busy) return;
+    onClose();
+  };
+
+  const sent = () => {
+    reset();
     onClose();
   };
 
@@ -212,17 +186,7 @@ export function InviteParticipantsDialog({
       studyCode: study.studyCode,
       baseUrl: window.location.origin,
     });
-    setDraft(generated);
-    setStep('review');
-  };
-
-  const continueContact = (event: FormEvent) => {
-    event.preventDefault();
-    const problem = contactProblem(contact);
-    setContactIssue(problem);
-    if (problem) return;
-    setDraft({ subject: contact.title.trim(), body: contact.content.trim() });
-    setStep('review');
+    mail.review(generated);
   };
 
   const invitees = () => {
@@ -235,156 +199,92 @@ export function InviteParticipantsDialog({
       );
   };
 
-  const send = async () => {
-    if (mode === 'invite') {
-      if (!signedIn) {
-        notify('error', NOTIFICATION_TITLES.authenticationError, INVITE_MESSAGES.authRequired);
-        return;
-      }
-      try {
-        const result = await sendInvitations.mutateAsync({
-          studyId: study.id,
-          payload: {
-            studyCode: study.studyCode,
-            studyName: study.name,
-            participants: invitees(),
-            emailSubject: draft.subject.trim(),
-            emailBody: draft.body.trim(),
-          },
-        });
-        reset();
-        onClose();
-        notify(
-          'success',
-          INVITE_MESSAGES.sentTitle,
-          INVITE_DIALOG_TEXTS.invitationOutcome(result.sentCount, result.skippedCount),
-        );
-      } catch (error) {
-        notify(
-          'error',
-          INVITE_MESSAGES.sendFailedTitle,
-          error instanceof ApiError
-            ? messageOf(error, INVITE_MESSAGES.sendFailed)
-            : INVITE_MESSAGES.sendUnexpected,
-        );
-      }
-      return;
-    }
-    if (!signedIn) {
-      notify('error', NOTIFICATION_TITLES.authenticationError, CONTACT_MESSAGES.authRequired);
-      return;
-    }
+  const sendInvite = async () => {
     try {
-      const result = await sendContact.mutateAsync({
+      const result = await sendInvitations.mutateAsync({
         studyId: study.id,
         payload: {
           studyCode: study.studyCode,
-          audience: 'participants',
-          recipients: contactRecipients(contact),
-          emailSubject: draft.subject.trim(),
-          emailBody: draft.body.trim(),
+          studyName: study.name,
+          participants: invitees(),
+          emailSubject: mail.draft.subject.trim(),
+          emailBody: mail.draft.body.trim(),
         },
       });
-      reset();
-      onClose();
+      sent();
       notify(
         'success',
-        CONTACT_MESSAGES.sentTitle,
-        INVITE_DIALOG_TEXTS.emailsSent(result.sentCount),
+        INVITE_MESSAGES.sentTitle,
+        INVITE_DIALOG_TEXTS.invitationOutcome(result.sentCount, result.skippedCount),
       );
     } catch (error) {
       notify(
         'error',
-        CONTACT_MESSAGES.sendFailedTitle,
-        messageOf(error, INVITE_DIALOG_TEXTS.sendFailed),
+        INVITE_MESSAGES.sendFailedTitle,
+        error instanceof ApiError
+          ? messageOf(error, INVITE_MESSAGES.sendFailed)
+          : INVITE_MESSAGES.sendUnexpected,
       );
     }
   };
 
-  const recipientCount = mode === 'invite' ? invitees().length : contactRecipients(contact).length;
+  const send = async () => {
+    if (mail.mode === 'invite') {
+      if (requireSession(signedIn, notify, INVITE_MESSAGES.authRequired)) await sendInvite();
+    } else if (requireSession(signedIn, notify, CONTACT_MESSAGES.authRequired)) {
+      await contactMail.send(contactRecipients(mail.contact), mail.draft, sent);
+    }
+  };
+
+  const inviting = mail.mode === 'invite';
 
   return (
-    <Dialog
+    <MailDialogFrame
       open={open}
       onClose={close}
-      aria-labelledby={titleId}
-      maxWidth="md"
-      fullWidth
-      fullScreen={fullScreen}
+      mail={mail}
+      title={INVITE_DIALOG_TEXTS.dialogTitle}
+      review={{
+        title: inviting
+          ? INVITE_DIALOG_TEXTS.reviewInvitationTitle
+          : INVITE_DIALOG_TEXTS.reviewContactTitle,
+        recipientCount: inviting ? invitees().length : contactRecipients(mail.contact).length,
+        bodyProblem: inviting ? invitationBodyProblem : undefined,
+        busy,
+        onSend: send,
+      }}
+      onContinue={inviting ? continueInvite : mail.continueContact}
+      continueDisabled={inviting && !hasAnyEmail(rows)}
     >
-      {step === 'review' ? (
-        <EmailReview
-          titleId={titleId}
-          title={
-            mode === 'invite'
-              ? INVITE_DIALOG_TEXTS.reviewInvitationTitle
-              : INVITE_DIALOG_TEXTS.reviewContactTitle
-          }
-          draft={draft}
-          onChange={setDraft}
-          recipientCount={recipientCount}
-          bodyProblem={mode === 'invite' ? invitationBodyProblem : undefined}
-          sendLabel={
-            mode === 'invite' ? INVITE_DIALOG_TEXTS.sendInvitations : INVITE_DIALOG_TEXTS.sendEmails
-          }
-          busy={busy}
-          onBack={() => setStep('compose')}
-          onSend={send}
+      {inviting ? (
+        <InviteRows
+          rows={rows}
+          onChange={(next) => {
+            setRows(next);
+            if (inviteIssue) setInviteIssue(null);
+          }}
+          problem={inviteIssue}
+          csvBusy={roster.isPending}
+          csvError={csvError}
+          csvNotice={csvNotice}
+          csvPreview={csvPreview}
+          onCsvFile={readCsv}
         />
       ) : (
-        <Box
-          component="form"
-          noValidate
-          onSubmit={mode === 'invite' ? continueInvite : continueContact}
-        >
-          <DialogTitle id={titleId}>{INVITE_DIALOG_TEXTS.dialogTitle}</DialogTitle>
-          <DialogContent dividers>
-            <ModeToggle mode={mode} onChange={setMode} />
-            {mode === 'invite' ? (
-              <InviteRows
-                rows={rows}
-                onChange={(next) => {
-                  setRows(next);
-                  if (inviteIssue) setInviteIssue(null);
-                }}
-                problem={inviteIssue}
-                csvBusy={roster.isPending}
-                csvError={csvError}
-                csvNotice={csvNotice}
-                csvPreview={csvPreview}
-                onCsvFile={readCsv}
-              />
-            ) : (
-              <ContactForm
-                draft={contact}
-                onChange={(next) => {
-                  setContact(next);
-                  if (contactIssue) setContactIssue(null);
-                }}
-                options={options}
-                loadingOptions={participants.isPending}
-                emptyOptionsText={INVITE_DIALOG_TEXTS.noParticipants}
-                problem={contactIssue}
-                search={{
-                  value: recipientList.searchInput,
-                  onChange: recipientList.setSearchInput,
-                  totalCount: participants.data?.totalCount ?? 0,
-                }}
-              />
-            )}
-          </DialogContent>
-          <DialogActions sx={{ px: 3, py: 2 }}>
-            <Button onClick={close}>{STUDY_DETAIL_TEXTS.cancel}</Button>
-            <Button
-              type="submit"
-              variant="contained"
-              disabled={mode === 'invite' && !hasAnyEmail(rows)}
-            >
-              {INVITE_DIALOG_TEXTS.continue}
-            </Button>
-          </DialogActions>
-        </Box>
+        <ContactForm
+          draft={mail.contact}
+          onChange={mail.setContact}
+          options={options}
+          loadingOptions={participants.isPending}
+          emptyOptionsText={INVITE_DIALOG_TEXTS.noParticipants}
+          problem={mail.contactIssue}
+          search={{
+            value: recipientList.searchInput,
+            onChange: recipientList.setSearchInput,
+            totalCount: participants.data?.totalCount ?? 0,
+          }}
+        />
       )}
-    </Dialog>
+    </MailDialogFrame>
   );
 }

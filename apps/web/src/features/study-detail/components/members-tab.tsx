@@ -1,14 +1,12 @@
 import PersonRemove from '@mui/icons-material/PersonRemove';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import IconButton from '@mui/material/IconButton';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import {
   formatDateShort,
@@ -24,6 +22,7 @@ import { useRemoveMember } from '../api/remove-member';
 import { ConfirmDialog } from './confirm-dialog';
 import { EmptyPanel, LoadFailedPanel } from './empty-panel';
 import { messageOf, type Notify } from './notify';
+import { RowAction } from './row-action';
 
 export interface MembersTabProps {
   study: Study;
@@ -147,16 +146,12 @@ function MemberTable({
                 </TableCell>
                 {onRemove && (
                   <TableCell>
-                    <Tooltip title={STUDY_MEMBER_TEXTS.remove(member.name || member.email)}>
-                      <IconButton
-                        size="small"
-                        color="error"
-                        aria-label={STUDY_MEMBER_TEXTS.remove(member.name || member.email)}
-                        onClick={() => onRemove(member)}
-                      >
-                        <PersonRemove fontSize="small" />
-                      </IconButton>
-                    </Tooltip>
+                    <RowAction
+                      label={STUDY_MEMBER_TEXTS.remove(member.name || member.email)}
+                      icon={<PersonRemove fontSize="small" />}
+                      color="error"
+                      onClick={() => onRemove(member)}
+                    />
                   </TableCell>
                 )}
               </TableRow>

@@ -12,28 +12,10 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { type FakeRoute, failure, installAccount } from '../../../test/fake-api';
 import { renderRoute } from '../../../test/render-route';
+import { dialog, makeStudy, notification } from '../../../test/study-fixtures';
 
 const STUDY_ID = '00000000-0000-4000-8000-000000000001';
 const BASE = `/api/studies/${STUDY_ID}`;
-
-function makeStudy(overrides: Partial<Study> = {}): Study {
-  return {
-    id: STUDY_ID,
-    name: 'Sleep and Activity Study',
-    description: null,
-    duration: '4 weeks',
-    studyCode: 'ABC234',
-    status: 'active',
-    participantCount: 1,
-    createdAt: '2026-03-05T10:00:00.000Z',
-    role: 'main',
-    ownerName: 'Ada Lovelace King',
-    hasPassword: true,
-    collaborators: [],
-    settings: { allowSelfEnrollment: false, requireVerification: true, dataRetentionDays: 365 },
-    ...overrides,
-  };
-}
 
 const STATS: StudyStats = {
   participants: 1,
@@ -154,18 +136,36 @@ async function openStudy(extra: Record<string, FakeRoute> = {}, query = '', stud
   return { ...api, ...view, user: userEvent.setup({ delay: null }) };
 }
 
-const dialog = (name: string) => screen.findByRole('dialog', { name });
-const notification = async (title: string) => {
-  let modal: HTMLElement | undefined;
-  await waitFor(() => {
-    modal = [
-      ...screen.queryAllByRole('dialog', { name: title }),
-      ...screen.queryAllByRole('alertdialog', { name: title }),
-    ][0];
-    expect(modal).toBeDefined();
-  });
-  return modal as HTMLElement;
-};
+type User = ReturnType<typeof userEvent.setup>;
+
+/** Invites a@example.test from the participants' mail dialog, up to the review step. */
+async function reviewParticipantInvitation(user: User) {
+  await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
+  const compose = await dialog('Invite/Contact Participants');
+  await user.type(within(compose).getByLabelText('Email 1'), 'a@example.test');
+  await user.click(within(compose).getByRole('button', { name: 'Continue' }));
+  return dialog('Review & Edit Invitation Email');
+}
+
+/** The participants' mail dialog, switched to Contact. */
+async function openParticipantContact(user: User) {
+  await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
+  const compose = await dialog('Invite/Contact Participants');
+  await user.click(within(compose).getByRole('button', { name: 'Contact' }));
+  return compose;
+}
+
+/** Invites both members' addresses from the collaborators' mail dialog, up to the review step. */
+async function reviewCollaboratorInvitation(user: User) {
+  await user.click(screen.getByRole('button', { name: 'Invite/Contact Collaborator' }));
+  const compose = await dialog('Invite/Contact Collaborators');
+  await user.type(
+    within(compose).getByLabelText(/^Collaborator Emails/),
+    'ada@example.test, dorothy@example.test',
+  );
+  await user.click(within(compose).getByRole('button', { name: 'Continue' }));
+  return dialog('Review & Edit Collaborator Invitation Email');
+}
 
 describe('Study detail', { timeout: 30_000 }, () => {
   it('shows the loading text, then the header with fallbacks and live tab counts', async () => {
@@ -441,11 +441,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
         body: { success: true, message: 'ok', emailId: 'm1', sentCount: 1, skippedCount: 0 },
       },
     });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
-    const compose = await dialog('Invite/Contact Participants');
-    await user.type(within(compose).getByLabelText('Email 1'), 'a@example.test');
-    await user.click(within(compose).getByRole('button', { name: 'Continue' }));
-    const review = await dialog('Review & Edit Invitation Email');
+    const review = await reviewParticipantInvitation(user);
     const body = within(review).getByLabelText(/^Message/) as HTMLTextAreaElement;
     const generated = body.value;
     expect(generated).toContain('Study description: No description provided');
@@ -465,102 +461,47 @@ describe('Study detail', { timeout: 30_000 }, () => {
     expect(await notification('Invitations Sent')).toBeInTheDocument();
   });
 
-  it('collaborators: people who are already members are counted apart from the invitations', async () => {
+  it.each([
+    {
+      name: 'collaborators: people who are already members are counted apart from the invitations',
+      to: 'collaborators',
+      reply: { emailId: null, sentCount: 0, alreadyMembers: 2, skippedCount: 0 },
+      says: '2 recipients are already members of this study; they were told they have access.',
+      omits: 'Invitations were sent to 0',
+    },
+    {
+      name: 'invite: repeats the server skipped are counted in the notification',
+      to: 'participants',
+      reply: { emailId: 'm1', sentCount: 1, skippedCount: 2 },
+      says: 'Invitations were sent to 1 participant. 2 invitations were already sent in the last 24 hours and were skipped.',
+    },
+    {
+      name: 'invite: when every invitation was a repeat, only the skipped sentence shows',
+      to: 'participants',
+      reply: { emailId: null, sentCount: 0, skippedCount: 1 },
+      says: '1 invitation was already sent in the last 24 hours and was skipped.',
+      omits: 'Invitations were sent to 0',
+    },
+    {
+      name: 'collaborators: skipped repeats are counted beside members and invitations',
+      to: 'collaborators',
+      reply: { emailId: 'm5', sentCount: 1, alreadyMembers: 0, skippedCount: 1 },
+      says: 'Invitations were sent to 1 collaborator. 1 invitation was already sent in the last 24 hours and was skipped.',
+    },
+  ])('$name', async ({ to, reply, says, omits }) => {
+    const path =
+      to === 'participants' ? '/api/email/invitations' : '/api/email/collaborator-invitations';
     const { user } = await openStudy({
-      'POST /api/email/collaborator-invitations': {
-        body: {
-          success: true,
-          message: 'Invitations sent to 0 collaborator(s)',
-          emailId: null,
-          sentCount: 0,
-          alreadyMembers: 2,
-          skippedCount: 0,
-        },
-      },
+      [`POST ${path}`]: { body: { success: true, message: 'ok', ...reply } },
     });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Collaborator' }));
-    const compose = await dialog('Invite/Contact Collaborators');
-    await user.type(
-      within(compose).getByLabelText(/^Collaborator Emails/),
-      'ada@example.test, dorothy@example.test',
-    );
-    await user.click(within(compose).getByRole('button', { name: 'Continue' }));
-    const review = await dialog('Review & Edit Collaborator Invitation Email');
+    const review =
+      to === 'participants'
+        ? await reviewParticipantInvitation(user)
+        : await reviewCollaboratorInvitation(user);
     await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
     const done = await notification('Invitations Sent');
-    expect(done).toHaveTextContent(
-      '2 recipients are already members of this study; they were told they have access.',
-    );
-    expect(done).not.toHaveTextContent('Invitations were sent to 0');
-  });
-
-  it('invite: repeats the server skipped are counted in the notification', async () => {
-    const { user } = await openStudy({
-      'POST /api/email/invitations': {
-        body: {
-          success: true,
-          message: 'ok',
-          emailId: 'm1',
-          sentCount: 1,
-          skippedCount: 2,
-        },
-      },
-    });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
-    const compose = await dialog('Invite/Contact Participants');
-    await user.type(within(compose).getByLabelText('Email 1'), 'a@example.test');
-    await user.click(within(compose).getByRole('button', { name: 'Continue' }));
-    const review = await dialog('Review & Edit Invitation Email');
-    await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
-    expect(await notification('Invitations Sent')).toHaveTextContent(
-      'Invitations were sent to 1 participant. 2 invitations were already sent in the last 24 hours and were skipped.',
-    );
-  });
-
-  it('invite: when every invitation was a repeat, only the skipped sentence shows', async () => {
-    const { user } = await openStudy({
-      'POST /api/email/invitations': {
-        body: { success: true, message: 'ok', emailId: null, sentCount: 0, skippedCount: 1 },
-      },
-    });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
-    const compose = await dialog('Invite/Contact Participants');
-    await user.type(within(compose).getByLabelText('Email 1'), 'a@example.test');
-    await user.click(within(compose).getByRole('button', { name: 'Continue' }));
-    const review = await dialog('Review & Edit Invitation Email');
-    await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
-    const done = await notification('Invitations Sent');
-    expect(done).toHaveTextContent(
-      '1 invitation was already sent in the last 24 hours and was skipped.',
-    );
-    expect(done).not.toHaveTextContent('Invitations were sent to 0');
-  });
-
-  it('collaborators: skipped repeats are counted beside members and invitations', async () => {
-    const { user } = await openStudy({
-      'POST /api/email/collaborator-invitations': {
-        body: {
-          success: true,
-          message: 'ok',
-          emailId: 'm5',
-          sentCount: 1,
-          alreadyMembers: 0,
-          skippedCount: 1,
-        },
-      },
-    });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Collaborator' }));
-    const compose = await dialog('Invite/Contact Collaborators');
-    await user.type(
-      within(compose).getByLabelText(/^Collaborator Emails/),
-      'ada@example.test, dorothy@example.test',
-    );
-    await user.click(within(compose).getByRole('button', { name: 'Continue' }));
-    const review = await dialog('Review & Edit Collaborator Invitation Email');
-    await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
-    expect(await notification('Invitations Sent')).toHaveTextContent(
-      'Invitations were sent to 1 collaborator. 1 invitation was already sent in the last 24 hours and was skipped.',
-    );
+    expect(done).toHaveTextContent(says);
+    if (omits) expect(done).not.toHaveTextContent(omits);
   });
 
   it('contact: an address the study does not know is refused with the server text', async () => {
@@ -573,9 +514,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
         ),
       },
     });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
-    const compose = await dialog('Invite/Contact Participants');
-    await user.click(within(compose).getByRole('button', { name: 'Contact' }));
+    const compose = await openParticipantContact(user);
     await user.type(within(compose).getByLabelText(/^Email Title/), 'Reminder');
     await user.type(within(compose).getByLabelText(/^Email Content/), 'Please sync your device.');
     expect(
@@ -599,11 +538,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
         body: failure('Participant 1: Invalid email format', 'VALIDATION_ERROR'),
       },
     });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
-    const compose = await dialog('Invite/Contact Participants');
-    await user.type(within(compose).getByLabelText('Email 1'), 'a@example.test');
-    await user.click(within(compose).getByRole('button', { name: 'Continue' }));
-    const review = await dialog('Review & Edit Invitation Email');
+    const review = await reviewParticipantInvitation(user);
     await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
     expect(await notification('Failed to Send Invitations')).toHaveTextContent(
       'Participant 1: Invalid email format',
@@ -702,9 +637,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
         body: { success: true, message: 'ok', emailId: 'm2', sentCount: 2 },
       },
     });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
-    const compose = await dialog('Invite/Contact Participants');
-    await user.click(within(compose).getByRole('button', { name: 'Contact' }));
+    const compose = await openParticipantContact(user);
     await user.click(within(compose).getByRole('button', { name: 'Continue' }));
     expect(within(compose).getByRole('alert')).toHaveTextContent(
       'Email title and content are required',
@@ -760,9 +693,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
         body: { success: true, message: 'ok', emailId: 'm3', sentCount: 2 },
       },
     });
-    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
-    const compose = await dialog('Invite/Contact Participants');
-    await user.click(within(compose).getByRole('button', { name: 'Contact' }));
+    const compose = await openParticipantContact(user);
     const list = within(compose).getByTestId('contact-recipient-list');
     await user.click(await within(list).findByRole('checkbox', { name: /person1@example\.test/ }));
     expect(within(compose).getByRole('status')).toHaveTextContent(

@@ -3,7 +3,6 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
-import Snackbar from '@mui/material/Snackbar';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
@@ -18,6 +17,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { CopiedSnackbar } from '../../../components/copied-snackbar';
 import { EditStudyDialog, type EditStudyValues } from '../../../components/edit-study-dialog';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import {
@@ -339,13 +339,7 @@ export default function StudyDetailPage({
         onClose={() => setCollaboratorsOpen(false)}
       />
       {modal}
-      <Snackbar
-        open={copied}
-        autoHideDuration={2500}
-        onClose={() => setCopied(false)}
-        message={STUDY_MESSAGES.codeCopied}
-        anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}
-      />
+      <CopiedSnackbar open={copied} onClose={() => setCopied(false)} />
     </PageFrame>
   );
 }

@@ -3,23 +3,13 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { installFakeApi } from '../../../test/fake-api';
+import { makeAuthorizationRow } from '../../../test/study-fixtures';
 import { AuthorizationListing } from './authorization-listing';
 
 const [ACTIVITY, , SLEEP] = GOOGLE_HEALTH_READ_SCOPES;
 
-const row = (over: Partial<WearableAuthorizationRow>): WearableAuthorizationRow => ({
-  id: 'c0ffee00-0000-4000-8000-000000000001',
-  participantId: 'P0000000000000001',
-  name: 'Florence Nightingale',
-  email: 'florence@example.test',
-  authorizationStatus: true,
-  hasTokens: true,
-  wearableUserId: '1884575035688424564',
-  grantedScopes: [ACTIVITY ?? '', SLEEP ?? ''],
-  status: 'active',
-  tokenExpiresAt: null,
-  ...over,
-});
+const row = (over: Partial<WearableAuthorizationRow>) =>
+  makeAuthorizationRow({ grantedScopes: [ACTIVITY ?? '', SLEEP ?? ''], ...over });
 
 function renderListing(rows: WearableAuthorizationRow[]) {
   const { calls } = installFakeApi({
