@@ -6,25 +6,16 @@
  */
 
 import {
-  AsYouType,
-  type CountryCode,
-  getCountries,
-  getCountryCallingCode,
-  parsePhoneNumberFromString,
-  validatePhoneNumberLength,
-} from 'libphonenumber-js';
-import {
   CSV_MAX_BYTES,
   EXTRACTION_JOB_NAME_MAX_CHARS,
   MIN_PARTICIPANT_AGE,
   PARTICIPANT_DOCUMENT_EXTENSIONS,
-  PHONE_DIGITS,
   PREVIEW_ITEMS,
   RESEARCHER_DOCUMENTS,
   STUDY_CODE,
   VERIFICATION_CODE_LENGTH,
 } from './constants.js';
-import { CSV_MESSAGES, PHONE_MESSAGES } from './texts/messages.js';
+import { CSV_MESSAGES } from './texts/messages.js';
 
 // ---------------------------------------------------------------------------------------------
 // Study code
@@ -45,153 +36,6 @@ export const formatStudyCodeInput = (
   value: string,
   maxLength: number = STUDY_CODE.maxLength,
 ): string => formatStudyCode(value).slice(0, maxLength);
-
-// ---------------------------------------------------------------------------------------------
-// Phone numbers
-
-const digitsOf = (value: string): string => value.replace(/\D/g, '');
-
-/**
- * Account phone as typed: '(ddd) - ddd - dddd'. Non-digits are dropped and digits past the
- * tenth ignored, so pasting '+1 (555) 123-4567' keeps the first ten digits typed.
- */
-export function formatAccountPhone(value: string): string {
-  const digits = digitsOf(value).slice(0, PHONE_DIGITS);
-  if (digits.length === 0) return '';
-  if (digits.length <= 3) return `(${digits}`;
-  if (digits.length <= 6) return `(${digits.slice(0, 3)}) - ${digits.slice(3)}`;
-  return `(${digits.slice(0, 3)}) - ${digits.slice(3, 6)} - ${digits.slice(6)}`;
-}
-
-/** A complete account phone as produced by `formatAccountPhone`. */
-export const ACCOUNT_PHONE_PATTERN = /^\(\d{3}\) - \d{3} - \d{4}$/;
-
-/** The invite dialog's phone format '(111) - 0000 - 000': 3, 4, 3 digits. */
-export const INVITE_PHONE_PATTERN = /^\(\d{3}\) - \d{4} - \d{3}$/;
-
-/** Invite-dialog phone as typed, grouped 3-4-3 to match `INVITE_PHONE_PATTERN`. */
-export function formatInvitePhone(value: string): string {
-  const digits = digitsOf(value).slice(0, PHONE_DIGITS);
-  if (digits.length === 0) return '';
-  if (digits.length <= 3) return `(${digits}`;
-  if (digits.length <= 7) return `(${digits.slice(0, 3)}) - ${digits.slice(3)}`;
-  return `(${digits.slice(0, 3)}) - ${digits.slice(3, 7)} - ${digits.slice(7)}`;
-}
-
-/**
- * Characters a phone may contain: digits, the separators our formats and common hand-typed forms
- * use, and one leading '+' for a number written with its country code. Letters make the phone
- * invalid rather than being ignored (the phone library would otherwise pick a number out of
- * "call 555…"), so a typo is reported instead of silently stored.
- */
-const PHONE_CHARACTERS = /^\+?[\d\s().-]*$/;
-
-/**
- * Countries a number typed without '+' is read in. Numbers typed with '+' carry their own country;
- * the default keeps the existing North American numbers (typed as 10 digits) valid everywhere.
- */
-export type PhoneCountry = CountryCode;
-export const DEFAULT_PHONE_COUNTRY: PhoneCountry = 'US';
-
-/** Every country the phone rules know, for a country picker. */
-export const phoneCountries = (): readonly PhoneCountry[] => getCountries();
-
-/** The calling code of a country ('44' for GB), for labels such as 'GB +44'. */
-export const phoneCallingCode = (country: PhoneCountry): string => getCountryCallingCode(country);
-
-function parsePhone(value: string, country: PhoneCountry) {
-  const trimmed = value.trim();
-  if (trimmed === '' || !PHONE_CHARACTERS.test(trimmed)) return undefined;
-  return parsePhoneNumberFromString(trimmed, country);
-}
-
-/**
- * The E.164 form ('+447700900123') of a phone typed in `country` or with its own '+' code; null
- * when it is not a possible number there. "Possible" checks the length for the country, not
- * whether the range is assigned today: test and fictional ranges (555 in North America, 7700 900
- * in the UK) must keep working, and an SMS provider is the judge of whether a number is live.
- */
-export function toE164(
-  value: string | null | undefined,
-  country: PhoneCountry = DEFAULT_PHONE_COUNTRY,
-): string | null {
-  const parsed = parsePhone(value ?? '', country);
-  return parsed?.isPossible() ? parsed.number : null;
-}
-
-/** A phone typed in `country` (or with '+' and its code) that could be dialled. */
-export const isValidPhone = (value: string, country: PhoneCountry = DEFAULT_PHONE_COUNTRY) =>
-  toE164(value, country) !== null;
-
-/** Phone is optional: blank is fine, otherwise it must be a possible number (see `toE164`). */
-export const isValidOptionalPhone = (
-  value: string | null | undefined,
-  country: PhoneCountry = DEFAULT_PHONE_COUNTRY,
-): boolean => value == null || value.trim() === '' || isValidPhone(value, country);
-
-/**
- * The message for a phone that is not valid, or null when it is. Blank and malformed numbers get
- * the long-standing 'Invalid phone number format'; a number of the wrong length says which way.
- */
-export function phoneProblem(
-  value: string,
-  country: PhoneCountry = DEFAULT_PHONE_COUNTRY,
-): string | null {
-  if (isValidPhone(value, country)) return null;
-  const trimmed = value.trim();
-  if (trimmed === '' || !PHONE_CHARACTERS.test(trimmed)) return PHONE_MESSAGES.invalid;
-  switch (validatePhoneNumberLength(trimmed, country)) {
-    case 'TOO_SHORT':
-      return PHONE_MESSAGES.tooShort;
-    case 'TOO_LONG':
-      return PHONE_MESSAGES.tooLong;
-    case 'INVALID_COUNTRY':
-      return PHONE_MESSAGES.unknownCountryCode;
-    default:
-      return PHONE_MESSAGES.invalid;
-  }
-}
-
-/**
- * Phones are stored in E.164; blank (or not a possible number) is none. Rows stored before the
- * change hold 10 North American digits, which this reads as US numbers.
- */
-export const storedPhone = (value: string | null | undefined): string | null => toE164(value);
-
-/** Do two phones name the same number (each read as `toE164` reads it)? Blank matches nothing. */
-export function samePhone(a: string | null | undefined, b: string | null | undefined): boolean {
-  const left = toE164(a);
-  return left !== null && left === toE164(b);
-}
-
-/**
- * How a stored phone is shown: North American numbers in the invite dialog's 3-4-3 grouping the
- * researchers know ('(617) - 5550 - 123'), others internationally ('+44 7700 900123'). Only E.164
- * and bare digits (how rows were stored before) are regrouped; other text, such as a number an
- * operator typed before phones were normalised, is shown as stored.
- */
-export function displayPhone(value: string | null | undefined): string {
-  if (!value || !/^\+?\d+$/.test(value)) return value ?? '';
-  const parsed = parsePhone(value, DEFAULT_PHONE_COUNTRY);
-  if (!parsed?.isPossible()) return value;
-  return parsed.countryCallingCode === '1'
-    ? formatInvitePhone(parsed.nationalNumber)
-    : parsed.formatInternational();
-}
-
-/**
- * A phone input's text while typing: a number started with '+' is grouped for its country as it
- * grows ('+44 7700 900123'); anything else is a North American number in the invite grouping.
- */
-export function formatPhoneInput(value: string): string {
-  const trimmed = value.trimStart();
-  if (!trimmed.startsWith('+')) return formatInvitePhone(value);
-  const typed = `+${digitsOf(trimmed)}`;
-  return typed === '+' ? typed : new AsYouType().input(typed);
-}
-
-/** The digits of a phone; '' when it has none. */
-export const phoneDigits = (value: string): string => digitsOf(value);
 
 // ---------------------------------------------------------------------------------------------
 // E-mail
@@ -236,6 +80,8 @@ export const PARTICIPANT_ID_PATTERN = /^P[0-9a-fA-F]{16}$/;
 export const isValidParticipantId = (value: string): boolean => PARTICIPANT_ID_PATTERN.test(value);
 
 export const VERIFICATION_CODE_PATTERN = new RegExp(`^\\d{${VERIFICATION_CODE_LENGTH}}$`);
+
+const digitsOf = (value: string): string => value.replace(/\D/g, '');
 
 /** Exactly 6 digits, nothing else. */
 export const isValidVerificationCode = (value: string): boolean =>

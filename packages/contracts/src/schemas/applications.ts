@@ -4,8 +4,8 @@
 
 import { z } from 'zod';
 import { NAME_MAX_LENGTH } from '../constants.js';
+import { ACCOUNT_PHONE_PATTERN } from '../phone.js';
 import { APPLICATION_MESSAGES } from '../texts/messages.js';
-import { ACCOUNT_PHONE_PATTERN } from '../validators.js';
 import {
   applicationStatusSchema,
   emailSchema,

@@ -14,6 +14,7 @@ import {
   RESEARCHER_STATUSES,
   ROLES,
 } from '../constants.js';
+import { isValidOptionalPhone } from '../phone.js';
 import { ACCOUNT_FORM_MESSAGES } from '../texts/auth.js';
 import {
   PARTICIPANT_LIST_MESSAGES,
@@ -28,7 +29,6 @@ import {
   formatStudyCode,
   hasNoLoneSurrogate,
   hasNoNullCharacter,
-  isValidOptionalPhone,
   PARTICIPANT_ID_PATTERN,
   STUDY_CODE_PATTERN,
   VERIFICATION_CODE_PATTERN,

@@ -12,13 +12,14 @@ import {
   PARTICIPANT_DOCUMENT_LIMITS,
   PARTICIPANT_SESSION_HEADER,
 } from '../constants.js';
+import { isValidOptionalPhone } from '../phone.js';
 import {
   ENROLMENT_MESSAGES,
   PARTICIPANT_LIST_MESSAGES,
   VERIFICATION_MESSAGES,
 } from '../texts/messages.js';
 import { WEARABLE_SERVER_MESSAGES } from '../texts/wearables.js';
-import { isAtLeastAge, isValidOptionalPhone } from '../validators.js';
+import { isAtLeastAge } from '../validators.js';
 import {
   emailSchema,
   firstNameSchema,

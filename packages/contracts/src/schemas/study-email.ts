@@ -4,9 +4,10 @@
  */
 
 import { z } from 'zod';
+import { isValidOptionalPhone } from '../phone.js';
 import { CONTACT_MESSAGES, INVITE_MESSAGES, STUDY_MESSAGES } from '../texts/messages.js';
 import { EMAIL_HISTORY_TEXTS } from '../texts/study-detail.js';
-import { EMAIL_PATTERN, isValidOptionalPhone } from '../validators.js';
+import { EMAIL_PATTERN } from '../validators.js';
 import { emailSchema, studyCodeSchema } from './common.js';
 import { successSchema } from './errors.js';
 import { invitationBodyProblem } from './study-invitation-mail.js';

@@ -5,8 +5,9 @@
 
 import { z } from 'zod';
 import { CSV_MAX_BYTES, NAME_MAX_LENGTH } from '../constants.js';
+import { isValidOptionalPhone } from '../phone.js';
 import { PARTICIPANT_LIST_MESSAGES, participantMessage } from '../texts/messages.js';
-import { EMAIL_PATTERN, isValidOptionalPhone } from '../validators.js';
+import { EMAIL_PATTERN } from '../validators.js';
 import { optionalPhoneSchema } from './common.js';
 import { successSchema } from './errors.js';
 
