@@ -13,14 +13,14 @@ import {
 } from './helpers';
 
 /**
- * Participant enrolment on a phone-sized page (issue 11), against the real product and the
+ * Participant enrolment on a phone-sized page, against the real product and the
  * sandbox (mail, SMS and Google). A researcher (through the API) creates a study, invites one
  * person by e-mail and puts another on the roster with a phone number. The invited person opens
  * the link of the invitation in the sandbox inbox, enrols by the direct flow, reads the e-mail
  * code in the inbox, connects a simulated Google account, completes the profile with a PDF and
  * lands on 'Enrollment Complete'. The rostered person goes through the eight-step flow by SMS,
  * types a wrong code three times, asks for a new one and connects through the popup. An address
- * that is not on the roster is refused with the spec's text, using the keyboard alone.
+ * that is not on the roster is refused with the product's text, using the keyboard alone.
  */
 
 const PHONE = { width: 390, height: 844 };

@@ -214,7 +214,7 @@ test.describe
       await compose.getByLabel('Phone (optional) 1').pressSequentially('5551234567');
       await expect(compose.getByLabel('Phone (optional) 1')).toHaveValue('(555) - 1234 - 567');
 
-      // A file that is not a CSV is refused in the browser, with the spec's text.
+      // A file that is not a CSV is refused in the browser, with the product's text.
       await compose.getByTestId('roster-file-input').setInputFiles({
         name: 'roster.txt',
         mimeType: 'text/plain',

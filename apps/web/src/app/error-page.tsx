@@ -6,7 +6,7 @@ import Typography from '@mui/material/Typography';
 import { ROUTER_MESSAGES, UNKNOWN_ERROR } from '@research/contracts';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 
-/** The router's error element: the title is the one the spec names. */
+/** The router's error element: the title is the product's. */
 export function ErrorPage() {
   const error = useRouteError();
   return (

@@ -6,7 +6,7 @@ export interface CancelAndSubmitProps {
   busy: boolean;
   onClose: () => void;
   label: string;
-  /** The spec's busy text ('Updating...', 'Changing...', 'Joining...', the 30-second wait). */
+  /** The product's busy text ('Updating...', 'Changing...', 'Joining...', the 30-second wait). */
   busyLabel: string;
   disabled?: boolean;
   /** The dialog's own Cancel text, where its screen has one. */

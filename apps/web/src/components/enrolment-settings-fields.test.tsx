@@ -18,7 +18,7 @@ function Harness({ onChange }: { onChange: (value: StudySettings) => void }) {
   );
 }
 
-describe('EnrolmentSettingsFields (issue 11)', () => {
+describe('EnrolmentSettingsFields', () => {
   it('shows the defaults and hands back each change', async () => {
     const user = userEvent.setup();
     const onChange = vi.fn();

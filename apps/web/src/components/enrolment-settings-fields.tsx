@@ -15,7 +15,7 @@ export interface EnrolmentSettingsFieldsProps {
 }
 
 /**
- * The three study settings the owner may change (issue 11), for the Edit Study dialog: who can
+ * The three study settings the owner may change, for the Edit Study dialog: who can
  * enrol, whether a code is required first, and how long data is kept after deletion. Controlled;
  * the dialog sends `settings` with PUT /api/studies/{id} (owner only on the server).
  */

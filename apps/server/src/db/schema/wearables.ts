@@ -22,7 +22,7 @@ export const wearableConnections = pgTable(
       .notNull()
       .references(() => studies.id, { onDelete: 'cascade' }),
     provider: text('provider', { enum: WEARABLE_PROVIDERS }).notNull().default('google-health'),
-    /** `users.getIdentity().healthUserId`; the spec's `fitbitUserId` carries it. */
+    /** `users.getIdentity().healthUserId`; the product's `fitbitUserId` carries it. */
     healthUserId: text('health_user_id').notNull(),
     /** The old Fitbit id, kept only to join pre-migration records. */
     legacyUserId: text('legacy_user_id'),

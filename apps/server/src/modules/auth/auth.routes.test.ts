@@ -59,7 +59,7 @@ describe('sign-up, sign-in and sessions', () => {
     });
   });
 
-  it('five sign-ups with one address at the same moment: one 201, four 409 with the spec text, one account', async () => {
+  it('five sign-ups with one address at the same moment: one 201, four 409 with the product’s text, one account', async () => {
     const email = uniqueEmail('race');
     const answers = await Promise.all(
       Array.from({ length: 5 }, (_, i) =>
@@ -116,7 +116,7 @@ describe('sign-up, sign-in and sessions', () => {
     );
   });
 
-  it('gives the short-password rule the spec text', async () => {
+  it('gives the short-password rule the product’s text', async () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/auth/register',
@@ -175,7 +175,7 @@ describe('sign-up, sign-in and sessions', () => {
     });
   });
 
-  it('refuses an empty password with the spec text', async () => {
+  it('refuses an empty password with the product’s text', async () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/auth/login',

@@ -209,7 +209,7 @@ describe('study e-mail', () => {
       },
       'Study description is required',
     ],
-  ])('refuses invitations %j with the spec text', async (change, message) => {
+  ])('refuses invitations %j with the product’s text', async (change, message) => {
     const res = await post(t, owner.token, '/api/email/invitations', {
       studyCode: study.studyCode,
       studyName: study.name,
@@ -469,7 +469,7 @@ describe('study e-mail', () => {
   }, 60_000);
 });
 
-describe('issue 8: joining and study passwords', () => {
+describe('joining and study passwords', () => {
   const t = useTestApp();
   let master: { token: string };
   beforeAll(async () => {

@@ -665,7 +665,7 @@ describe('who may extract', () => {
     expect(runs).toHaveLength(4);
   });
 
-  it('validates the request with the spec’s rules', async () => {
+  it('validates the request with the product’s rules', async () => {
     const participant = await kit.connected('extract.valid@gmail.test');
     const base = {
       participantId: participant.id,

@@ -339,7 +339,7 @@ describe('direct enrolment', () => {
     expect(complete.statusCode).toBe(403);
   });
 
-  it('answers the spec texts for missing, malformed and unknown input', async () => {
+  it('answers the product’s texts for missing, malformed and unknown input', async () => {
     const study = await createStudy(t.app, owner, { allowSelfEnrollment: true });
     const message = async (body: Record<string, unknown>) =>
       (await post(t.app, '/api/participants/enroll-direct', body)).json().details?.fields?.[0]

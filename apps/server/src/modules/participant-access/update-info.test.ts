@@ -254,7 +254,7 @@ describe('profile and documents (update-info)', () => {
     expect(res.statusCode).toBe(413);
   });
 
-  it('answers the spec text when the participant is gone', async () => {
+  it('answers the product’s text when the participant is gone', async () => {
     const me = await enrolled();
     await t.app.platform.db
       .update(participants)
@@ -267,7 +267,7 @@ describe('profile and documents (update-info)', () => {
     );
   });
 
-  it('checks the names with the spec texts', async () => {
+  it('checks the names with the product’s texts', async () => {
     const me = await enrolled();
     const long = await update(
       me.sessionId,

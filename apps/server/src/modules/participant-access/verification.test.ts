@@ -405,7 +405,7 @@ describe('pre-approved flow and verification codes', () => {
     expect(t.sandbox?.messages()).toHaveLength(0);
   });
 
-  it('checks the code format with the spec texts', async () => {
+  it('checks the code format with the product’s texts', async () => {
     const { email, participantId } = await rostered();
     const short = await verifyEmail(participantId, email, '12a45');
     expect(short.json().details.fields[0]).toEqual({

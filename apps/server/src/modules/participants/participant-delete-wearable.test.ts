@@ -5,7 +5,7 @@ import { bearer } from '../../test/auth-helpers.js';
 import { useExtractionKit } from '../../test/extraction-kit.js';
 
 /**
- * Deleting a participant (issue 9) ends their wearable connection: the grant at Google
+ * Deleting a participant ends their wearable connection: the grant at Google
  * is revoked and the stored tokens are forgotten, besides the soft delete and the audit entry.
  */
 describe('deleting a participant with a wearable connection', () => {

@@ -52,7 +52,7 @@ function delimiterOf(text: string): ',' | ';' {
 /**
  * Reads a roster CSV: BOM, CRLF, quoted fields, ',' or ';'. Header names are matched
  * loosely; a file without a recognisable header but whose first column holds e-mails is read as
- * e-mail[, phone[, first name, last name]]. Throws with the spec's messages, and refuses more
+ * e-mail[, phone[, first name, last name]]. Throws with the product's messages, and refuses more
  * than ROSTER_MAX_ROWS rows (the cap JSON rosters have too).
  */
 export function parseRosterCsv(data: Buffer): RosterRow[] {

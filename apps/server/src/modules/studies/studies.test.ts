@@ -37,7 +37,7 @@ describe('studies', () => {
   const collaborative = async (token: string) =>
     (await t.app.inject({ url: '/api/auth/collaborative-studies', headers: as(token) })).json();
 
-  it('creates a study with a fresh code, the spec defaults and an encrypted password', async () => {
+  it('creates a study with a fresh code, the default settings and an encrypted password', async () => {
     const res = await create(owner.token, {
       name: 'Sleep & Steps',
       description: 'Four weeks of sleep data',
@@ -120,7 +120,7 @@ describe('studies', () => {
     expect(mail?.text).toContain(
       `http://localhost:3000/researcher/dashboard?code=${study.studyCode}&password=hr-secret`,
     );
-    // Issue 8: someone who is a member already is not asked to join.
+    // Someone who is a member already is not asked to join.
     const added = await t.sandbox?.waitForMessage(
       { to: colleague.email, subjectIncludes: 'Collaborator Invitation' },
       15_000,

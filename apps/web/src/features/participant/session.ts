@@ -1,7 +1,7 @@
 import { PARTICIPANT_SESSION_HEADER, type ParticipantSession } from '@research/contracts';
 
 /**
- * The participant session (issue 11) and what the pages know about the person, kept in this
+ * The participant session and what the pages know about the person, kept in this
  * tab's sessionStorage only: it survives the trip to Google and back, dies with the tab, and is
  * removed once the enrolment is complete. It never holds wearable tokens.
  */

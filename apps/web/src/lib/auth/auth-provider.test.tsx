@@ -179,7 +179,7 @@ describe('SecureAuthProvider actions', () => {
 });
 
 describe('useSecureAuth outside its provider', () => {
-  it('throws the spec text', () => {
+  it('throws the product’s text', () => {
     function Orphan() {
       useSecureAuth();
       return null;

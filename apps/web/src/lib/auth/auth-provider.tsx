@@ -26,7 +26,7 @@ export interface SecureAuthValue {
   user: AuthUser | null;
   token: string | null;
   isAuthenticated: boolean;
-  /** The spec's loading flag: true at start, and while signing in, up or with Google. */
+  /** The product's loading flag: true at start, and while signing in, up or with Google. */
   loading: boolean;
   /**
    * True only until the stored session has been verified. Guards wait on this rather than on

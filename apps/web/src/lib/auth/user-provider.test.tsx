@@ -105,7 +105,7 @@ describe('UserProvider', () => {
     await waitFor(() => expect(result.current.profile?.status).toBe('pending'));
   });
 
-  it('throws the spec text outside its provider', () => {
+  it('throws the product’s text outside its provider', () => {
     function Orphan() {
       useUser();
       return null;

@@ -40,7 +40,7 @@ export function EmptyState({ title, text }: { title: string; text: string }) {
 }
 
 /**
- * A failure with the spec's text as the title and, when the server said something more
+ * A failure with the product's text as the title and, when the server said something more
  * specific than the text itself, that message below it.
  */
 export function FailureAlert({

@@ -16,7 +16,7 @@ const operation = applicationsApi.getApplicationStatus;
 /** The signed-in user's current application, or null. */
 async function getApplicationStatus(token: string | null, signal?: AbortSignal) {
   if (!token) throw new ApplicationStatusError(AUTH_MESSAGES.noAuthToken);
-  // Checked against the contract: an answer without a valid status is the spec's own failure.
+  // Checked against the contract: an answer without a valid status is the product's own failure.
   const parsed = operation.response.safeParse(
     await callOperation(operation, {}, { token, signal }),
   );

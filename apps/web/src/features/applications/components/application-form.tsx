@@ -120,7 +120,7 @@ export function ApplicationForm({
         setFormError(REGISTER_TEXTS.fixFields);
         return;
       }
-      // The server's message when it gave one; the spec's text otherwise (no reply, no text).
+      // The server's message when it gave one; the product's text otherwise (no reply, no text).
       const message =
         error instanceof ApiError && error.status > 0 && error.message
           ? error.message

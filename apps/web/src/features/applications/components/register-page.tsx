@@ -33,7 +33,7 @@ export default function RegisterPage() {
   const mayApply = !loading && profile !== null && registerEntryTarget(profile) === null;
   const previous = usePreviousApplication(token, mayApply && submittedAs === null);
 
-  // After a success the panel stays for the spec's 3 seconds, then the status page takes over.
+  // After a success the panel stays for the product's 3 seconds, then the status page takes over.
   useEffect(() => {
     if (submittedAs === null) return;
     const timer = setTimeout(

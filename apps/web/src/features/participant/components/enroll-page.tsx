@@ -46,7 +46,7 @@ function goTo(url: string) {
  * /participant/enroll, the link of the invitation e-mail:
  * study code, study information, personal information, then 'Redirecting' to the returned
  * authorization address. When the study requires verification, the e-mail code is asked for
- * within the personal-information step before the redirect (issue 11).
+ * within the personal-information step before the redirect.
  */
 export default function EnrollPage() {
   const [searchParams] = useSearchParams();

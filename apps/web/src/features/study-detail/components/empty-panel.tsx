@@ -9,7 +9,7 @@ import { LoadingIndicator } from '../../../components/loading-indicator';
 import { messageOf } from './notify';
 import type { ListState } from './server-table';
 
-/** A tab's empty state: the spec's title, a line of help and an optional action. */
+/** A tab's empty state: the product's title, a line of help and an optional action. */
 export function EmptyPanel({
   title,
   body,
@@ -34,7 +34,7 @@ export function EmptyPanel({
   );
 }
 
-/** A tab whose list failed to load: the server's message (or the spec's) and a Retry button. */
+/** A tab whose list failed to load: the server's message (or the product's) and a Retry button. */
 export function LoadFailedPanel({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   return (
     <Box sx={{ p: 2 }}>

@@ -11,7 +11,7 @@ describe('invite rules', () => {
     expect(hasAnyEmail([row(''), row('a@b.co')])).toBe(true);
   });
 
-  it('reports the first broken rule with the spec text', () => {
+  it('reports the first broken rule with the product’s text', () => {
     expect(inviteProblem([row('a@b.co')], ' ')).toBe('Study name is required');
     expect(inviteProblem([row('')], 'S')).toBe('Please add at least one participant');
     expect(inviteProblem([row('', '(111) - 0000 - 000')], 'S')).toBe(

@@ -852,7 +852,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
     expect(screen.queryByRole('alertdialog')).toBeNull();
     await user.type(within(edit).getByLabelText(/^Study Name/), '  Renamed  ');
     await user.type(within(edit).getByLabelText(/^Description/), ' About sleep. ');
-    // The owner also decides who may enrol (issue 11).
+    // The owner also decides who may enrol.
     await user.click(
       within(edit).getByRole('switch', { name: 'Anyone with the study code can enroll' }),
     );

@@ -40,7 +40,7 @@ import { ParticipantsTab } from './participants-tab';
 import { PendingParticipantsTab } from './pending-participants-tab';
 import { StudyHeader } from './study-header';
 
-/** Tabs in the spec's order; the index is what `?tab=` holds. */
+/** Tabs in the product's order; the index is what `?tab=` holds. */
 const TABS = [
   { label: STUDY_DETAIL_TEXTS.tabs.participants, count: (s: StudyStats) => s.participants },
   { label: STUDY_DETAIL_TEXTS.tabs.pending, count: (s: StudyStats) => s.pendingParticipants },

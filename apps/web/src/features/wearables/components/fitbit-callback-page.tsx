@@ -163,7 +163,7 @@ export default function FitbitCallbackPage() {
                   state: {
                     participantId: result.participantId,
                     studyCode: result.studyCode,
-                    // /participant/info keeps it for the profile call (issue 11).
+                    // /participant/info keeps it for the profile call.
                     ...(session ? { session } : {}),
                   },
                 }),
