@@ -1,13 +1,18 @@
 import Box from '@mui/material/Box';
 import { keyframes } from '@mui/material/styles';
 import { SHELL_TEXTS } from '@research/contracts';
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useNavigate, useNavigation } from 'react-router';
 import { useSecureAuth } from '../../lib/auth/auth-provider';
 import { ROUTES } from '../../lib/auth/routing';
 import { ScrollToTop } from './scroll-to-top';
-import { SiteFooter } from './site-footer';
 import { TopNav } from './top-nav';
+
+// The footer sits below the fold: it loads after the page, outside the landing route's 150 KB
+// gzip budget of initial JavaScript.
+const SiteFooter = lazy(() =>
+  import('./site-footer').then((module) => ({ default: module.SiteFooter })),
+);
 
 export function RootLayout() {
   // Between pages the old page stays up while the next chunk loads; a thin bar says so.
@@ -39,7 +44,9 @@ export function RootLayout() {
       <Box component="main" id="main-content" tabIndex={-1} sx={{ flex: 1, outline: 'none' }}>
         <Outlet />
       </Box>
-      <SiteFooter />
+      <Suspense fallback={null}>
+        <SiteFooter />
+      </Suspense>
       <ScrollToTop />
     </Box>
   );
