@@ -250,19 +250,21 @@ interface TabPanelFormProps {
   children: ReactNode;
 }
 
-/** A tab's panel that is one form (sign in or create an account). */
+/**
+ * A tab's panel holding one form (sign in or create an account). The panel wraps the form: a
+ * <form> may not take the tabpanel role.
+ */
 function TabPanelForm({ id, tabId, onSubmit, children }: TabPanelFormProps) {
   return (
-    <Box
-      component="form"
-      role="tabpanel"
-      id={id}
-      aria-labelledby={tabId}
-      noValidate
-      onSubmit={onSubmit}
-      sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
-    >
-      {children}
-    </Box>
+    <div role="tabpanel" id={id} aria-labelledby={tabId}>
+      <Box
+        component="form"
+        noValidate
+        onSubmit={onSubmit}
+        sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
+      >
+        {children}
+      </Box>
+    </div>
   );
 }
