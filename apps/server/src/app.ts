@@ -20,7 +20,7 @@ import { registerWebApp } from './http/web-app.js';
 import { createAuthPurgeJob } from './modules/auth/index.js';
 import { createExtractionEngine } from './modules/extraction/index.js';
 import { MODULE_ROUTES } from './modules/index.js';
-import { createMessaging } from './modules/messaging/index.js';
+import { createMessaging, DELIVERY_CONCURRENCY } from './modules/messaging/index.js';
 import { createRetentionJob } from './modules/studies/index.js';
 import { bindTokensToParticipants, revokeStudyGrants } from './modules/wearables/index.js';
 import { createCipher, loadEncryptionKeys, subkey } from './platform/crypto.js';
@@ -86,7 +86,11 @@ export async function buildApp(
     const rebound = await bindTokensToParticipants(database.db, cipher);
     if (rebound > 0) app.log.info({ rebound }, 'wearable tokens bound to their participant');
 
-    mailer = createMailer({ smtpUrl: config.mail.smtpUrl, from: config.mail.from });
+    mailer = createMailer({
+      smtpUrl: config.mail.smtpUrl,
+      from: config.mail.from,
+      maxConnections: DELIVERY_CONCURRENCY,
+    });
     const sms = createSmsSender(config.sms);
     const objectStore =
       config.storage.driver === 'fs'

@@ -125,4 +125,37 @@ describe('job queue', () => {
       await jobs.stop();
     }
   }, 30_000);
+
+  it('works through a backlog one job after another, without waiting for the next poll', async () => {
+    let ran = 0;
+    const step = defineJob<object>({
+      name: 'backlog-job',
+      retryLimit: 0,
+      retryDelaySeconds: 1,
+      concurrency: 1,
+      handler: async () => {
+        ran++;
+      },
+    });
+    const jobs = await startJobQueue({
+      executor: database.executor,
+      definitions: [step],
+      pollingIntervalSeconds: 30,
+    });
+    try {
+      await jobs.startWorkers();
+      await new Promise((r) => setTimeout(r, 500));
+      // Inserted as a mailing inserts its jobs (in one statement, nobody woken), then woken once,
+      // as after its transaction commits.
+      await jobs.boss.insert(
+        step.name,
+        Array.from({ length: 10 }, () => ({ data: {} })),
+      );
+      jobs.wake(step);
+      // One job per poll would be one job in these 10 s.
+      await eventually(async () => ran === 10, 10_000);
+    } finally {
+      await jobs.stop();
+    }
+  }, 30_000);
 });

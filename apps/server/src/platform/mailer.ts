@@ -1,3 +1,4 @@
+import net from 'node:net';
 import type { NodemailerError } from 'nodemailer';
 import nodemailer from 'nodemailer';
 
@@ -8,6 +9,8 @@ export interface MailerOptions {
   from: string;
   /** How long to wait for a relay to answer before giving up; 5 s unless set. */
   connectionTimeoutMs?: number | undefined;
+  /** SMTP connections kept open to the relay and used at once; 5 unless set. */
+  maxConnections?: number | undefined;
 }
 
 export interface MailMessage {
@@ -108,12 +111,55 @@ export function toMailDeliveryError(error: unknown): MailDeliveryError {
   );
 }
 
+/**
+ * Opens the TCP connection to the relay for nodemailer, with Nagle's algorithm off. Nodemailer
+ * leaves it on, and the end of each message (a short write after the body) then waits for the
+ * relay's delayed acknowledgement: about 40 ms a message on Linux, 20 mails a second on one
+ * connection instead of 200. TLS (smtps, STARTTLS) is still set up by nodemailer on this socket.
+ */
+type RelayAddress = {
+  host?: string | undefined;
+  port?: number | string | undefined;
+  secure?: boolean | undefined;
+};
+
+function connectWithoutDelay(
+  target: RelayAddress,
+  timeoutMs: number,
+  callback: (error: Error | null, socketOptions?: { connection: net.Socket }) => void,
+) {
+  const socket = net.connect({
+    host: target.host ?? 'localhost',
+    port: Number(target.port ?? (target.secure ? 465 : 587)),
+    noDelay: true,
+  });
+  const settle = (error: Error | null) => {
+    clearTimeout(timer);
+    socket.off('error', settle);
+    if (error) {
+      socket.destroy();
+      callback(error);
+    } else {
+      callback(null, { connection: socket });
+    }
+  };
+  const timer = setTimeout(
+    () => settle(Object.assign(new Error('Connection timeout'), { code: 'ETIMEDOUT' })),
+    timeoutMs,
+  );
+  socket.once('connect', () => settle(null));
+  socket.once('error', settle);
+}
+
 export function createMailer(options: MailerOptions): Mailer {
   const timeout = options.connectionTimeoutMs ?? 5_000;
   const transport = nodemailer.createTransport({
     url: options.smtpUrl,
+    // Connections stay open between messages, and the delivery workers use several at once.
     pool: true,
-    maxConnections: 3,
+    maxConnections: options.maxConnections ?? 5,
+    getSocket: (target: RelayAddress, callback: (error: Error | null, socket?: object) => void) =>
+      connectWithoutDelay(target, timeout, callback),
     // A dead relay must fail a job quickly instead of holding a worker for minutes.
     connectionTimeout: timeout,
     greetingTimeout: timeout,

@@ -33,10 +33,11 @@ export function createEmailConfirmation({ db, config, messaging }: AuthDeps) {
   }
 
   const mail = (email: string, url: string) =>
-    messaging.queueEmail('email_confirmation', {
-      to: email,
-      ...linkMail(AUTH_EMAILS.confirmEmail, url),
-    });
+    messaging.queueEmail(
+      'email_confirmation',
+      { to: email, ...linkMail(AUTH_EMAILS.confirmEmail, url) },
+      { awaited: true },
+    );
 
   const operations = {
     /** A fresh confirmation link for a signed-in account whose address is not confirmed yet. */

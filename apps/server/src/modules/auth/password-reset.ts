@@ -42,10 +42,11 @@ export function createPasswordResetOperations({ db, config, messaging }: AuthDep
         });
       });
       const url = `${config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
-      await messaging.queueEmail('password_reset', {
-        to: user.email,
-        ...linkMail(AUTH_EMAILS.passwordReset, url),
-      });
+      await messaging.queueEmail(
+        'password_reset',
+        { to: user.email, ...linkMail(AUTH_EMAILS.passwordReset, url) },
+        { awaited: true },
+      );
     },
 
     async checkResetToken(token: string) {

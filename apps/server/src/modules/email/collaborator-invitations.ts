@@ -85,7 +85,7 @@ export function createCollaboratorInvitations(parts: MailingParts) {
       paragraphs,
       action: { label: STUDY_MAIL_TEXTS.openAction, url: dashboard },
     });
-    return db.transaction(async (tx) => {
+    const told = await db.transaction(async (tx) => {
       const toTell = await withoutRepeats(
         tx,
         access.study.id,
@@ -99,6 +99,8 @@ export function createCollaboratorInvitations(parts: MailingParts) {
       );
       return toTell.length;
     });
+    if (told > 0) messaging.deliverQueued();
+    return told;
   }
 
   return {

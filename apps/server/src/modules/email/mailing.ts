@@ -135,6 +135,7 @@ export function createMailingSender({ db, messaging }: Pick<EmailDeps, 'db' | 'm
       });
       return { emailId: id, recipients };
     });
+    if (emailId) messaging.deliverQueued();
     return {
       emailId,
       sentCount: recipients.length,

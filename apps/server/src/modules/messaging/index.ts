@@ -1,5 +1,6 @@
 export {
   createMessaging,
+  DELIVERY_CONCURRENCY,
   type DeliveryError,
   type Messaging,
   type MessagingDeps,

@@ -63,12 +63,33 @@ function executorOn(tx: DbOrTx): JobDb {
   };
 }
 
+/**
+ * Mail a person is waiting for on screen (a code, a reset or confirmation link) leaves on a queue
+ * of its own, with workers of its own: a mailing of hundreds of invitations queued just before
+ * does not hold it up. The rest (invitations, notices) shares the other queue.
+ */
+export interface QueueOptions {
+  awaited?: boolean;
+}
+
+const BULK_CONCURRENCY = 8;
+const AWAITED_CONCURRENCY = 2;
+/** Deliveries one process runs at once: the mailer keeps as many SMTP connections open. */
+export const DELIVERY_CONCURRENCY = BULK_CONCURRENCY + AWAITED_CONCURRENCY;
+
 export function createMessaging(deps: MessagingDeps) {
   const deliverJob = defineJob<{ messageId: string }>({
     name: 'deliver-message',
     retryLimit: deps.retryLimit,
     retryDelaySeconds: deps.retryDelaySeconds,
-    concurrency: 4,
+    concurrency: BULK_CONCURRENCY,
+    handler: async (job) => deliver(job),
+  });
+  const deliverAwaitedJob = defineJob<{ messageId: string }>({
+    name: 'deliver-awaited-message',
+    retryLimit: deps.retryLimit,
+    retryDelaySeconds: deps.retryDelaySeconds,
+    concurrency: AWAITED_CONCURRENCY,
     handler: async (job) => deliver(job),
   });
 
@@ -100,7 +121,11 @@ export function createMessaging(deps: MessagingDeps) {
     }
   }
 
-  async function enqueue(purpose: string, payload: OutboundPayload): Promise<string> {
+  async function enqueue(
+    purpose: string,
+    payload: OutboundPayload,
+    options: QueueOptions = {},
+  ): Promise<string> {
     const [row] = await deps.db
       .insert(outboundMessages)
       .values({
@@ -110,7 +135,9 @@ export function createMessaging(deps: MessagingDeps) {
       })
       .returning({ id: outboundMessages.id });
     if (!row) throw new Error('outbound message not stored');
-    await deps.jobs().send(deliverJob, { messageId: row.id });
+    await deps.jobs().send(options.awaited ? deliverAwaitedJob : deliverJob, {
+      messageId: row.id,
+    });
     return row.id;
   }
 
@@ -137,22 +164,30 @@ export function createMessaging(deps: MessagingDeps) {
       })),
     );
     const jobs = rows.map((row) => ({ data: { messageId: row.id } }));
-    if (tx) await deps.jobs().boss.insert(deliverJob.name, jobs, { db: executorOn(tx) });
-    else await deps.jobs().boss.insert(deliverJob.name, jobs);
+    if (tx) {
+      await deps.jobs().boss.insert(deliverJob.name, jobs, { db: executorOn(tx) });
+    } else {
+      await deps.jobs().boss.insert(deliverJob.name, jobs);
+      deps.jobs().wake(deliverJob);
+    }
     return rows.map((row) => row.id);
   }
 
   return {
-    jobs: [deliverJob],
+    jobs: [deliverJob, deliverAwaitedJob],
     queueEmails: enqueueEmails,
+    /** Starts delivering mail queued by queueEmails in a transaction, once that has committed. */
+    deliverQueued: () => deps.jobs().wake(deliverJob),
     queueEmail: (
       purpose: string,
       message: Omit<Extract<OutboundPayload, { channel: 'email' }>, 'channel'>,
-    ) => enqueue(purpose, { channel: 'email', ...message }),
+      options?: QueueOptions,
+    ) => enqueue(purpose, { channel: 'email', ...message }, options),
     queueSms: (
       purpose: string,
       message: Omit<Extract<OutboundPayload, { channel: 'sms' }>, 'channel'>,
-    ) => enqueue(purpose, { channel: 'sms', ...message }),
+      options?: QueueOptions,
+    ) => enqueue(purpose, { channel: 'sms', ...message }, options),
   };
 }
 

@@ -107,7 +107,7 @@ export function createVerificationCodes({
     return { expiresAt, resendAfter };
   }
 
-  /** Queues the mail or text carrying the code (sent by the messaging jobs). */
+  /** Queues the mail or text carrying the code, ahead of any mailing (the person is waiting). */
   async function deliverCode(channel: Channel, destination: string, code: string, study: StudyRow) {
     if (channel === 'email') {
       const mail = renderEmail({
@@ -119,16 +119,17 @@ export function createVerificationCodes({
           VERIFICATION_CODE_TEXTS.emailExpiry,
         ],
       });
-      await messaging.queueEmail('verification_code', {
-        to: destination,
-        subject: VERIFICATION_CODE_TEXTS.emailSubject(study.name),
-        ...mail,
-      });
+      await messaging.queueEmail(
+        'verification_code',
+        { to: destination, subject: VERIFICATION_CODE_TEXTS.emailSubject(study.name), ...mail },
+        { awaited: true },
+      );
     } else {
-      await messaging.queueSms('verification_code', {
-        to: destination,
-        body: VERIFICATION_CODE_TEXTS.sms(code, study.name),
-      });
+      await messaging.queueSms(
+        'verification_code',
+        { to: destination, body: VERIFICATION_CODE_TEXTS.sms(code, study.name) },
+        { awaited: true },
+      );
     }
   }
 
