@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import {
   participants,
@@ -111,6 +111,21 @@ export async function findConnection(
     );
   const [row] = options.forUpdate ? await query.for('update') : await query;
   return row;
+}
+
+/** Whether any connection of the participant holds an access token (never the token). */
+export async function hasAccessToken(db: DbOrTx, participantId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: wearableConnections.participantId })
+    .from(wearableConnections)
+    .where(
+      and(
+        eq(wearableConnections.participantId, participantId),
+        isNotNull(wearableConnections.accessTokenEncrypted),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
 }
 
 export async function upsertConnection(
