@@ -5,7 +5,7 @@
 
 /**
  * The participant rows of the participant side (enrolment, profile, documents, verification,
- * the operator's add-participant), taking the caller's transaction.
+ * the operator's add-participant, the wearable grant's time), taking the caller's transaction.
  */
 export {
   type DocumentRow,
@@ -18,6 +18,7 @@ export {
   insertParticipantRow,
   linkPendingToParticipant,
   liveParticipantIdByAddress,
+  markParticipantAuthorized,
   type ParticipantRow,
   type PendingRow,
   participantDocumentsOf,

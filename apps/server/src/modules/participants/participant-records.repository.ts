@@ -145,6 +145,14 @@ export async function updateParticipantInfo(
   return row;
 }
 
+/** The participant's `authorizedAt`: when they last granted access to their data. */
+export async function markParticipantAuthorized(db: DbOrTx, participantId: string, at: Date) {
+  await db
+    .update(participants)
+    .set({ authorizedAt: at, updatedAt: at })
+    .where(eq(participants.id, participantId));
+}
+
 export async function insertParticipantDocuments(
   db: DbOrTx,
   rows: (typeof participantDocuments.$inferInsert)[],

@@ -113,6 +113,19 @@ export async function findConnection(
   return row;
 }
 
+/** What an extraction job checks before it calls the provider: any connection of the participant. */
+export async function connectionStateOf(db: DbOrTx, participantId: string) {
+  const [row] = await db
+    .select({
+      status: wearableConnections.status,
+      healthUserId: wearableConnections.healthUserId,
+      grantedScopes: wearableConnections.grantedScopes,
+    })
+    .from(wearableConnections)
+    .where(eq(wearableConnections.participantId, participantId));
+  return row;
+}
+
 /** Whether any connection of the participant holds an access token (never the token). */
 export async function hasAccessToken(db: DbOrTx, participantId: string): Promise<boolean> {
   const [row] = await db
@@ -143,14 +156,6 @@ export async function upsertConnection(
     .returning();
   if (!row) throw new Error('wearable connection not stored');
   return row;
-}
-
-/** The participant's `authorizedAt`: when they last granted access to their data. */
-export async function markParticipantAuthorized(db: DbOrTx, participantId: string, at: Date) {
-  await db
-    .update(participants)
-    .set({ authorizedAt: at, updatedAt: at })
-    .where(eq(participants.id, participantId));
 }
 
 export async function updateConnection(
