@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../db/client.js';
 import {
   participants,
   studies,
+  TOKEN_BINDING,
   wearableConnections,
   wearableOauthStates,
 } from '../../db/schema/index.js';
@@ -278,8 +279,11 @@ export async function listAuthorizations(
 
 type StoredTokenColumns = Pick<ConnectionRow, 'accessTokenEncrypted' | 'refreshTokenEncrypted'>;
 
-/** Every connection that holds a token, with just what re-binding them needs. */
-export function listStoredTokens(db: DbOrTx) {
+/**
+ * The connections holding a token not yet known to be bound to its participant, with just what
+ * re-binding them needs (after the first start: none, found through a partial index).
+ */
+export function listUncheckedTokens(db: DbOrTx) {
   return db
     .select({
       id: wearableConnections.id,
@@ -289,15 +293,21 @@ export function listStoredTokens(db: DbOrTx) {
     })
     .from(wearableConnections)
     .where(
-      or(
-        sql`${wearableConnections.accessTokenEncrypted} is not null`,
-        sql`${wearableConnections.refreshTokenEncrypted} is not null`,
+      and(
+        eq(wearableConnections.tokenBinding, TOKEN_BINDING.unchecked),
+        or(
+          sql`${wearableConnections.accessTokenEncrypted} is not null`,
+          sql`${wearableConnections.refreshTokenEncrypted} is not null`,
+        ),
       ),
     );
 }
 
-/** Replaces a connection's token ciphertexts only if nobody changed them since they were read. */
-export async function replaceStoredTokens(
+/**
+ * Stores a connection's token ciphertexts, now bound to the participant, and marks them so;
+ * only if nobody changed them since they were read.
+ */
+export async function storeBoundTokens(
   db: DbOrTx,
   id: string,
   seen: StoredTokenColumns,
@@ -311,7 +321,7 @@ export async function replaceStoredTokens(
   ) => (value === null ? isNull(column) : eq(column, value));
   const rows = await db
     .update(wearableConnections)
-    .set(next)
+    .set({ ...next, tokenBinding: TOKEN_BINDING.participant })
     .where(
       and(
         eq(wearableConnections.id, id),
