@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Platform } from './app-platform.js';
 import type { AppConfig } from './config.js';
-import { openDatabase } from './db/client.js';
+import { type Database, openDatabase } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
 import { registerDocs } from './http/docs.js';
 import {
@@ -23,10 +23,17 @@ import { MODULE_ROUTES } from './modules/index.js';
 import { createMessaging, DELIVERY_CONCURRENCY } from './modules/messaging/index.js';
 import { createRetentionJob } from './modules/studies/index.js';
 import { bindTokensToParticipants, revokeStudyGrants } from './modules/wearables/index.js';
-import { createCipher, loadEncryptionKeys, subkey } from './platform/crypto.js';
+import {
+  type Cipher,
+  createCipher,
+  type KeyRing,
+  loadEncryptionKeys,
+  subkey,
+} from './platform/crypto.js';
 import { type JobQueue, startJobQueue } from './platform/jobs.js';
 import { createMailer, type Mailer } from './platform/mailer.js';
 import { createObjectStore } from './platform/object-store/index.js';
+import type { ObjectStore } from './platform/object-store/types.js';
 import { ensurePrivateDir } from './platform/private-files.js';
 import { createSmsSender } from './platform/sms.js';
 import { createServices } from './services.js';
@@ -42,12 +49,25 @@ export interface BuildAppOptions {
 
 /**
  * The one factory for the HTTP app: used by the server entry point and by every test, so
- * both run the same plugins, hooks and error handling.
+ * both run the same plugins, hooks and error handling. Each step below is one part of a start.
  */
 export async function buildApp(
   config: AppConfig,
   options: BuildAppOptions = {},
 ): Promise<FastifyInstance> {
+  const app = createFastify(config, options);
+  const { keyRing, cipher, database } = await openPrivateState(config);
+  app.decorate('platform', await startPlatform(app, config, options, keyRing, cipher, database));
+  addShutdownHooks(app);
+  decorateRequests(app);
+  registerErrorHandling(app);
+  await registerBodyParsers(app);
+  await registerRoutes(app, config);
+  return app;
+}
+
+/** The Fastify instance: logging, limits, shutdown behaviour and the zod compilers. */
+function createFastify(config: AppConfig, options: BuildAppOptions) {
   const app = Fastify({
     logger: {
       ...loggerOptions(config.logLevel),
@@ -67,7 +87,11 @@ export async function buildApp(
   app.setSerializerCompiler(
     createResponseSerializerCompiler({ validate: options.validateResponses ?? false }),
   );
+  return app;
+}
 
+/** The private folders, the key ring and its cipher, and the (not yet migrated) database. */
+async function openPrivateState(config: AppConfig) {
   // Keys, the embedded database and stored files are for this account only (0700/0600).
   await ensurePrivateDir(config.dataDir);
   if (config.storage.driver === 'fs') await ensurePrivateDir(config.storage.root);
@@ -78,110 +102,168 @@ export async function buildApp(
   });
   const cipher = createCipher(keyRing);
   const database = await openDatabase(config.database);
+  return { keyRing, cipher, database };
+}
+
+/**
+ * Everything the routes and jobs run on: the migrated database, the adapters, the services and
+ * the job queue. A failure part-way closes what was opened.
+ */
+async function startPlatform(
+  app: FastifyInstance,
+  config: AppConfig,
+  options: BuildAppOptions,
+  keyRing: KeyRing,
+  cipher: Cipher,
+  database: Database,
+): Promise<Platform> {
   let jobs: JobQueue | undefined;
   let mailer: Mailer | undefined;
+  // Messaging and extraction reach the queue only once it runs.
+  const startedJobs = () => {
+    if (!jobs) throw new Error('job queue not started');
+    return jobs;
+  };
   try {
-    await runMigrations(database, config.database);
-    // Before any job can use a token: tokens of older versions get their participant binding.
-    const rebound = await bindTokensToParticipants(database.db, cipher);
-    if (rebound > 0) app.log.info({ rebound }, 'wearable tokens bound to their participant');
-
+    await prepareDatabase(app, database, config, cipher);
     mailer = createMailer({
       smtpUrl: config.mail.smtpUrl,
       from: config.mail.from,
       maxConnections: DELIVERY_CONCURRENCY,
     });
-    const sms = createSmsSender(config.sms);
-    const objectStore =
-      config.storage.driver === 'fs'
-        ? createObjectStore({
-            driver: 'fs',
-            root: config.storage.root,
-            publicUrl: config.publicUrl,
-            signingKey: subkey(keyRing, 'object-store-url-signing'),
-          })
-        : createObjectStore(config.storage);
-
     const retry = options.jobRetry ?? { limit: 8, delaySeconds: 10 };
-    const messaging = createMessaging({
-      db: database.db,
-      jobs: () => {
-        if (!jobs) throw new Error('job queue not started');
-        return jobs;
-      },
-      cipher,
-      sendEmail: (message) => (mailer as Mailer).send(message),
-      sendSms: (message) => sms.send(message),
-      retryLimit: retry.limit,
-      retryDelaySeconds: retry.delaySeconds,
-    });
-
-    // Every service exists before the job queue starts: jobs resumed at boot may run at once.
-    const services = createServices({
-      config,
-      database,
-      db: database.db,
-      keyRing,
-      cipher,
-      objectStore,
-      messaging,
-    });
-    app.decorate('services', services);
-    const extraction = createExtractionEngine({
-      db: database.db,
-      config,
-      objectStore,
-      wearables: services.wearables,
-      jobs: () => {
-        if (!jobs) throw new Error('job queue not started');
-        return jobs;
-      },
-      retry: { limit: Math.min(retry.limit, 3), delaySeconds: retry.delaySeconds },
-      log: app.log,
-    });
-    app.decorate('extraction', extraction);
-
-    jobs = await startJobQueue({
-      executor: database.executor,
-      definitions: [
-        ...messaging.jobs,
-        createRetentionJob({
-          db: database.db,
-          config,
-          objectStore,
-          revokeWearables: (studyId) =>
-            revokeStudyGrants({ db: database.db, cipher, config }, studyId),
-        }),
-        createAuthPurgeJob({ db: database.db, config }),
-        ...extraction.jobs,
-      ],
-      pollingIntervalSeconds: retry.pollingIntervalSeconds ?? 2,
-      onError: (error) => app.log.error({ err: error }, 'job queue error'),
-      onUnavailable: (reason) =>
-        app.log.warn({ reason }, 'database unavailable: job workers wait until it answers'),
-      onAvailable: () => app.log.info('database answers again: job workers resume'),
-    });
-    if (config.runWorkers) await jobs.startWorkers();
-
-    const platform: Platform = {
-      config,
-      database,
-      db: database.db,
-      keyRing,
-      cipher,
-      jobs,
-      objectStore,
-      mailer,
-      messaging,
-    };
-    app.decorate('platform', platform);
+    const base = { config, database, keyRing, cipher, mailer, retry, startedJobs };
+    const { objectStore, messaging, definitions } = createServicesAndJobs(app, base);
+    jobs = await startJobs(app, config, database, definitions, retry.pollingIntervalSeconds);
+    const { db } = database;
+    return { config, database, db, keyRing, cipher, jobs, objectStore, mailer, messaging };
   } catch (error) {
     await jobs?.stop(1000).catch(() => {});
     mailer?.close();
     await database.close();
     throw error;
   }
+}
 
+interface PlatformBase {
+  config: AppConfig;
+  database: Database;
+  keyRing: KeyRing;
+  cipher: Cipher;
+  mailer: Mailer;
+  retry: NonNullable<BuildAppOptions['jobRetry']>;
+  startedJobs: () => JobQueue;
+}
+
+/**
+ * The object store, messaging, the services (decorated on the app) and the extraction engine,
+ * with every job definition. Every service exists before the job queue starts: jobs resumed at
+ * boot may run at once.
+ */
+function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
+  const { config, database, keyRing, cipher, retry, startedJobs } = base;
+  const objectStore = openObjectStore(config, keyRing);
+  const sms = createSmsSender(config.sms);
+  const messaging = createMessaging({
+    db: database.db,
+    jobs: startedJobs,
+    cipher,
+    sendEmail: (message) => base.mailer.send(message),
+    sendSms: (message) => sms.send(message),
+    retryLimit: retry.limit,
+    retryDelaySeconds: retry.delaySeconds,
+  });
+  const services = createServices({
+    config,
+    database,
+    db: database.db,
+    keyRing,
+    cipher,
+    objectStore,
+    messaging,
+  });
+  app.decorate('services', services);
+  const extraction = createExtractionEngine({
+    db: database.db,
+    config,
+    objectStore,
+    wearables: services.wearables,
+    jobs: startedJobs,
+    retry: { limit: Math.min(retry.limit, 3), delaySeconds: retry.delaySeconds },
+    log: app.log,
+  });
+  app.decorate('extraction', extraction);
+  const definitions = [
+    ...messaging.jobs,
+    ...maintenanceJobs(config, database, cipher, objectStore),
+    ...extraction.jobs,
+  ];
+  return { objectStore, messaging, definitions };
+}
+
+/** Migrations, then (before any job can use a token) older tokens bound to their participant. */
+async function prepareDatabase(
+  app: FastifyInstance,
+  database: Database,
+  config: AppConfig,
+  cipher: Cipher,
+) {
+  await runMigrations(database, config.database);
+  const rebound = await bindTokensToParticipants(database.db, cipher);
+  if (rebound > 0) app.log.info({ rebound }, 'wearable tokens bound to their participant');
+}
+
+function openObjectStore(config: AppConfig, keyRing: KeyRing) {
+  return config.storage.driver === 'fs'
+    ? createObjectStore({
+        driver: 'fs',
+        root: config.storage.root,
+        publicUrl: config.publicUrl,
+        signingKey: subkey(keyRing, 'object-store-url-signing'),
+      })
+    : createObjectStore(config.storage);
+}
+
+/** The daily jobs: the retention purge (which revokes the study's grants) and the auth purge. */
+function maintenanceJobs(
+  config: AppConfig,
+  database: Database,
+  cipher: Cipher,
+  objectStore: ObjectStore,
+) {
+  return [
+    createRetentionJob({
+      db: database.db,
+      config,
+      objectStore,
+      revokeWearables: (studyId) => revokeStudyGrants({ db: database.db, cipher, config }, studyId),
+    }),
+    createAuthPurgeJob({ db: database.db, config }),
+  ];
+}
+
+/** The job queue with every definition; its workers run here unless this is an API-only process. */
+async function startJobs(
+  app: FastifyInstance,
+  config: AppConfig,
+  database: Database,
+  definitions: Parameters<typeof startJobQueue>[0]['definitions'],
+  pollingIntervalSeconds = 2,
+) {
+  const jobs = await startJobQueue({
+    executor: database.executor,
+    definitions,
+    pollingIntervalSeconds,
+    onError: (error) => app.log.error({ err: error }, 'job queue error'),
+    onUnavailable: (reason) =>
+      app.log.warn({ reason }, 'database unavailable: job workers wait until it answers'),
+    onAvailable: () => app.log.info('database answers again: job workers resume'),
+  });
+  if (config.runWorkers) await jobs.startWorkers();
+  return jobs;
+}
+
+function addShutdownHooks(app: FastifyInstance) {
   // Once shutdown starts, answers in flight close their connection: an idle keep-alive socket
   // would otherwise hold the server open until its timeout.
   let closing = false;
@@ -198,13 +280,16 @@ export async function buildApp(
     app.platform.mailer.close();
     await app.platform.database.close();
   });
+}
 
+function decorateRequests(app: FastifyInstance) {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionToken', null);
   app.decorateRequest('studyAccess', null);
   app.decorateRequest('applicationStatus', null);
+}
 
-  registerErrorHandling(app);
+async function registerBodyParsers(app: FastifyInstance) {
   // Clients send `Content-Type: application/json` on every call, also on body-less PUT/DELETE.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser(
@@ -226,6 +311,10 @@ export async function buildApp(
   );
   // Upload limits are set per route (readMultipart); these are the outer bounds.
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 10, fields: 50 } });
+}
+
+/** Security headers and limits, the API docs, the local admin, every module, then the web app. */
+async function registerRoutes(app: FastifyInstance, config: AppConfig) {
   await registerSecurity(app, config);
   await registerDocs(app, config);
   app.decorate(
@@ -234,5 +323,4 @@ export async function buildApp(
   );
   for (const module of MODULE_ROUTES) await app.register(module.routes);
   await registerWebApp(app, config.webDistDir);
-  return app;
 }

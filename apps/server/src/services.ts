@@ -65,6 +65,7 @@ export function createServices(platform: ServiceDeps) {
       objectStore,
       verification,
       wearableAuthUrl: wearableAuthUrlFrom(wearables),
+      hasWearableAccessToken: wearables.hasAccessToken,
     }),
   };
 }

@@ -1,11 +1,17 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { participants } from './participants.js';
 import { studies } from './studies.js';
 
 export const WEARABLE_PROVIDERS = ['google-health'] as const;
 export const WEARABLE_CONNECTION_STATUSES = ['active', 'needs_reauthorization', 'revoked'] as const;
 export type WearableConnectionStatus = (typeof WEARABLE_CONNECTION_STATUSES)[number];
+
+/**
+ * `token_binding`: 0 until both stored tokens are known to be bound to their participant, then 1.
+ * Only rows at 0 are read (and decrypted) by the binding done at start, so later starts read none.
+ */
+export const TOKEN_BINDING = { unchecked: 0, participant: 1 } as const;
 
 /**
  * A participant's grant at the wearable provider. Tokens are stored only as
@@ -29,6 +35,7 @@ export const wearableConnections = pgTable(
     grantedScopes: text('granted_scopes').array().notNull().default(sql`'{}'::text[]`),
     accessTokenEncrypted: text('access_token_encrypted'),
     refreshTokenEncrypted: text('refresh_token_encrypted'),
+    tokenBinding: smallint('token_binding').notNull().default(TOKEN_BINDING.unchecked),
     accessExpiresAt: timestamp('access_expires_at', { withTimezone: true }),
     refreshExpiresAt: timestamp('refresh_expires_at', { withTimezone: true }),
     status: text('status', { enum: WEARABLE_CONNECTION_STATUSES }).notNull().default('active'),
@@ -39,6 +46,10 @@ export const wearableConnections = pgTable(
   (t) => [
     uniqueIndex('wearable_connections_participant_provider_key').on(t.participantId, t.provider),
     index('wearable_connections_study_idx').on(t.studyId),
+    // The few rows the start-up binding still has to check.
+    index('wearable_connections_unbound_idx')
+      .on(t.id)
+      .where(sql`${t.tokenBinding} = ${sql.raw(String(TOKEN_BINDING.unchecked))}`),
   ],
 );
 

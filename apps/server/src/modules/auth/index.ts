@@ -8,6 +8,7 @@ import { localAdminRoutes } from './local-admin.routes.js';
  */
 export {
   findUserByEmail,
+  findUserById,
   recentAuthFailures,
   recordAuthFailure,
   type UserRow,

@@ -3,10 +3,11 @@ import { asc, eq } from 'drizzle-orm';
 import type { AppConfig } from '../../config.js';
 import { databaseUnavailability } from '../../db/availability.js';
 import type { Db } from '../../db/client.js';
-import { extractionJobs, extractionTasks, wearableConnections } from '../../db/schema/index.js';
+import { extractionJobs, extractionTasks } from '../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { GoogleHealthError } from '../../platform/google-health/index.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
+import { connectionStateOf } from '../wearables/index.js';
 import { type Lease, LeaseLost, type Leases } from './lease.js';
 import { missingScopes } from './plan.js';
 import type { Progress } from './progress.js';
@@ -93,14 +94,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
   }
 
   async function connectionOf(participantId: string) {
-    const [connection] = await db
-      .select({
-        status: wearableConnections.status,
-        healthUserId: wearableConnections.healthUserId,
-        grantedScopes: wearableConnections.grantedScopes,
-      })
-      .from(wearableConnections)
-      .where(eq(wearableConnections.participantId, participantId));
+    const connection = await connectionStateOf(db, participantId);
     if (!connection) throw new JobFatal(EXTRACTION_SERVER_MESSAGES.notConnected);
     if (connection.status !== 'active') {
       throw new JobFatal(EXTRACTION_SERVER_MESSAGES.needsReauthorization);

@@ -5,12 +5,12 @@ import {
   storedPhone,
   wearablesApi,
 } from '@research/contracts';
-import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { FastifyPluginAsync } from 'fastify';
 import type { Db } from '../../db/client.js';
-import { participants, studies } from '../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
+import { insertParticipantRow, liveParticipantIdByAddress } from '../participants/index.js';
+import { findLiveStudyByCode } from '../studies/index.js';
 import { upsertSubject } from './verification.repository.js';
 
 /**
@@ -24,22 +24,11 @@ export async function addParticipant(
   input: AddParticipantInput,
 ): Promise<{ participantId: string; studyCode: string; created: boolean }> {
   return db.transaction(async (tx) => {
-    const [study] = await tx
-      .select({ id: studies.id })
-      .from(studies)
-      .where(and(eq(studies.studyCode, input.studyCode), isNull(studies.deletedAt)));
-    if (!study) throw new AppError(404, 'STUDY_NOT_FOUND', STUDY_MESSAGES.notFound);
-    const [existing] = await tx
-      .select({ id: participants.id })
-      .from(participants)
-      .where(
-        and(
-          eq(participants.studyId, study.id),
-          sql`lower(${participants.email}) = ${input.email}`,
-          isNull(participants.deletedAt),
-        ),
-      );
-    if (existing) return { participantId: existing.id, studyCode: input.studyCode, created: false };
+    const found = await findLiveStudyByCode(tx, input.studyCode);
+    if (!found) throw new AppError(404, 'STUDY_NOT_FOUND', STUDY_MESSAGES.notFound);
+    const study = found.study;
+    const existing = await liveParticipantIdByAddress(tx, study.id, input.email);
+    if (existing) return { participantId: existing, studyCode: input.studyCode, created: false };
     // The verification record enrolment would have made: without it the participant could
     // never prove their address, and so never connect a wearable.
     const subject = await upsertSubject(tx, {
@@ -47,7 +36,7 @@ export async function addParticipant(
       email: input.email,
       participantId: `P${randomBytes(8).toString('hex')}`,
     });
-    await tx.insert(participants).values({
+    await insertParticipantRow(tx, {
       id: subject.participantId,
       studyId: study.id,
       email: input.email,

@@ -2,6 +2,14 @@ import { ENROLMENT_MESSAGES, ENROLMENT_SERVER_MESSAGES } from '@research/contrac
 import type { DbOrTx } from '../../db/client.js';
 import { AppError } from '../../errors.js';
 import { recordAudit } from '../audit/index.js';
+import {
+  findLiveParticipantByEmail,
+  findPendingByEmail,
+  insertParticipant,
+  linkPendingToParticipant,
+  type PendingRow,
+  participantIdTaken,
+} from '../participants/index.js';
 import type { StudyRow } from '../studies/index.js';
 import * as repo from './enrolment.repository.js';
 import { type EnrolmentDeps, notApproved, sessionView } from './enrolment-shared.js';
@@ -15,8 +23,6 @@ interface EnrolDetails {
   /** Enrolment without a verified code: only for an address the study has never seen. */
   newcomerOnly?: boolean;
 }
-
-type PendingRow = NonNullable<Awaited<ReturnType<typeof repo.findPendingByEmail>>>;
 
 /** Becoming a participant: the one transaction that enrols, and the answer that follows it. */
 export function createEnrolSteps({
@@ -33,7 +39,7 @@ export function createEnrolSteps({
       email,
       participantId: newParticipantId(),
     });
-    if (!(await repo.participantIdTaken(tx, subject.participantId))) return subject;
+    if (!(await participantIdTaken(tx, subject.participantId))) return subject;
     // The id belongs to a deleted participant: a new enrolment starts afresh with a new id.
     await verificationRepo.deleteSubject(tx, subject.participantId);
     return verificationRepo.upsertSubject(tx, {
@@ -54,7 +60,7 @@ export function createEnrolSteps({
     ctx: Context,
   ) {
     const subject = await freshSubject(tx, study.id, email);
-    const inserted = await repo.insertParticipant(tx, {
+    const inserted = await insertParticipant(tx, {
       id: subject.participantId,
       studyId: study.id,
       email,
@@ -69,11 +75,11 @@ export function createEnrolSteps({
     });
     if (!inserted) {
       // A parallel enrolment of the same address won: resume it.
-      const winner = await repo.findLiveParticipantByEmail(tx, study.id, email);
+      const winner = await findLiveParticipantByEmail(tx, study.id, email);
       if (!winner) throw new Error('participant neither inserted nor found');
       return { participant: winner, subject, resumed: true };
     }
-    if (pending) await repo.linkPendingToParticipant(tx, pending.id, inserted.id, now);
+    if (pending) await linkPendingToParticipant(tx, pending.id, inserted.id, now);
     await recordAudit(tx, {
       actorId: null,
       action: 'participant.enrolled',
@@ -98,7 +104,7 @@ export function createEnrolSteps({
   ) {
     const now = clock.now();
     await repo.lockEnrolment(tx, study.id, email);
-    const existing = await repo.findLiveParticipantByEmail(tx, study.id, email);
+    const existing = await findLiveParticipantByEmail(tx, study.id, email);
     if (details.newcomerOnly && existing) return undefined;
     if (existing) {
       const subject = await verificationRepo.upsertSubject(tx, {
@@ -108,7 +114,7 @@ export function createEnrolSteps({
       });
       return { participant: existing, subject, resumed: true };
     }
-    const roster = await repo.findPendingByEmail(tx, study.id, email, { lock: true });
+    const roster = await findPendingByEmail(tx, study.id, email, { lock: true });
     // A roster entry already used by an enrolment (since deleted) approves nobody again.
     const pending = roster && roster.participantId === null ? roster : undefined;
     if (details.newcomerOnly && pending) return undefined;

@@ -20,6 +20,12 @@ export interface EnrolmentDeps {
   objectStore: ObjectStore;
   verification: VerificationService;
   wearableAuthUrl: WearableAuthUrl;
+  /**
+   * Whether the participant's wearable connection holds an access token (never the token). The
+   * wearables module answers it; it is passed in because wearables already depends on this
+   * module.
+   */
+  hasWearableAccessToken: (participantId: string) => Promise<boolean>;
 }
 
 export const notApproved = () => new AppError(403, 'NOT_APPROVED', ENROLMENT_MESSAGES.notApproved);

@@ -8,9 +8,9 @@ import {
   VERIFICATION_MESSAGES,
 } from '@research/contracts';
 import { AppError, badRequest } from '../../errors.js';
+import { findLiveParticipantInStudy } from '../participants/index.js';
 import { findLiveStudy, type StudyRow } from '../studies/index.js';
 import { createEnrolSteps } from './enrol-in-study.js';
-import * as repo from './enrolment.repository.js';
 import {
   type EnrolmentDeps,
   notApproved,
@@ -224,7 +224,7 @@ export function createEnrolmentService(deps: EnrolmentDeps) {
           'PARTICIPANT_SESSION_MISMATCH',
           ENROLMENT_SERVER_MESSAGES.sessionMismatch,
         );
-      const participant = await repo.findLiveParticipant(db, holder.studyId, input.participantId);
+      const participant = await findLiveParticipantInStudy(db, holder.studyId, input.participantId);
       const study = participant ? await findLiveStudy(db, holder.studyId) : undefined;
       if (!participant || !study || participant.email !== input.email)
         throw new AppError(404, 'PARTICIPANT_MISMATCH', REAUTH_MESSAGES.verificationFailed);
@@ -234,7 +234,7 @@ export function createEnrolmentService(deps: EnrolmentDeps) {
         studyCode: study.studyCode,
         status: participant.status,
         createdAt: participant.enrolledAt.toISOString(),
-        fitbitTokens: { accessToken: await repo.hasWearableAccessToken(db, participant.id) },
+        fitbitTokens: { accessToken: await deps.hasWearableAccessToken(participant.id) },
       };
     },
 

@@ -12,7 +12,7 @@ import {
   type UploadedFile,
 } from '../../http/multipart.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
-import type { DocumentRow } from './enrolment.repository.js';
+import type { DocumentRow } from '../participants/index.js';
 import { isWordDocument } from './word-document.js';
 
 const CFB_MIME = 'application/x-cfb';

@@ -5,8 +5,13 @@ import { notFound } from '../../errors.js';
 import type { UploadedFile } from '../../http/multipart.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
 import { recordAudit } from '../audit/index.js';
+import {
+  findLiveParticipantInStudy,
+  insertParticipantDocuments,
+  participantDocumentsOf,
+  updateParticipantInfo,
+} from '../participants/index.js';
 import { studyBucket } from '../studies/index.js';
-import * as repo from './enrolment.repository.js';
 import {
   type CheckedDocument,
   checkDocuments,
@@ -45,13 +50,13 @@ export function createParticipantProfile({
     now: Date,
     ctx: Context,
   ) {
-    await repo.updateParticipantInfo(tx, where.participantId, {
+    await updateParticipantInfo(tx, where.participantId, {
       firstName: fields.firstName,
       lastName: fields.lastName,
       additionalInfo: fields.additionalInfo ? fields.additionalInfo : null,
       informationCompletedAt: now,
     });
-    await repo.insertDocuments(
+    await insertParticipantDocuments(
       tx,
       documents.map((d) => ({
         id: d.id,
@@ -92,7 +97,7 @@ export function createParticipantProfile({
       participantId: fields.participantId,
       studyId: study.id,
     });
-    const participant = await repo.findLiveParticipant(db, study.id, fields.participantId);
+    const participant = await findLiveParticipantInStudy(db, study.id, fields.participantId);
     if (!participant)
       throw notFound(ENROLMENT_MESSAGES.missingParticipantData, 'PARTICIPANT_NOT_FOUND');
     const documents = await checkDocuments(participant.id, files);
@@ -115,7 +120,7 @@ export function createParticipantProfile({
       await discardDocuments(objectStore, bucket, documents);
       throw error;
     }
-    const stored = await repo.documentsOf(db, participant.id);
+    const stored = await participantDocumentsOf(db, participant.id);
     return {
       participantId: participant.id,
       message: ENROLMENT_SERVER_MESSAGES.updated,

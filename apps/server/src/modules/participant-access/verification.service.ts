@@ -18,8 +18,13 @@ import type { KeyRing } from '../../platform/crypto.js';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
 import { recordAudit } from '../audit/index.js';
 import type { Messaging } from '../messaging/index.js';
+import {
+  findLiveParticipantByEmail,
+  findLiveParticipantInStudy,
+  findParticipantAnyStudy,
+  findPendingByEmail,
+} from '../participants/index.js';
 import { findLiveStudy, findLiveStudyByCode, type StudyRow } from '../studies/index.js';
-import * as enrolmentRepo from './enrolment.repository.js';
 import * as repo from './verification.repository.js';
 import { createVerificationCodes } from './verification-codes.js';
 
@@ -74,10 +79,8 @@ export function createVerificationService({ db, messaging, keyRing, clock }: Ver
 
   /** Who is on the study for this address: the participant, else the roster entry. */
   async function membershipOf(tx: DbOrTx, studyId: string, email: string) {
-    const participant = await enrolmentRepo.findLiveParticipantByEmail(tx, studyId, email);
-    const roster = participant
-      ? undefined
-      : await enrolmentRepo.findPendingByEmail(tx, studyId, email);
+    const participant = await findLiveParticipantByEmail(tx, studyId, email);
+    const roster = participant ? undefined : await findPendingByEmail(tx, studyId, email);
     // A roster entry already used by an enrolment (since deleted) approves nobody again.
     const pending = roster && roster.participantId === null ? roster : undefined;
     return { participant, pending };
@@ -273,7 +276,7 @@ export function createVerificationService({ db, messaging, keyRing, clock }: Ver
      */
     async studyCodeOf(input: { participantId: string; email: string }) {
       const email = input.email.trim().toLowerCase();
-      const participant = await enrolmentRepo.findParticipantAnyStudy(db, input.participantId);
+      const participant = await findParticipantAnyStudy(db, input.participantId);
       const subject = participant ? undefined : await repo.findSubjectById(db, input.participantId);
       const studyId = participant?.studyId ?? subject?.studyId;
       const study = studyId ? await findLiveStudy(db, studyId) : undefined;
@@ -298,7 +301,7 @@ export function createVerificationService({ db, messaging, keyRing, clock }: Ver
       if (!subjectRow) return undefined;
       const study = await findLiveStudy(db, subjectRow.studyId);
       const participant = study
-        ? await enrolmentRepo.findLiveParticipant(db, study.id, participantId)
+        ? await findLiveParticipantInStudy(db, study.id, participantId)
         : undefined;
       if (!study || !participant) return undefined;
       return issueSession(db, study, participantId, true);

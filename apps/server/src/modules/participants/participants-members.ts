@@ -1,7 +1,12 @@
 import { STUDY_DETAIL_MESSAGES, type StudyMember, type StudyStats } from '@research/contracts';
 import { AppError, notFound } from '../../errors.js';
 import type { RequestContext } from '../auth/index.js';
-import type { StudyAccess } from '../studies/index.js';
+import {
+  listStudyTeam,
+  membershipOf,
+  removeCollaborator,
+  type StudyAccess,
+} from '../studies/index.js';
 import * as repo from './participants.repository.js';
 import { type Actor, audit, iso, isUuid, type ParticipantsDeps } from './participants-shared.js';
 
@@ -9,7 +14,7 @@ import { type Actor, audit, iso, isUuid, type ParticipantsDeps } from './partici
 export function createMemberOperations({ db }: Pick<ParticipantsDeps, 'db'>) {
   return {
     async members(access: StudyAccess): Promise<StudyMember[]> {
-      const rows = await repo.listMembers(db, access.study.id);
+      const rows = await listStudyTeam(db, access.study.id);
       return rows.map((row) => {
         const applicationName = [row.firstName, row.lastName].filter(Boolean).join(' ');
         return {
@@ -29,12 +34,12 @@ export function createMemberOperations({ db }: Pick<ParticipantsDeps, 'db'>) {
     async removeMember(access: StudyAccess, userId: string, actor: Actor, ctx: RequestContext) {
       if (access.role !== 'main')
         throw new AppError(403, 'OWNER_ONLY', STUDY_DETAIL_MESSAGES.onlyOwnerRemovesMembers);
-      const role = isUuid(userId) ? await repo.memberRole(db, access.study.id, userId) : undefined;
+      const role = isUuid(userId) ? await membershipOf(db, access.study.id, userId) : undefined;
       if (!role) throw notFound(STUDY_DETAIL_MESSAGES.memberNotFound, 'MEMBER_NOT_FOUND');
       if (role === 'main')
         throw new AppError(400, 'CANNOT_REMOVE_OWNER', STUDY_DETAIL_MESSAGES.cannotRemoveOwner);
       await db.transaction(async (tx) => {
-        await repo.removeMember(tx, access.study.id, userId);
+        await removeCollaborator(tx, access.study.id, userId);
         await audit(tx, actor, 'study.member_removed', 'study', access.study.id, ctx, {
           userId,
         });

@@ -68,7 +68,7 @@ export const bucketListingRoutes: FastifyPluginAsync<{
         user !== '' &&
         hmacVerify(key, payload(bucket, user, expiry, cursor), signature);
       if (!valid) throw new AppError(403, 'SIGNED_URL_INVALID', T.listingLinkInvalid);
-      await assertBucketAccess(app.platform.db, app.platform.config, bucket, user);
+      await assertBucketAccess(app.services.studies.linkAccess, app.platform.config, bucket, user);
 
       const page = await store
         .listObjects(bucket, { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) })

@@ -16,7 +16,8 @@ export const routes: FastifyPluginAsync = async (app) => {
   if (config.storage.driver === 'fs') {
     await app.register(storageRoutes, {
       store: objectStore,
-      assertAccess: (bucket, user) => assertBucketAccess(app.platform.db, config, bucket, user),
+      assertAccess: (bucket, user) =>
+        assertBucketAccess(app.services.studies.linkAccess, config, bucket, user),
     });
   }
 };

@@ -1,13 +1,19 @@
 import { BUCKET_PAGE_TEXTS } from '@research/contracts';
-import { and, eq, isNull } from 'drizzle-orm';
 import type { AppConfig } from '../../config.js';
-import type { Db } from '../../db/client.js';
-import { researcherApplications, studies, studyMembers, users } from '../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const STUDY_BUCKET = new RegExp(`^study-(${UUID})-data$`);
 const USER_ID = new RegExp(`^${UUID}$`);
+
+/**
+ * Whether an account may still use a link of a study (the studies module answers: it owns the
+ * studies and their members). Passed in, since the studies module builds on this one.
+ */
+export type StudyLinkAccess = (
+  studyId: string,
+  userId: string | null,
+) => Promise<'study-deleted' | 'not-a-member' | 'allowed'>;
 
 /**
  * Signed links outlive the page that made them. On every use, the study must still exist and the
@@ -16,7 +22,7 @@ const USER_ID = new RegExp(`^${UUID}$`);
  * when it expires. Buckets that name no study are left to the signature check.
  */
 export async function assertBucketAccess(
-  db: Db,
+  linkAccess: StudyLinkAccess,
   config: AppConfig,
   bucket: string,
   userId: string | undefined,
@@ -25,29 +31,11 @@ export async function assertBucketAccess(
   if (!bucket.startsWith(prefix)) return;
   const studyId = STUDY_BUCKET.exec(bucket.slice(prefix.length))?.[1];
   if (!studyId) return;
+  // A link without an account (or with a malformed one) matches no member.
   const member = userId && USER_ID.test(userId) ? userId : null;
-  const [row] = await db
-    .select({
-      role: studyMembers.role,
-      accountRole: users.role,
-      application: researcherApplications.status,
-    })
-    .from(studies)
-    .leftJoin(
-      studyMembers,
-      // A link without an account matches no member.
-      and(
-        eq(studyMembers.studyId, studies.id),
-        member ? eq(studyMembers.userId, member) : isNull(studyMembers.userId),
-      ),
-    )
-    .leftJoin(users, eq(users.id, studyMembers.userId))
-    .leftJoin(
-      researcherApplications,
-      and(eq(researcherApplications.userId, users.id), isNull(researcherApplications.archivedAt)),
-    )
-    .where(and(eq(studies.id, studyId), isNull(studies.deletedAt)));
-  if (!row) throw new AppError(404, 'STUDY_DELETED', BUCKET_PAGE_TEXTS.studyDeleted);
-  if (!row.role || row.accountRole !== 'researcher' || row.application !== 'approved')
+  const access = await linkAccess(studyId, member);
+  if (access === 'study-deleted')
+    throw new AppError(404, 'STUDY_DELETED', BUCKET_PAGE_TEXTS.studyDeleted);
+  if (access === 'not-a-member')
     throw new AppError(403, 'NOT_A_MEMBER', BUCKET_PAGE_TEXTS.notAMember);
 }

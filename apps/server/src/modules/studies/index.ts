@@ -5,6 +5,7 @@ export {
   findLiveStudy,
   findLiveStudyByCode,
   type MemberRole,
+  membershipOf,
   type StudyRow,
 } from './studies.repository.js';
 export { studiesRoutes as routes } from './studies.routes.js';
@@ -15,3 +16,5 @@ export {
   studyBucket,
 } from './studies.service.js';
 export { requireApprovedResearcher, requireStudyMember, studyAccessOf } from './study-access.js';
+export { type LinkAccess, linkAccessOf } from './study-link-access.js';
+export { listStudyTeam, removeCollaborator } from './study-team.repository.js';

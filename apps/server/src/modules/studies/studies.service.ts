@@ -16,6 +16,7 @@ import {
 } from './studies-shared.js';
 import { createStudyCreation } from './study-creation.js';
 import { createStudyJoining } from './study-joining.js';
+import { linkAccessOf } from './study-link-access.js';
 import { createStudyPublicOperations } from './study-public.js';
 import { createStudyView } from './study-view.js';
 
@@ -66,6 +67,9 @@ export function createStudiesService(deps: StudiesDeps) {
 
   return {
     bucketOf,
+
+    /** Whether a signed storage link of this study may still be used by its account. */
+    linkAccess: (studyId: string, userId: string | null) => linkAccessOf(db, studyId, userId),
 
     /** The study password for mail to collaborators; never sent to the browser for that. */
     passwordOf: (study: repo.StudyRow) => decryptPassword(cipher, study),

@@ -6,12 +6,14 @@ import * as repo from './wearables.repository.js';
 /**
  * Tokens stored before they were bound to their participant are bound now, once, at start:
  * each is decrypted under its column-only binding and encrypted again under its participant's.
- * A token already bound is left as it is, so this is a read of every connection and no writes
- * after the first start. Returns how many connections were re-bound.
+ * A row is read only until its tokens are known to be bound (`token_binding`): tokens written
+ * since are bound as they are stored, so later starts read no token at all. Tokens that open
+ * under neither binding (a key no longer in the ring) stay unmarked and are tried again at the
+ * next start. Returns how many connections were re-bound.
  */
 export async function bindTokensToParticipants(db: DbOrTx, cipher: Cipher): Promise<number> {
   let rebound = 0;
-  for (const row of await repo.listStoredTokens(db)) {
+  for (const row of await repo.listUncheckedTokens(db)) {
     const access = rebind(
       cipher,
       row.accessTokenEncrypted,
@@ -24,27 +26,37 @@ export async function bindTokensToParticipants(db: DbOrTx, cipher: Cipher): Prom
       COLUMN_ONLY_AD.refresh,
       AD.refresh(row.participantId),
     );
-    if (access === row.accessTokenEncrypted && refresh === row.refreshTokenEncrypted) continue;
-    const next = { accessTokenEncrypted: access, refreshTokenEncrypted: refresh };
-    if (await repo.replaceStoredTokens(db, row.id, row, next)) rebound++;
+    if (!access.bound || !refresh.bound) continue;
+    const next = { accessTokenEncrypted: access.stored, refreshTokenEncrypted: refresh.stored };
+    const changed =
+      next.accessTokenEncrypted !== row.accessTokenEncrypted ||
+      next.refreshTokenEncrypted !== row.refreshTokenEncrypted;
+    if ((await repo.storeBoundTokens(db, row.id, row, next)) && changed) rebound++;
   }
   return rebound;
 }
 
-/** The ciphertext under `bound`: as it is when it already is, re-encrypted when column-only. */
-function rebind(cipher: Cipher, stored: string | null, columnOnly: string, bound: string) {
-  if (stored === null) return null;
+/**
+ * The ciphertext under `bound`: as it is when it already is, re-encrypted when column-only;
+ * `bound` false when neither binding opens it (left as it is, for use to report).
+ */
+function rebind(
+  cipher: Cipher,
+  stored: string | null,
+  columnOnly: string,
+  bound: string,
+): { stored: string | null; bound: boolean } {
+  if (stored === null) return { stored, bound: true };
   try {
     cipher.decrypt(stored, bound);
-    return stored;
+    return { stored, bound: true };
   } catch (error) {
     if (!(error instanceof DecryptionError)) throw error;
   }
   try {
-    return cipher.encrypt(cipher.decrypt(stored, columnOnly), bound);
+    return { stored: cipher.encrypt(cipher.decrypt(stored, columnOnly), bound), bound: true };
   } catch (error) {
-    // Neither binding opens it (e.g. a key no longer in the ring): left for use to report.
-    if (error instanceof DecryptionError) return stored;
+    if (error instanceof DecryptionError) return { stored, bound: false };
     throw error;
   }
 }

@@ -2,6 +2,7 @@ import { WEARABLE_MESSAGES, WEARABLE_SERVER_MESSAGES } from '@research/contracts
 import { AppError } from '../../errors.js';
 import type { GoogleHealthIdentity, TokenSet } from '../../platform/google-health/types.js';
 import { recordAudit } from '../audit/index.js';
+import { markParticipantAuthorized } from '../participants/index.js';
 import {
   invalidState,
   mismatch,
@@ -121,7 +122,7 @@ function storeConnection(
       updatedAt: stamp,
       // lastReauthMailAt is kept: a reconnect does not reopen the day's one reauthorization mail.
     });
-    await repo.markParticipantAuthorized(tx, participant.id, stamp);
+    await markParticipantAuthorized(tx, participant.id, stamp);
     await recordAudit(tx, {
       actorId: null,
       action: 'wearable.connected',

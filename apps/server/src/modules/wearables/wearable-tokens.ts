@@ -1,4 +1,5 @@
 import type { WearableStatus } from '@research/contracts';
+import { TOKEN_BINDING } from '../../db/schema/index.js';
 import type { Cipher } from '../../platform/crypto.js';
 import type { TokenSet } from '../../platform/google-health/types.js';
 import type * as repo from './wearables.repository.js';
@@ -35,7 +36,10 @@ export const NO_TOKENS = {
 export const grantExpiry = (refreshExpiresAt: Date | null) =>
   refreshExpiresAt?.toISOString() ?? null;
 
-/** Stores a fresh token pair; the refresh token is kept when the answer has none. */
+/**
+ * Stores a fresh token pair; the refresh token is kept when the answer has none. With both
+ * written, both are bound to the participant: the start-up binding need not read the row.
+ */
 export const tokenColumns = (cipher: Cipher, participantId: string, tokens: TokenSet) => ({
   accessTokenEncrypted: cipher.encrypt(tokens.accessToken, AD.access(participantId)),
   accessExpiresAt: tokens.expiresAt,
@@ -43,6 +47,7 @@ export const tokenColumns = (cipher: Cipher, participantId: string, tokens: Toke
     ? {
         refreshTokenEncrypted: cipher.encrypt(tokens.refreshToken, AD.refresh(participantId)),
         refreshExpiresAt: tokens.refreshExpiresAt,
+        tokenBinding: TOKEN_BINDING.participant,
       }
     : {}),
 });

@@ -1,8 +1,9 @@
-import { and, asc, count, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import {
   participants,
   studies,
+  TOKEN_BINDING,
   wearableConnections,
   wearableOauthStates,
 } from '../../db/schema/index.js';
@@ -113,6 +114,34 @@ export async function findConnection(
   return row;
 }
 
+/** What an extraction job checks before it calls the provider: any connection of the participant. */
+export async function connectionStateOf(db: DbOrTx, participantId: string) {
+  const [row] = await db
+    .select({
+      status: wearableConnections.status,
+      healthUserId: wearableConnections.healthUserId,
+      grantedScopes: wearableConnections.grantedScopes,
+    })
+    .from(wearableConnections)
+    .where(eq(wearableConnections.participantId, participantId));
+  return row;
+}
+
+/** Whether any connection of the participant holds an access token (never the token). */
+export async function hasAccessToken(db: DbOrTx, participantId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: wearableConnections.participantId })
+    .from(wearableConnections)
+    .where(
+      and(
+        eq(wearableConnections.participantId, participantId),
+        isNotNull(wearableConnections.accessTokenEncrypted),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
 export async function upsertConnection(
   db: DbOrTx,
   values: Omit<typeof wearableConnections.$inferInsert, 'id'>,
@@ -128,14 +157,6 @@ export async function upsertConnection(
     .returning();
   if (!row) throw new Error('wearable connection not stored');
   return row;
-}
-
-/** The participant's `authorizedAt`: when they last granted access to their data. */
-export async function markParticipantAuthorized(db: DbOrTx, participantId: string, at: Date) {
-  await db
-    .update(participants)
-    .set({ authorizedAt: at, updatedAt: at })
-    .where(eq(participants.id, participantId));
 }
 
 export async function updateConnection(
@@ -258,8 +279,11 @@ export async function listAuthorizations(
 
 type StoredTokenColumns = Pick<ConnectionRow, 'accessTokenEncrypted' | 'refreshTokenEncrypted'>;
 
-/** Every connection that holds a token, with just what re-binding them needs. */
-export function listStoredTokens(db: DbOrTx) {
+/**
+ * The connections holding a token not yet known to be bound to its participant, with just what
+ * re-binding them needs (after the first start: none, found through a partial index).
+ */
+export function listUncheckedTokens(db: DbOrTx) {
   return db
     .select({
       id: wearableConnections.id,
@@ -269,15 +293,21 @@ export function listStoredTokens(db: DbOrTx) {
     })
     .from(wearableConnections)
     .where(
-      or(
-        sql`${wearableConnections.accessTokenEncrypted} is not null`,
-        sql`${wearableConnections.refreshTokenEncrypted} is not null`,
+      and(
+        eq(wearableConnections.tokenBinding, TOKEN_BINDING.unchecked),
+        or(
+          sql`${wearableConnections.accessTokenEncrypted} is not null`,
+          sql`${wearableConnections.refreshTokenEncrypted} is not null`,
+        ),
       ),
     );
 }
 
-/** Replaces a connection's token ciphertexts only if nobody changed them since they were read. */
-export async function replaceStoredTokens(
+/**
+ * Stores a connection's token ciphertexts, now bound to the participant, and marks them so;
+ * only if nobody changed them since they were read.
+ */
+export async function storeBoundTokens(
   db: DbOrTx,
   id: string,
   seen: StoredTokenColumns,
@@ -291,7 +321,7 @@ export async function replaceStoredTokens(
   ) => (value === null ? isNull(column) : eq(column, value));
   const rows = await db
     .update(wearableConnections)
-    .set(next)
+    .set({ ...next, tokenBinding: TOKEN_BINDING.participant })
     .where(
       and(
         eq(wearableConnections.id, id),

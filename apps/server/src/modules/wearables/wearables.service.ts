@@ -76,6 +76,10 @@ export function createWearablesService(deps: WearablesDeps) {
       return toStatus(participantId, await repo.findConnection(db, participantId));
     },
 
+    /** Whether the participant's connection holds an access token (for the participant's page). */
+    hasAccessToken: (participantId: string): Promise<boolean> =>
+      repo.hasAccessToken(db, participantId),
+
     /** Forces a refresh now (the listing's refresh action). */
     async refresh(participantId: string): Promise<WearableStatus> {
       const { row } = await refreshSingleFlight(ctx, participantId, true);

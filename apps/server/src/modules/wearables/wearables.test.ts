@@ -13,10 +13,12 @@ import {
   auditEvents,
   outboundMessages,
   participants,
+  TOKEN_BINDING,
   wearableConnections,
   wearableOauthStates,
 } from '../../db/schema/index.js';
 import { PARTICIPANT_ADDRESS_PER_MINUTE } from '../../http/rate-limits.js';
+import type { Cipher } from '../../platform/crypto.js';
 import { createGoogleHealthClient } from '../../platform/google-health/index.js';
 import { bearer, someAddress, uniqueEmail } from '../../test/auth-helpers.js';
 import { addPending, codeFromInbox } from '../../test/enrolment-fixtures.js';
@@ -1265,6 +1267,22 @@ describe('tokens encrypted at rest', () => {
   });
 });
 
+/** The cipher, noting the associated data of every decryption (which tokens were read). */
+function decryptCounting(cipher: Cipher) {
+  const opened: string[] = [];
+  return {
+    opened,
+    openedFor: (participantId: string) => opened.filter((ad) => ad.endsWith(participantId)).length,
+    cipher: {
+      encrypt: (plaintext: string, ad?: string) => cipher.encrypt(plaintext, ad),
+      decrypt: (token: string, ad?: string) => {
+        opened.push(ad ?? '');
+        return cipher.decrypt(token, ad);
+      },
+    } satisfies Cipher,
+  };
+}
+
 describe('tokens stored before they were bound to their participant', () => {
   it('are bound at start: used as before, and no longer open on another participant’s row', async () => {
     const { bindTokensToParticipants } = await import('./token-binding.js');
@@ -1283,17 +1301,22 @@ describe('tokens stored before they were bound to their participant', () => {
       bound?.refreshTokenEncrypted ?? '',
       `wearable_connections.refresh_token:${participant.id}`,
     );
-    // As an older version stored them: bound to the column only.
+    // As an older version stored them: bound to the column only (and unchecked, as the
+    // migration that added the marker leaves every row).
     const legacy = {
       accessTokenEncrypted: cipher.encrypt(accessToken, COLUMN_ONLY_AD.access),
       refreshTokenEncrypted: cipher.encrypt(refreshToken, COLUMN_ONLY_AD.refresh),
+      tokenBinding: TOKEN_BINDING.unchecked,
     };
     await db
       .update(wearableConnections)
       .set(legacy)
       .where(eq(wearableConnections.participantId, participant.id));
 
-    expect(await bindTokensToParticipants(db, cipher)).toBe(1);
+    const first = decryptCounting(cipher);
+    expect(await bindTokensToParticipants(db, first.cipher)).toBe(1);
+    // The freshly connected participant's tokens were stored bound: not even read.
+    expect(first.openedFor(other.id)).toBe(0);
     const rebound = await connectionOf(participant.id);
     expect(
       cipher.decrypt(
@@ -1302,8 +1325,10 @@ describe('tokens stored before they were bound to their participant', () => {
       ),
     ).toBe(refreshToken);
     expect(await app.services.wearables.accessToken(participant.id)).toBe(accessToken);
-    // A second start finds nothing to do.
-    expect(await bindTokensToParticipants(db, cipher)).toBe(0);
+    // A second start finds nothing to do, and reads no token to find it out.
+    const second = decryptCounting(cipher);
+    expect(await bindTokensToParticipants(db, second.cipher)).toBe(0);
+    expect(second.opened).toEqual([]);
 
     // The re-bound tokens copied onto another participant's row do not open there.
     await db

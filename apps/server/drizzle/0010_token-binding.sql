@@ -1,0 +1,2 @@
+ALTER TABLE "wearable_connections" ADD COLUMN "token_binding" smallint DEFAULT 0 NOT NULL;--> statement-breakpoint
+CREATE INDEX "wearable_connections_unbound_idx" ON "wearable_connections" USING btree ("id") WHERE "wearable_connections"."token_binding" = 0;
