@@ -181,6 +181,17 @@ describe('direct enrolment', () => {
       });
       const [row] = await participantRows(study.id);
       expect(row).toMatchObject({ firstName: 'Grace', lastName: 'Hopper' });
+      // The roster flow's enrolment says the same.
+      const rosterFlow = await post(
+        t.app,
+        '/api/participants/enroll',
+        { participantId: first.participantId, studyCode: study.studyCode, email },
+        { [SESSION]: again.sessionId },
+      );
+      expect(rosterFlow.json()).toMatchObject({
+        message: 'You are already enrolled in this study. Nothing was changed.',
+        alreadyEnrolled: true,
+      });
     } finally {
       resetClock(t.app);
     }
