@@ -12,7 +12,19 @@ interface Stored<T> {
 export const FLOW_PROGRESS_KEY = 'participant_flow_progress';
 export const ENROLL_PROGRESS_KEY = 'participant_enroll_progress';
 
+/**
+ * Whether this document came from a reload or a step through the history, not from following a
+ * link or typing the address: only then does a page resume, so a fresh visit starts afresh.
+ */
+function returningLoad(): boolean {
+  const entry = globalThis.performance?.getEntriesByType?.('navigation')[0] as
+    | PerformanceNavigationTiming
+    | undefined;
+  return !entry || entry.type === 'reload' || entry.type === 'back_forward';
+}
+
 export function readProgress<T>(key: string, now = Date.now()): T | null {
+  if (!returningLoad()) return null;
   try {
     const raw = sessionStorage.getItem(key);
     if (!raw) return null;
