@@ -294,6 +294,7 @@ test.describe
           'To get a text message, go Back and enter the phone number the research team has for you.',
         ),
       ).toBeVisible();
+      await shot(page, testInfo, 'flow-3-phone-mismatch-390');
       await page.getByRole('button', { name: 'Back' }).click();
       await page
         .getByLabel('Phone Number')
@@ -324,6 +325,7 @@ test.describe
       // Back and Send Code again: the code just sent stays enterable, with the wait shown.
       await page.getByRole('button', { name: 'Back' }).click();
       await expect(page.getByText(/You can ask for a new code in \d+ seconds\./)).toBeVisible();
+      await shot(page, testInfo, 'flow-4-code-still-valid-390');
       await page.getByRole('button', { name: 'Enter Code' }).click();
       await expect(page.getByRole('heading', { name: 'Enter Verification Code' })).toBeVisible();
 
