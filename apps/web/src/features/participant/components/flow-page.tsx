@@ -3,7 +3,6 @@ import Box from '@mui/material/Box';
 import CircularProgress from '@mui/material/CircularProgress';
 import {
   ENROLMENT_MESSAGES,
-  ENROLMENT_SERVER_MESSAGES,
   FLOW_STEPS,
   isValidEmail,
   normalizeEmail,
@@ -329,8 +328,8 @@ export default function FlowPage() {
         email: who.email,
       });
       saveSession(result.session);
+      // Someone enrolled already hears so on the next step, which also offers their details.
       setAlreadyEnrolled(result.alreadyEnrolled === true);
-      if (result.alreadyEnrolled) setNotice(ENROLMENT_SERVER_MESSAGES.alreadyEnrolled);
       setStep(STEP.authorize);
     } catch (cause) {
       setError(errorText(cause, ENROLMENT_MESSAGES.enrollFailed));

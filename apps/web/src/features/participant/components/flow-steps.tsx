@@ -157,6 +157,9 @@ export function MethodStep({
             value="phone"
             control={<Radio />}
             disabled={!participant.phoneNumber}
+            // The roster check gives the number back only when typed right. 'Does not match'
+            // is true both when another number and when none is on record: the page must not
+            // tell a stranger with the study code and an address which of the two it is.
             label={
               participant.phoneNumber
                 ? PARTICIPANT_FLOW_TEXTS.methodPhone(participant.phoneNumber)
