@@ -194,6 +194,10 @@ test.describe
       const code = await newCode({ to: invitedEmail }, seen, (m) =>
         (m.subject ?? '').startsWith('Your verification code'),
       );
+      // A reload while the code is on its way keeps the step and what was typed.
+      await page.reload();
+      await expect(page.getByText('Step 3 of 4')).toBeVisible();
+      await expect(page.getByRole('button', { name: /Resend code in \d+s/ })).toBeDisabled();
       await page.getByLabel('Verification Code').fill(code);
       await page.getByRole('button', { name: 'Verify Code' }).click();
 
@@ -276,6 +280,22 @@ test.describe
       await page.getByRole('button', { name: 'Continue' }).click();
       await expect(page.getByRole('alert')).toHaveText('Please enter both email and phone number');
       await page.getByLabel('Email Address').fill(rosteredEmail);
+      // A mistyped number: the text message is not offered, and the page says why.
+      const mistyped = `${rosteredPhoneDigits.slice(0, 9)}${(Number(rosteredPhoneDigits[9]) + 1) % 10}`;
+      await page.getByLabel('Phone Number').fill(mistyped);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(
+        page.getByRole('radio', {
+          name: 'Text message (the phone number you entered does not match our records)',
+        }),
+      ).toBeDisabled();
+      await expect(
+        page.getByText(
+          'To get a text message, go Back and enter the phone number the research team has for you.',
+        ),
+      ).toBeVisible();
+      await shot(page, testInfo, 'flow-3-phone-mismatch-390');
+      await page.getByRole('button', { name: 'Back' }).click();
       await page
         .getByLabel('Phone Number')
         .fill(
@@ -301,6 +321,19 @@ test.describe
       ).toBeVisible();
       await expect(page.getByRole('button', { name: /Resend code in \d+s/ })).toBeDisabled();
       const first = await newCode(smsQuery, seen, forThisPhone);
+
+      // Back and Send Code again: the code just sent stays enterable, with the wait shown.
+      await page.getByRole('button', { name: 'Back' }).click();
+      await expect(page.getByText(/You can ask for a new code in \d+ seconds\./)).toBeVisible();
+      await shot(page, testInfo, 'flow-4-code-still-valid-390');
+      await page.getByRole('button', { name: 'Enter Code' }).click();
+      await expect(page.getByRole('heading', { name: 'Enter Verification Code' })).toBeVisible();
+
+      // A reload mid-enrolment resumes at the code entry.
+      await page.reload();
+      await expect(page.getByText('Step 5 of 8')).toBeVisible();
+      await expect(page.getByLabel('Verification Code')).toBeVisible();
+      await expect(page.getByRole('button', { name: /Resend code in \d+s/ })).toBeDisabled();
       const wrong = first === '000000' ? '111111' : '000000';
       const codeInput = page.getByLabel('Verification Code');
       const verify = page.getByRole('button', { name: 'Verify Code' });
@@ -455,6 +488,42 @@ test.describe
       await expect(page.getByRole('heading', { name: 'Fitbit Authorization' })).toBeVisible();
       await expect(page.getByRole('button', { name: 'Connect Fitbit' })).toBeEnabled();
       await shot(page, testInfo, 'resumed-at-fitbit-390');
+    });
+
+    test('someone enrolled who enrols again is told so and updates their details', async ({
+      page,
+    }, testInfo) => {
+      await page.setViewportSize(PHONE);
+      await page.goto(`/participant/enroll?code=${studyCode}`);
+      await page.getByRole('button', { name: 'Verify Study Code' }).click();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await page.getByLabel('First Name').fill('Chien-Shiung');
+      await page.getByLabel('Last Name').fill('Wu Yuan');
+      await page.getByLabel('Email Address').fill(rosteredEmail);
+      await page.getByLabel('Date of Birth').fill('1982-05-31');
+      const seen = await knownIds({ to: rosteredEmail });
+      await page.getByRole('button', { name: 'Enroll and Connect Fitbit' }).click();
+      const code = await newCode({ to: rosteredEmail }, seen);
+      await page.getByLabel('Verification Code').fill(code);
+      await page.getByRole('button', { name: 'Verify Code' }).click();
+
+      const panel = page.getByRole('region', { name: 'You are already enrolled in this study' });
+      await expect(panel).toBeVisible();
+      await expect(page).toHaveURL(/\/participant\/enroll/);
+      await expect(page.getByRole('button', { name: 'Reconnect Fitbit' })).toBeVisible();
+      await shot(page, testInfo, 'enroll-already-enrolled-390');
+      await page.getByRole('button', { name: 'Update My Details' }).click();
+      await expect(page.getByRole('heading', { name: 'Complete Your Profile' })).toBeVisible();
+      await expect(page.getByLabel('Last Name')).toHaveValue('Wu Yuan');
+      await page.getByRole('button', { name: 'Complete Profile' }).click();
+      await expect(page).toHaveURL(/\/participant\/success$/, { timeout: 10_000 });
+
+      const { participants } = await api<{
+        participants: { participantEmail: string; lastName: string | null }[];
+      }>(`/api/studies/${studyId}/participants`);
+      expect(participants.find((p) => p.participantEmail === rosteredEmail)?.lastName).toBe(
+        'Wu Yuan',
+      );
     });
 
     test('verify and verify-email pages at 1280 and 390 px', async ({ page }, testInfo) => {

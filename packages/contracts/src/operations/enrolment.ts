@@ -48,7 +48,7 @@ export const enrollDirect = defineOperation({
   method: 'POST',
   path: '/api/participants/enroll-direct',
   summary: 'Direct enrolment (/participant/enroll)',
-  description: `Enrols the person in the study (or resumes their enrolment). With allowSelfEnrollment false only addresses on the study's pending roster may enrol ('You are not approved for this study. Please contact the researcher.', 403). With requireVerification true the answer is verificationRequired: true and an e-mail code is sent; after /api/verification/verify-email-code call again with the returned session in x-participant-session to get fitbitAuthUrl. ${PARTICIPANT_SESSION_DOC}`,
+  description: `Enrols the person in the study (or resumes their enrolment). With allowSelfEnrollment false only addresses on the study's pending roster may enrol ('You are not approved for this study. Please contact the researcher.', 403). With requireVerification true the answer is verificationRequired: true and an e-mail code is sent; after /api/verification/verify-email-code call again with the returned session in x-participant-session to get fitbitAuthUrl. With that session, someone already a participant gets alreadyEnrolled: true, wearableConnected and 'You are already enrolled in this study. Nothing was changed.' (the names sent are not applied; update-info changes them). ${PARTICIPANT_SESSION_DOC}`,
   tags,
   // The session is optional here: without one the answer is verificationRequired, never a 401.
   auth: 'public',
@@ -81,7 +81,7 @@ export const enroll = defineOperation({
   method: 'POST',
   path: '/api/participants/enroll',
   summary: 'Pre-approved flow: enrol a verified pending participant',
-  description: `Moves the roster entry to a participant (status 'enrolled', inviter kept) in one transaction, or resumes an existing one; answers the wearable authorization address. ${PARTICIPANT_SESSION_DOC} (Not needed when the study does not require verification: the session is then issued here.)`,
+  description: `Moves the roster entry to a participant (status 'enrolled', inviter kept) in one transaction, or resumes an existing one (alreadyEnrolled: true, nothing changed); answers the wearable authorization address. ${PARTICIPANT_SESSION_DOC} (Not needed when the study does not require verification: the session is then issued here.)`,
   tags,
   auth: 'participant',
   headers: participantSessionHeadersSchema,

@@ -100,6 +100,8 @@ export const enrollDirectBodySchema = z.object({
 /**
  * `verificationRequired`: the study asks for the e-mail code first; it was sent, and
  * `fitbitAuthUrl` comes once the code is verified (call again with the session).
+ * `alreadyEnrolled` (only with a verified session): the address was a participant already, so
+ * nothing was changed (names included); `wearableConnected` says whether their Fitbit is.
  */
 export const enrollDirectResponseSchema = successSchema({
   message: z.string(),
@@ -107,6 +109,8 @@ export const enrollDirectResponseSchema = successSchema({
   verificationRequired: z.boolean(),
   fitbitAuthUrl: z.string().optional(),
   session: participantSessionSchema.optional(),
+  alreadyEnrolled: z.boolean().optional(),
+  wearableConnected: z.boolean().optional(),
 });
 export type EnrollDirectResponse = z.infer<typeof enrollDirectResponseSchema>;
 
@@ -152,11 +156,13 @@ export const enrollBodySchema = z.object({
   studyCode: studyCodeSchema,
   email: participantEmail,
 });
+/** `alreadyEnrolled`: the person was a participant before this call; nothing was changed. */
 export const enrollResponseSchema = successSchema({
   message: z.string(),
   participantId: z.string(),
   fitbitAuthUrl: z.string(),
   session: participantSessionSchema,
+  alreadyEnrolled: z.boolean().optional(),
 });
 
 // ---- POST /api/participants/update-info (multipart) ----

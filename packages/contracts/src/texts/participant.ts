@@ -11,6 +11,7 @@
 export const ENROLMENT_SERVER_MESSAGES = {
   enrolled: 'Enrollment successful. Please connect your Fitbit device.',
   resumed: 'Welcome back. Please continue your enrollment.',
+  alreadyEnrolled: 'You are already enrolled in this study. Nothing was changed.',
   sessionRequired: 'Your session has expired. Please verify your email address again.',
   sessionMismatch: 'This session does not belong to this participant.',
   verificationRequired: 'Please verify your email address or phone number first.',
@@ -108,6 +109,12 @@ export const ENROLL_TEXTS = {
   noDescription: 'No description provided',
   enroll: 'Enroll and Connect Fitbit',
   codeTitle: 'Verify your email address',
+  alreadyEnrolledTitle: 'You are already enrolled in this study',
+  alreadyEnrolledBody:
+    'Nothing was changed. To change your name or other details, choose Update My Details.',
+  reconnect: 'Reconnect Fitbit',
+  connect: 'Connect Fitbit',
+  updateDetails: 'Update My Details',
   redirecting: 'Redirecting',
   redirectingBody: 'Taking you to Google to connect your Fitbit data…',
 } as const;
@@ -122,8 +129,24 @@ export const PARTICIPANT_FLOW_TEXTS = {
   methodLabel: 'Verification method',
   methodEmail: (email: string) => `Email (${email})`,
   methodPhone: (phone: string) => `Text message (${phone})`,
-  methodPhoneMissing: 'Text message (no phone number on record)',
+  /**
+   * The text option when check-pending gave back no number: either none is on record or the
+   * typed one differs. One text for both, so the page tells nobody which.
+   */
+  methodPhoneMismatch: 'Text message (the phone number you entered does not match our records)',
+  methodPhoneMismatchHelp:
+    'To get a text message, go Back and enter the phone number the research team has for you.',
   sendCode: 'Send Code',
+  sendNewCode: 'Send New Code',
+  enterCode: 'Enter Code',
+  codeStillValid: (channel: 'email' | 'phone') =>
+    `We already sent a code to your ${channel}. It is still valid: enter it on the next step.`,
+  newCodeIn: (seconds: number) => `You can ask for a new code in ${seconds} seconds.`,
+  newCodeNow: 'You can also ask for a new code.',
+  alreadyEnrolledTitle: 'You are already enrolled',
+  alreadyEnrolledBody:
+    'You joined this study before. You can reconnect your Fitbit device or update your details.',
+  updateDetails: 'Update My Details',
   connectTitle: 'Connect your Fitbit device',
   connectBody:
     'A window opens where you sign in with the Google account your Fitbit device uses and allow the study to read your data.',

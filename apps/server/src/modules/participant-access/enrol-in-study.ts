@@ -153,13 +153,21 @@ export function createEnrolSteps({
       participantId: subject.participantId,
       studyId: study.id,
     });
-    const { participant } = await enrolOrFail(study, subject.email, { selfEnrolment: false }, ctx);
+    const { participant, resumed } = await enrolOrFail(
+      study,
+      subject.email,
+      { selfEnrolment: false },
+      ctx,
+    );
     const fitbitAuthUrl = await authUrlFor(participant);
     return {
-      message: ENROLMENT_SERVER_MESSAGES.enrolled,
+      message: resumed
+        ? ENROLMENT_SERVER_MESSAGES.alreadyEnrolled
+        : ENROLMENT_SERVER_MESSAGES.enrolled,
       participantId: participant.id,
       fitbitAuthUrl,
       session: sessionView(token as string, presented, study),
+      alreadyEnrolled: resumed,
     };
   }
 

@@ -128,12 +128,19 @@ export function createEnrolmentService(deps: EnrolmentDeps) {
       const presented = await verifiedSessionOf(token, subject.participantId);
       if (presented && token) {
         const { participant, resumed } = await enrolOrFail(study, input.email, names, ctx);
+        // Someone enrolled already is told so (names as given are not applied: they can update
+        // their details with this session) instead of being sent to Google without a word. Only
+        // after a verified code: before that the answer is the same for every address.
         return {
-          message: resumed ? ENROLMENT_SERVER_MESSAGES.resumed : ENROLMENT_SERVER_MESSAGES.enrolled,
+          message: resumed
+            ? ENROLMENT_SERVER_MESSAGES.alreadyEnrolled
+            : ENROLMENT_SERVER_MESSAGES.enrolled,
           participantId: participant.id,
           verificationRequired: false,
           fitbitAuthUrl: await authUrlFor(participant),
           session: sessionView(token, presented, study),
+          alreadyEnrolled: resumed,
+          wearableConnected: resumed && (await repo.hasWearableAccessToken(db, participant.id)),
         };
       }
       if (newcomer && !study.settings.requireVerification) {

@@ -156,6 +156,47 @@ describe('direct enrolment', () => {
     expect(await participantRows(study.id)).toHaveLength(1);
   });
 
+  it('tells an enrolled person who enrols again that they are enrolled, and changes nothing', async () => {
+    const study = await createStudy(t.app, owner);
+    const email = participantEmail('re-enrol');
+    await addPending(t.app, study.id, { email, status: 'invited' });
+    const first = await enrolDirectWithCode(t, person(study.studyCode, email));
+    expect(first.response.json()).toMatchObject({ alreadyEnrolled: false });
+    // Past the 30 s in which a new code is not sent.
+    setClock(t.app, new Date(Date.now() + 60_000));
+    try {
+      t.sandbox?.clear();
+      const again = await enrolDirectWithCode(
+        t,
+        person(study.studyCode, email, { firstName: 'Amazing', lastName: 'Grace' }),
+      );
+      expect(again.response.statusCode).toBe(200);
+      expect(again.response.json()).toMatchObject({
+        message: 'You are already enrolled in this study. Nothing was changed.',
+        participantId: first.participantId,
+        verificationRequired: false,
+        alreadyEnrolled: true,
+        wearableConnected: false,
+        session: { sessionId: again.sessionId, verified: true },
+      });
+      const [row] = await participantRows(study.id);
+      expect(row).toMatchObject({ firstName: 'Grace', lastName: 'Hopper' });
+      // The roster flow's enrolment says the same.
+      const rosterFlow = await post(
+        t.app,
+        '/api/participants/enroll',
+        { participantId: first.participantId, studyCode: study.studyCode, email },
+        { [SESSION]: again.sessionId },
+      );
+      expect(rosterFlow.json()).toMatchObject({
+        message: 'You are already enrolled in this study. Nothing was changed.',
+        alreadyEnrolled: true,
+      });
+    } finally {
+      resetClock(t.app);
+    }
+  });
+
   it('lets anyone with the code enrol when the study allows self-enrolment without verification', async () => {
     const study = await createStudy(t.app, owner, {
       allowSelfEnrollment: true,

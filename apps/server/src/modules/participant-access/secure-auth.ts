@@ -72,7 +72,12 @@ export function createSecureAuthOperations(
       const subject = await verificationRepo.findSubjectById(db, session.participantId);
       if (!subject) throw verificationFailed();
       const { study } = await studyOf(session.studyId);
-      const result = await steps.enrolVerified(study, subject, input.sessionId, ctx);
+      const { alreadyEnrolled: _, ...result } = await steps.enrolVerified(
+        study,
+        subject,
+        input.sessionId,
+        ctx,
+      );
       return { ...result, message: ENROLMENT_SERVER_MESSAGES.enrollmentCompleted };
     },
   };

@@ -1,4 +1,5 @@
 import { PARTICIPANT_SESSION_HEADER, type ParticipantSession } from '@research/contracts';
+import { clearProgress, ENROLL_PROGRESS_KEY, FLOW_PROGRESS_KEY } from './progress';
 
 /**
  * The participant session and what the pages know about the person, kept in this
@@ -55,12 +56,15 @@ export function saveSession(session: ParticipantSession, extra: Partial<Enrolmen
   });
 }
 
+/** Forgets the enrolment, and with it where the enrolment pages were (progress.ts). */
 export function clearEnrolment(): void {
   try {
     sessionStorage.removeItem(KEY);
   } catch {
     // nothing stored
   }
+  clearProgress(FLOW_PROGRESS_KEY);
+  clearProgress(ENROLL_PROGRESS_KEY);
 }
 
 /** The session header for a participant, when this tab holds a live session of theirs. */

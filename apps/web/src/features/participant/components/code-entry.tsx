@@ -69,6 +69,8 @@ export interface CodeEntryProps {
   alreadySent?: boolean;
   /** When that code allows a new one (the send call's resendAfter). */
   initialResendAfter?: string | undefined;
+  /** What to say about that code instead of 'Verification code sent…' (e.g. it was sent before). */
+  initialNotice?: string | undefined;
   back?: ReactNode;
 }
 
@@ -85,6 +87,7 @@ export function CodeEntry({
   onVerified,
   alreadySent = false,
   initialResendAfter,
+  initialNotice,
   back,
 }: CodeEntryProps) {
   const [code, setCode] = useState('');
@@ -92,7 +95,7 @@ export function CodeEntry({
   const [locked, setLocked] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(
-    alreadySent ? VERIFICATION_MESSAGES.codeSent(channel) : null,
+    alreadySent ? (initialNotice ?? VERIFICATION_MESSAGES.codeSent(channel)) : null,
   );
   const [busy, setBusy] = useState<'send' | 'verify' | null>(null);
   const countdown = useResendCountdown();

@@ -16,14 +16,24 @@ import {
   PARTICIPANT_COMMON_TEXTS,
   PARTICIPANT_LIST_MESSAGES,
   toLocalIsoDate,
+  VERIFICATION_CODE_TTL_MS,
+  VERIFICATION_RESEND_SECONDS,
 } from '@research/contracts';
-import { type FormEvent, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
 import { clearStoredFlow } from '../../../lib/wearables/authorization-flow';
 import { enrollDirect } from '../api/enroll-direct';
 import type { StudyLookup } from '../api/lookup-study';
 import { sendEmailCode } from '../api/send-email-code';
 import { verifyEmailCode } from '../api/verify-email-code';
+import {
+  clearProgress,
+  ENROLL_PROGRESS_KEY,
+  liveCode,
+  readProgress,
+  type SentCode,
+  saveProgress,
+} from '../progress';
 import { saveEnrolment, saveSession } from '../session';
 import { CodeEntry } from './code-entry';
 import { errorText, ParticipantPage, StepActions } from './participant-page';
@@ -35,6 +45,37 @@ interface Person {
   lastName: string;
   email: string;
   dateOfBirth: string;
+}
+
+/** The e-mail code enrolment sent, and whose it is. */
+interface PendingCode extends SentCode {
+  participantId: string;
+}
+
+/**
+ * What a reload resumes (see progress.ts). The date of birth is kept too: the enrolment call
+ * after the code needs it again, and it stays in this tab like the names and the address.
+ */
+interface EnrollProgress {
+  step: number;
+  study: StudyLookup | null;
+  person: Person;
+  pendingCode: PendingCode | null;
+}
+
+function restoredProgress(): EnrollProgress | null {
+  const saved = readProgress<EnrollProgress>(ENROLL_PROGRESS_KEY);
+  if (!saved?.study || saved.step < 1 || saved.step > 2) return null;
+  const pendingCode = saved.pendingCode && liveCode(saved.pendingCode) ? saved.pendingCode : null;
+  return { ...saved, pendingCode };
+}
+
+/** A person already enrolled in the study, as enrolment answered once their code was verified. */
+interface AlreadyEnrolled {
+  participantId: string;
+  studyCode: string;
+  fitbitAuthUrl: string;
+  wearableConnected: boolean;
 }
 
 /** Where the browser goes for the wearable consent; a seam for tests. */
@@ -50,17 +91,35 @@ function goTo(url: string) {
  */
 export default function EnrollPage() {
   const [searchParams] = useSearchParams();
-  const [step, setStep] = useState(0);
-  const [study, setStudy] = useState<StudyLookup | null>(null);
-  const [person, setPerson] = useState<Person>({
-    firstName: '',
-    lastName: '',
-    email: searchParams.get('email') ?? '',
-    dateOfBirth: '',
-  });
-  const [pendingCode, setPendingCode] = useState<{ participantId: string } | null>(null);
+  const navigate = useNavigate();
+  const [restored] = useState(restoredProgress);
+  const [step, setStep] = useState(restored?.step ?? 0);
+  const [study, setStudy] = useState<StudyLookup | null>(restored?.study ?? null);
+  const [person, setPerson] = useState<Person>(
+    restored?.person ?? {
+      firstName: '',
+      lastName: '',
+      email: searchParams.get('email') ?? '',
+      dateOfBirth: '',
+    },
+  );
+  const [pendingCode, setPendingCode] = useState<PendingCode | null>(restored?.pendingCode ?? null);
+  const [already, setAlready] = useState<AlreadyEnrolled | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+
+  // Kept for a reload while on the steps before the redirect, for as long as the code works.
+  useEffect(() => {
+    if (step < 1 || step > 2 || !study) return clearProgress(ENROLL_PROGRESS_KEY);
+    const expiresAt = pendingCode
+      ? Date.parse(pendingCode.expiresAt)
+      : Date.now() + VERIFICATION_CODE_TTL_MS;
+    saveProgress<EnrollProgress>(
+      ENROLL_PROGRESS_KEY,
+      { step, study, person, pendingCode },
+      expiresAt,
+    );
+  }, [step, study, person, pendingCode]);
 
   const back = (to: number) => (
     <BackButton
@@ -68,18 +127,35 @@ export default function EnrollPage() {
       onBack={() => {
         setError(null);
         setPendingCode(null);
+        setAlready(null);
         setStep(to);
       }}
     />
   );
 
-  function finish(result: EnrollDirectResponse) {
-    if (!result.fitbitAuthUrl) throw new Error(ENROLMENT_MESSAGES.authUrlFailed);
-    if (result.session) saveSession(result.session);
+  function redirect(fitbitAuthUrl: string) {
     // The direct path: the callback must not find a PKCE flow of an earlier visit.
     clearStoredFlow();
     setStep(3);
-    goTo(result.fitbitAuthUrl);
+    goTo(fitbitAuthUrl);
+  }
+
+  function finish(result: EnrollDirectResponse) {
+    if (!result.fitbitAuthUrl) throw new Error(ENROLMENT_MESSAGES.authUrlFailed);
+    if (result.session) saveSession(result.session);
+    if (result.alreadyEnrolled && study) {
+      // Not to Google without a word: they choose between their wearable and their details.
+      setPendingCode(null);
+      setBusy(false);
+      setAlready({
+        participantId: result.participantId,
+        studyCode: study.studyCode,
+        fitbitAuthUrl: result.fitbitAuthUrl,
+        wearableConnected: result.wearableConnected === true,
+      });
+      return;
+    }
+    redirect(result.fitbitAuthUrl);
   }
 
   async function submitPerson(event: FormEvent) {
@@ -117,7 +193,13 @@ export default function EnrollPage() {
         lastName,
       });
       if (result.verificationRequired) {
-        setPendingCode({ participantId: result.participantId });
+        // Sent now, or under 30 s ago by an earlier try: the times are close enough for a reload.
+        const now = Date.now();
+        setPendingCode({
+          participantId: result.participantId,
+          resendAfter: new Date(now + VERIFICATION_RESEND_SECONDS * 1000).toISOString(),
+          expiresAt: new Date(now + VERIFICATION_CODE_TTL_MS).toISOString(),
+        });
         setBusy(false);
         return;
       }
@@ -197,7 +279,38 @@ export default function EnrollPage() {
         </Box>
       )}
 
-      {step === 2 && study && !pendingCode && (
+      {step === 2 && already && (
+        <Box role="region" aria-labelledby="already-enrolled-title">
+          <Typography id="already-enrolled-title" variant="subtitle1" component="h3">
+            {ENROLL_TEXTS.alreadyEnrolledTitle}
+          </Typography>
+          <Typography color="text.secondary" sx={{ mt: 1 }}>
+            {ENROLL_TEXTS.alreadyEnrolledBody}
+          </Typography>
+          <StepActions>
+            <Button
+              variant="outlined"
+              size="large"
+              onClick={() =>
+                navigate('/participant/info', {
+                  state: { participantId: already.participantId, studyCode: already.studyCode },
+                })
+              }
+            >
+              {ENROLL_TEXTS.updateDetails}
+            </Button>
+            <Button
+              variant="contained"
+              size="large"
+              onClick={() => redirect(already.fitbitAuthUrl)}
+            >
+              {already.wearableConnected ? ENROLL_TEXTS.reconnect : ENROLL_TEXTS.connect}
+            </Button>
+          </StepActions>
+        </Box>
+      )}
+
+      {step === 2 && study && !pendingCode && !already && (
         <StepForm onSubmit={submitPerson}>
           <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
             <TextField
@@ -251,13 +364,20 @@ export default function EnrollPage() {
           <CodeEntry
             channel="email"
             alreadySent
-            send={() =>
-              sendEmailCode({
+            initialResendAfter={pendingCode.resendAfter}
+            send={async () => {
+              const sent = await sendEmailCode({
                 participantId: pendingCode.participantId,
                 email: normalizeEmail(person.email),
                 studyCode: study.studyCode,
-              })
-            }
+              });
+              setPendingCode({
+                ...pendingCode,
+                resendAfter: sent.resendAfter,
+                expiresAt: sent.expiresAt,
+              });
+              return sent;
+            }}
             verify={(verificationCode) =>
               verifyEmailCode({
                 participantId: pendingCode.participantId,

@@ -11,13 +11,16 @@ import {
   PARTICIPANT_SESSION_HEADER,
   type PendingParticipantView,
   STUDY_CODE_MESSAGES,
+  VERIFICATION_CODE_TTL_MS,
   VERIFICATION_MESSAGES,
+  VERIFICATION_RESEND_SECONDS,
   type VerifyCodeResponse,
   WEARABLE_MESSAGES,
 } from '@research/contracts';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
 import { usePhoneInput } from '../../../components/phone-field';
+import { ApiError } from '../../../lib/api-client';
 import { startAuthorization } from '../../../lib/wearables/authorization-flow';
 import { openAuthorizationPopup } from '../../../lib/wearables/authorization-popup';
 import { checkPending } from '../api/check-pending';
@@ -27,6 +30,14 @@ import { sendEmailCode } from '../api/send-email-code';
 import { sendPhoneCode } from '../api/send-phone-code';
 import { verifyEmailCode } from '../api/verify-email-code';
 import { verifyPhoneCode } from '../api/verify-phone-code';
+import {
+  clearProgress,
+  FLOW_PROGRESS_KEY,
+  liveCode,
+  readProgress,
+  type SentCode,
+  saveProgress,
+} from '../progress';
 import {
   clearEnrolment,
   readEnrolment,
@@ -68,26 +79,106 @@ const STEP = {
   complete: 7,
 } as const;
 
+/** What a reload of the page resumes (see progress.ts): no code, no session token. */
+interface FlowProgress {
+  step: number;
+  study: StudyLookup | null;
+  email: string;
+  phone: string;
+  participant: PendingParticipantView | null;
+  method: VerificationMethod;
+  sent: Partial<Record<VerificationMethod, SentCode>>;
+  alreadyEnrolled: boolean;
+}
+
+/** The step a stored progress may resume at: never past what still holds (code, session). */
+function resumableStep(saved: FlowProgress): number {
+  if (!saved.study) return STEP.studyCode;
+  if (saved.step <= STEP.contact) return saved.step;
+  if (saved.step === STEP.pending || !saved.participant) return STEP.contact;
+  if (saved.step === STEP.code) return liveCode(saved.sent[saved.method]) ? STEP.code : STEP.method;
+  if (saved.step >= STEP.authorize)
+    return sessionHeaders(saved.participant.participantId)[PARTICIPANT_SESSION_HEADER]
+      ? Math.min(saved.step, STEP.profile)
+      : STEP.method;
+  return saved.step;
+}
+
+/** The stored progress, unless the navigation hands over another participant. */
+function restoredProgress(handed: FlowNavigationState | null): FlowProgress | null {
+  const saved = readProgress<FlowProgress>(FLOW_PROGRESS_KEY);
+  if (!saved) return null;
+  if (handed?.participantId && saved.participant?.participantId !== handed.participantId)
+    return null;
+  return { ...saved, sent: saved.sent ?? {}, step: resumableStep(saved) };
+}
+
+/** A code the server says was sent less than 30 s ago (its exact times stayed elsewhere). */
+function recentCode(retryAfterSeconds: unknown): SentCode {
+  const wait = typeof retryAfterSeconds === 'number' ? retryAfterSeconds : 0;
+  const resendAfter = Date.now() + wait * 1000;
+  const sentAt = resendAfter - VERIFICATION_RESEND_SECONDS * 1000;
+  return {
+    resendAfter: new Date(resendAfter).toISOString(),
+    expiresAt: new Date(sentAt + VERIFICATION_CODE_TTL_MS).toISOString(),
+  };
+}
+
 /**
  * /participant/flow: study code, contact info (e-mail and
- * phone), the pending check, the verification method (phone disabled without a phone on
- * record), the 6-digit code, the wearable popup, Personal Information and Complete.
+ * phone), the pending check, the verification method (phone disabled unless the number typed is
+ * the one on record), the 6-digit code, the wearable popup, Personal Information and Complete.
+ * The step and what was typed survive a reload of the tab for as long as the code (or, once
+ * verified, the session) does.
  */
 export default function FlowPage() {
   const location = useLocation();
   const handed = (location.state ?? null) as FlowNavigationState | null;
-  const [step, setStep] = useState<number>(STEP.studyCode);
-  const [study, setStudy] = useState<StudyLookup | null>(null);
-  const [email, setEmail] = useState(handed?.email ?? '');
-  const phoneInput = usePhoneInput();
+  const [restored] = useState(() => restoredProgress(handed));
+  const [step, setStep] = useState<number>(restored?.step ?? STEP.studyCode);
+  const [study, setStudy] = useState<StudyLookup | null>(restored?.study ?? null);
+  const [email, setEmail] = useState(restored?.email ?? handed?.email ?? '');
+  const phoneInput = usePhoneInput(restored?.phone ?? '');
   const { phone } = phoneInput;
-  const [participant, setParticipant] = useState<PendingParticipantView | null>(null);
-  const [method, setMethod] = useState<VerificationMethod>('email');
-  const [sent, setSent] = useState<{ resendAfter?: string } | null>(null);
+  const [participant, setParticipant] = useState<PendingParticipantView | null>(
+    restored?.participant ?? null,
+  );
+  const [method, setMethod] = useState<VerificationMethod>(restored?.method ?? 'email');
+  const [sent, setSent] = useState<Partial<Record<VerificationMethod, SentCode>>>(
+    restored?.sent ?? {},
+  );
+  const [alreadyEnrolled, setAlreadyEnrolled] = useState(restored?.alreadyEnrolled ?? false);
+  /** What the code step says first about a code sent before it showed. */
+  const [codeNotice, setCodeNotice] = useState<string | undefined>(undefined);
   const [notice, setNotice] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const resumed = useRef(false);
+  const resumed = useRef(Boolean(restored));
+
+  // Kept for a reload: dropped once complete, else kept while the code or the session holds.
+  const phoneToKeep = phone.trim() ? phoneInput.value() : '';
+  useEffect(() => {
+    if (step === STEP.complete) return clearProgress(FLOW_PROGRESS_KEY);
+    const ends = [Date.now() + VERIFICATION_CODE_TTL_MS];
+    for (const code of Object.values(sent)) if (code) ends.push(Date.parse(code.expiresAt));
+    const session = readEnrolment();
+    if (session?.sessionExpiresAt && session.participantId === participant?.participantId)
+      ends.push(Date.parse(session.sessionExpiresAt));
+    saveProgress<FlowProgress>(
+      FLOW_PROGRESS_KEY,
+      {
+        step,
+        study,
+        email,
+        phone: phoneToKeep,
+        participant,
+        method,
+        sent,
+        alreadyEnrolled,
+      },
+      Math.max(...ends.filter(Number.isFinite)),
+    );
+  }, [step, study, email, phoneToKeep, participant, method, sent, alreadyEnrolled]);
 
   // Handed over from /participant/verify-email: continue where verification left off.
   // biome-ignore lint/correctness/useExhaustiveDependencies: once, from the navigation state
@@ -188,18 +279,40 @@ export default function FlowPage() {
           studyCode: who.studyCode,
         });
 
+  /** To the code entry for a code sent earlier, which still works. */
+  function enterSentCode() {
+    setError(null);
+    setNotice(null);
+    setCodeNotice(PARTICIPANT_FLOW_TEXTS.codeStillValid(method));
+    setStep(STEP.code);
+  }
+
   async function submitMethod(event: FormEvent) {
     event.preventDefault();
     if (busy || !participant) return;
+    // Send Code, Back, Send Code: the code sent a moment ago still works, so its entry opens
+    // instead of a 30-second refusal.
+    const earlier = liveCode(sent[method]);
+    if (earlier && Date.parse(earlier.resendAfter) > Date.now()) return enterSentCode();
     setBusy(true);
     setError(null);
     try {
       const result = await sendFor(method, participant);
-      setSent({ resendAfter: result.resendAfter });
+      setSent((codes) => ({
+        ...codes,
+        [method]: { resendAfter: result.resendAfter, expiresAt: result.expiresAt },
+      }));
+      setCodeNotice(undefined);
       setNotice(null);
       setStep(STEP.code);
     } catch (cause) {
-      setError(errorText(cause, VERIFICATION_MESSAGES.sendCodeFailed));
+      if (cause instanceof ApiError && cause.code === 'RESEND_TOO_SOON') {
+        // Sent under 30 s ago from this tab before a reload, or from another tab.
+        setSent((codes) => ({ ...codes, [method]: recentCode(cause.details.retryAfterSeconds) }));
+        enterSentCode();
+      } else {
+        setError(errorText(cause, VERIFICATION_MESSAGES.sendCodeFailed));
+      }
     } finally {
       setBusy(false);
     }
@@ -215,6 +328,8 @@ export default function FlowPage() {
         email: who.email,
       });
       saveSession(result.session);
+      // Someone enrolled already hears so on the next step, which also offers their details.
+      setAlreadyEnrolled(result.alreadyEnrolled === true);
       setStep(STEP.authorize);
     } catch (cause) {
       setError(errorText(cause, ENROLMENT_MESSAGES.enrollFailed));
@@ -317,6 +432,8 @@ export default function FlowPage() {
           method={method}
           onMethodChange={setMethod}
           onSubmit={submitMethod}
+          liveCode={liveCode(sent[method])}
+          onEnterCode={enterSentCode}
         />
       )}
 
@@ -325,9 +442,17 @@ export default function FlowPage() {
           <CodeEntry
             key={method}
             channel={method}
-            alreadySent={Boolean(sent)}
-            initialResendAfter={sent?.resendAfter}
-            send={() => sendFor(method, participant)}
+            alreadySent={Boolean(sent[method])}
+            initialResendAfter={sent[method]?.resendAfter}
+            initialNotice={codeNotice}
+            send={async () => {
+              const result = await sendFor(method, participant);
+              setSent((codes) => ({
+                ...codes,
+                [method]: { resendAfter: result.resendAfter, expiresAt: result.expiresAt },
+              }));
+              return result;
+            }}
             verify={(verificationCode) =>
               method === 'email'
                 ? verifyEmailCode({
@@ -356,7 +481,22 @@ export default function FlowPage() {
       )}
 
       {step === STEP.authorize && participant && (
-        <AuthorizeStep busy={busy} error={error} back={back(STEP.method)} onConnect={connect} />
+        <AuthorizeStep
+          busy={busy}
+          error={error}
+          back={back(STEP.method)}
+          onConnect={connect}
+          reconnect={alreadyEnrolled}
+          onUpdateDetails={
+            alreadyEnrolled
+              ? () => {
+                  setError(null);
+                  setNotice(null);
+                  setStep(STEP.profile);
+                }
+              : undefined
+          }
+        />
       )}
 
       {step === STEP.profile && participant && (

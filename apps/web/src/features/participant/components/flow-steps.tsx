@@ -1,9 +1,11 @@
 import Link from '@mui/icons-material/Link';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import FormHelperText from '@mui/material/FormHelperText';
 import FormLabel from '@mui/material/FormLabel';
 import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
@@ -13,10 +15,28 @@ import {
   PARTICIPANT_FLOW_TEXTS,
   type PendingParticipantView,
 } from '@research/contracts';
-import type { FormEvent, ReactNode } from 'react';
+import { type FormEvent, type ReactNode, useEffect } from 'react';
 import { PhoneField, type usePhoneInput } from '../../../components/phone-field';
+import type { SentCode } from '../progress';
+import { useResendCountdown } from './code-entry';
 import { StepActions } from './participant-page';
 import { EmailField, StepError, StepForm, StepIntro, SubmitButton } from './step-parts';
+
+/** Two actions on the right of a step (stacked on a phone), the main one last. */
+function ActionGroup({ children }: { children: ReactNode }) {
+  return (
+    <Box
+      sx={{
+        display: 'flex',
+        flexDirection: { xs: 'column-reverse', sm: 'row' },
+        gap: 1.5,
+        '& > *': { minHeight: 44 },
+      }}
+    >
+      {children}
+    </Box>
+  );
+}
 
 /** What every step of /participant/flow gets from the page. */
 interface StepProps {
@@ -88,7 +108,11 @@ export function PendingStep({ busy, error, back, onRetry }: StepProps & { onRetr
   );
 }
 
-/** E-mail or text message; the phone only when a number is on record. */
+/**
+ * E-mail or text message; the phone only when the number typed is the one on record. While a
+ * code sent for the chosen method still works, its entry stays one click away, and the page says
+ * when a new code may be asked for.
+ */
 export function MethodStep({
   busy,
   error,
@@ -97,12 +121,23 @@ export function MethodStep({
   method,
   onMethodChange,
   onSubmit,
+  liveCode,
+  onEnterCode,
 }: StepProps & {
   participant: PendingParticipantView;
   method: VerificationMethod;
   onMethodChange: (method: VerificationMethod) => void;
   onSubmit: (event: FormEvent) => void;
+  /** The code of the chosen method that still works, if one was sent. */
+  liveCode?: SentCode | undefined;
+  onEnterCode: () => void;
 }) {
+  const countdown = useResendCountdown();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: restarts only for another code
+  useEffect(() => {
+    countdown.start(liveCode?.resendAfter ?? new Date(0).toISOString());
+  }, [liveCode?.resendAfter]);
+  const waiting = Boolean(liveCode) && countdown.left > 0;
   return (
     <Box component="form" noValidate onSubmit={onSubmit}>
       <FormControl>
@@ -122,48 +157,95 @@ export function MethodStep({
             value="phone"
             control={<Radio />}
             disabled={!participant.phoneNumber}
+            // The roster check gives the number back only when typed right. 'Does not match'
+            // is true both when another number and when none is on record: the page must not
+            // tell a stranger with the study code and an address which of the two it is.
             label={
               participant.phoneNumber
                 ? PARTICIPANT_FLOW_TEXTS.methodPhone(participant.phoneNumber)
-                : PARTICIPANT_FLOW_TEXTS.methodPhoneMissing
+                : PARTICIPANT_FLOW_TEXTS.methodPhoneMismatch
             }
           />
         </RadioGroup>
+        {!participant.phoneNumber && (
+          <FormHelperText>{PARTICIPANT_FLOW_TEXTS.methodPhoneMismatchHelp}</FormHelperText>
+        )}
       </FormControl>
+      {liveCode && (
+        <Alert severity="info" sx={{ mt: 2 }}>
+          {PARTICIPANT_FLOW_TEXTS.codeStillValid(method)}{' '}
+          {waiting
+            ? PARTICIPANT_FLOW_TEXTS.newCodeIn(countdown.left)
+            : PARTICIPANT_FLOW_TEXTS.newCodeNow}
+        </Alert>
+      )}
       <StepError error={error} spaced />
       <StepActions>
         {back}
-        <SubmitButton busy={busy}>{PARTICIPANT_FLOW_TEXTS.sendCode}</SubmitButton>
+        {liveCode ? (
+          <ActionGroup>
+            {!waiting && (
+              <SubmitButton busy={busy} variant="outlined">
+                {PARTICIPANT_FLOW_TEXTS.sendNewCode}
+              </SubmitButton>
+            )}
+            <Button variant="contained" size="large" onClick={onEnterCode} disabled={busy}>
+              {PARTICIPANT_FLOW_TEXTS.enterCode}
+            </Button>
+          </ActionGroup>
+        ) : (
+          <SubmitButton busy={busy}>{PARTICIPANT_FLOW_TEXTS.sendCode}</SubmitButton>
+        )}
       </StepActions>
     </Box>
   );
 }
 
-/** Connect the wearable: the popup opens from the click. */
+/**
+ * Connect the wearable: the popup opens from the click. Someone enrolled already may instead go
+ * on to update their details.
+ */
 export function AuthorizeStep({
   busy,
   error,
   back,
   onConnect,
-}: StepProps & { onConnect: () => void }) {
+  reconnect = false,
+  onUpdateDetails,
+}: StepProps & { onConnect: () => void; reconnect?: boolean; onUpdateDetails?: () => void }) {
   return (
     <Box>
       <StepIntro
-        title={PARTICIPANT_FLOW_TEXTS.connectTitle}
-        body={PARTICIPANT_FLOW_TEXTS.connectBody}
+        title={
+          reconnect
+            ? PARTICIPANT_FLOW_TEXTS.alreadyEnrolledTitle
+            : PARTICIPANT_FLOW_TEXTS.connectTitle
+        }
+        body={
+          reconnect
+            ? PARTICIPANT_FLOW_TEXTS.alreadyEnrolledBody
+            : PARTICIPANT_FLOW_TEXTS.connectBody
+        }
       />
       <StepError error={error} spaced />
       <StepActions>
         {back}
-        <Button
-          variant="contained"
-          size="large"
-          onClick={onConnect}
-          disabled={busy}
-          startIcon={busy ? <CircularProgress size={18} color="inherit" /> : <Link />}
-        >
-          {busy ? PARTICIPANT_FLOW_TEXTS.connecting : PARTICIPANT_FLOW_TEXTS.connect}
-        </Button>
+        <ActionGroup>
+          {onUpdateDetails && (
+            <Button variant="outlined" size="large" onClick={onUpdateDetails} disabled={busy}>
+              {PARTICIPANT_FLOW_TEXTS.updateDetails}
+            </Button>
+          )}
+          <Button
+            variant="contained"
+            size="large"
+            onClick={onConnect}
+            disabled={busy}
+            startIcon={busy ? <CircularProgress size={18} color="inherit" /> : <Link />}
+          >
+            {busy ? PARTICIPANT_FLOW_TEXTS.connecting : PARTICIPANT_FLOW_TEXTS.connect}
+          </Button>
+        </ActionGroup>
       </StepActions>
     </Box>
   );

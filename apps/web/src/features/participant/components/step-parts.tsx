@@ -47,17 +47,20 @@ export function SubmitButton({
   busy,
   children,
   onClick,
+  variant = 'contained',
 }: {
   busy: boolean;
   children: ReactNode;
   /** Without it, the button submits its form. */
   onClick?: () => void;
+  /** 'outlined' when another button of the step is the main one. */
+  variant?: 'contained' | 'outlined';
 }) {
   return (
     <Button
       type={onClick ? 'button' : 'submit'}
       onClick={onClick}
-      variant="contained"
+      variant={variant}
       size="large"
       disabled={busy}
       startIcon={busy ? <CircularProgress size={18} color="inherit" /> : undefined}
