@@ -221,7 +221,7 @@ test.describe
 
       await compose.getByLabel('Email 1').fill(typedInvitee);
       await compose.getByLabel('Phone (optional) 1').pressSequentially('5551234567');
-      await expect(compose.getByLabel('Phone (optional) 1')).toHaveValue('(555) - 1234 - 567');
+      await expect(compose.getByLabel('Phone (optional) 1')).toHaveValue('(555) 123-4567');
 
       // A file that is not a CSV is refused in the browser, with the product's text.
       await compose.getByTestId('roster-file-input').setInputFiles({
@@ -237,7 +237,7 @@ test.describe
       await expect(preview).toBeVisible();
       await expect(preview).toContainText(csvInvitee);
       await expect(compose.getByLabel('Email 2')).toHaveValue(csvInvitee);
-      await expect(compose.getByLabel('Phone (optional) 2')).toHaveValue('(555) - 9876 - 543');
+      await expect(compose.getByLabel('Phone (optional) 2')).toHaveValue('(555) 987-6543');
       await bothWidths(page, testInfo, '03-invite-dialog');
 
       await compose.getByRole('button', { name: 'Continue' }).click();
@@ -280,7 +280,7 @@ test.describe
         await expect(row).toContainText('invited');
       }
       await expect(pending.getByRole('row').filter({ hasText: typedInvitee })).toContainText(
-        '(555) - 1234 - 567',
+        '(555) 123-4567',
       );
       await bothWidths(page, testInfo, '05-pending-tab');
 
@@ -322,12 +322,12 @@ test.describe
       const phone = edit.getByLabel(/^Phone Number/);
       await phone.fill('');
       await phone.pressSequentially('2223334444');
-      await expect(phone).toHaveValue('(222) - 3334 - 444');
+      await expect(phone).toHaveValue('(222) 333-4444');
       await bothWidths(page, testInfo, '08-edit-pending');
       await edit.getByRole('button', { name: 'Save' }).click();
       await expectNotification(page, 'Participant Updated', 'updated');
       await expect(pending.getByRole('row').filter({ hasText: typedInvitee })).toContainText(
-        '(222) - 3334 - 444',
+        '(222) 333-4444',
       );
 
       await pending.getByRole('button', { name: `Remove ${csvInvitee}` }).click();

@@ -99,7 +99,9 @@ export const enrollDirectBodySchema = z.object({
 
 /**
  * `verificationRequired`: the study asks for the e-mail code first; it was sent, and
- * `fitbitAuthUrl` comes once the code is verified (call again with the session).
+ * `fitbitAuthUrl` comes once the code is verified (call again with the session). The phone the
+ * study has for the person (E.164, null for none) comes only with that verified session, so the
+ * profile page shows the number the research team sees.
  */
 export const enrollDirectResponseSchema = successSchema({
   message: z.string(),
@@ -107,6 +109,7 @@ export const enrollDirectResponseSchema = successSchema({
   verificationRequired: z.boolean(),
   fitbitAuthUrl: z.string().optional(),
   session: participantSessionSchema.optional(),
+  phoneNumber: z.string().nullable().optional(),
 });
 export type EnrollDirectResponse = z.infer<typeof enrollDirectResponseSchema>;
 

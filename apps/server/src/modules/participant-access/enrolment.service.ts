@@ -66,6 +66,7 @@ export function createEnrolmentService(deps: EnrolmentDeps) {
       verificationRequired: false,
       fitbitAuthUrl: await authUrlFor(enrolled.participant),
       session,
+      phoneNumber: enrolled.participant.phoneNumber,
     };
   }
 
@@ -134,6 +135,7 @@ export function createEnrolmentService(deps: EnrolmentDeps) {
           verificationRequired: false,
           fitbitAuthUrl: await authUrlFor(participant),
           session: sessionView(token, presented, study),
+          phoneNumber: participant.phoneNumber,
         };
       }
       if (newcomer && !study.settings.requireVerification) {

@@ -75,7 +75,9 @@ export default function EnrollPage() {
 
   function finish(result: EnrollDirectResponse) {
     if (!result.fitbitAuthUrl) throw new Error(ENROLMENT_MESSAGES.authUrlFailed);
-    if (result.session) saveSession(result.session);
+    // The number the study has for the person: the profile page shows it as the team sees it.
+    if (result.session)
+      saveSession(result.session, result.phoneNumber ? { phoneNumber: result.phoneNumber } : {});
     // The direct path: the callback must not find a PKCE flow of an earlier visit.
     clearStoredFlow();
     setStep(3);

@@ -9,6 +9,7 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Typography from '@mui/material/Typography';
 import {
+  displayPhone,
   PARTICIPANT_COMMON_TEXTS,
   PARTICIPANT_FLOW_TEXTS,
   type PendingParticipantView,
@@ -124,7 +125,7 @@ export function MethodStep({
             disabled={!participant.phoneNumber}
             label={
               participant.phoneNumber
-                ? PARTICIPANT_FLOW_TEXTS.methodPhone(participant.phoneNumber)
+                ? PARTICIPANT_FLOW_TEXTS.methodPhone(displayPhone(participant.phoneNumber))
                 : PARTICIPANT_FLOW_TEXTS.methodPhoneMissing
             }
           />
