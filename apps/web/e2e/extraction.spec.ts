@@ -7,8 +7,9 @@ import {
   approveApplication,
   connectOverHttp,
   createMaster,
+  expectFullyShown,
+  expectNoSidewaysScroll,
   registerAndApply,
-  shot,
   shotsAtBothWidths,
   signIn,
   uniqueEmail,
@@ -123,6 +124,17 @@ test.describe
         timeout: 30_000,
       });
       await shotsAtBothWidths(page, testInfo, 'extraction-details');
+      // On a phone each task can be read whole, without scrolling anything sideways.
+      await page.setViewportSize({ width: 390, height: 844 });
+      const task = details
+        .getByRole('row')
+        .or(details.getByRole('listitem'))
+        .filter({ hasText: 'activity_steps_timeseries' })
+        .first();
+      for (const value of ['activity_steps_timeseries', /^2026-11-0\d/, 'completed']) {
+        await expectFullyShown(task.getByText(value, { exact: true }).first());
+      }
+      await page.setViewportSize({ width: 1280, height: 900 });
       await details.getByRole('button', { name: 'Close' }).click();
 
       // A reloaded page shows the same state.
@@ -135,7 +147,15 @@ test.describe
       await listing.waitForLoadState();
       const csvLink = listing.getByRole('link', { name: /activity_steps_timeseries\.csv$/ });
       await expect(csvLink).toBeVisible();
-      await shot(listing, testInfo, 'extraction-bucket');
+      await shotsAtBothWidths(listing, testInfo, 'extraction-bucket');
+      await listing.setViewportSize({ width: 390, height: 844 });
+      await expectNoSidewaysScroll(listing);
+      const csvRow = listing.getByRole('row').or(listing.getByRole('listitem')).filter({
+        has: csvLink,
+      });
+      await expectFullyShown(csvLink);
+      await expectFullyShown(csvRow.getByText(/ UTC$/));
+      await listing.setViewportSize({ width: 1280, height: 900 });
       const href = await csvLink.getAttribute('href');
       const csv = await (await fetch(new URL(href ?? '', APP_URL))).text();
       const [header, ...lines] = csv.trim().split('\n');

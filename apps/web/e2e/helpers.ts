@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3900);
 export const SANDBOX_URL = `http://localhost:${E2E_PORT + 1}`;
@@ -95,7 +95,7 @@ export function createMaster(email: string, password: string) {
 /** `npm run admin -- add-participant` against this run's server; returns the new participant id. */
 export function addParticipant(
   studyCode: string,
-  person: { email: string; firstName: string; lastName: string },
+  person: { email: string; firstName: string; lastName: string; phone?: string },
 ): string {
   const output = execFileSync(
     'npm',
@@ -113,6 +113,7 @@ export function addParticipant(
       person.firstName,
       '--last-name',
       person.lastName,
+      ...(person.phone ? ['--phone', person.phone] : []),
     ],
     {
       cwd: repoRoot,
@@ -401,4 +402,43 @@ export async function connectOverHttp(options: {
       participantId,
     },
   });
+}
+
+/** The page itself does not scroll sideways: anything wide scrolls inside its own frame. */
+export async function expectNoSidewaysScroll(page: Page) {
+  const widths = await page.evaluate(() => ({
+    page: document.scrollingElement?.scrollWidth ?? 0,
+    screen: window.innerWidth,
+  }));
+  expect(
+    widths.page,
+    `the page is ${widths.page} px wide on a ${widths.screen} px screen`,
+  ).toBeLessThanOrEqual(widths.screen);
+}
+
+/**
+ * The element can be read where it is: on the screen, not cut off by a frame that scrolls or
+ * clips (a table scrolled sideways), and not hidden under something else (a pinned column).
+ * Only the window is scrolled to bring it into view, never an inner frame.
+ */
+export async function expectFullyShown(locator: Locator) {
+  await expect(locator).toBeVisible();
+  const problem = await locator.evaluate((element) => {
+    const first = element.getBoundingClientRect();
+    window.scrollBy(0, first.top - window.innerHeight / 2);
+    const box = element.getBoundingClientRect();
+    if (box.left < -0.5 || box.right > window.innerWidth + 0.5)
+      return `outside the screen (${Math.round(box.left)}–${Math.round(box.right)} px)`;
+    for (let frame = element.parentElement; frame; frame = frame.parentElement) {
+      if (getComputedStyle(frame).overflowX === 'visible') continue;
+      const edge = frame.getBoundingClientRect();
+      if (box.left < edge.left - 0.5 || box.right > edge.right + 0.5)
+        return `cut off by its frame (${frame.tagName.toLowerCase()} ${Math.round(edge.left)}–${Math.round(edge.right)} px)`;
+    }
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    if (!hit || !(hit === element || element.contains(hit) || hit.contains(element)))
+      return `covered by ${hit?.tagName.toLowerCase() ?? 'nothing'}`;
+    return null;
+  });
+  expect(problem, `"${await locator.innerText()}" is not fully shown`).toBeNull();
 }

@@ -305,7 +305,7 @@ test.describe('master dashboard', () => {
     await expect(page.getByLabel('First Name')).toHaveValue(rejectee.firstName);
     await expect(page.getByLabel('Last Name')).toHaveValue(rejectee.lastName);
     await expect(page.getByLabel('Date of Birth')).toHaveValue('1988-04-12');
-    await expect(page.getByLabel('Phone Number')).toHaveValue('(555) - 201 - 3344');
+    await expect(page.getByLabel('Phone Number')).toHaveValue('(555) 201-3344');
     await expect(page.getByLabel('Institution/University')).toHaveValue('Northfield University');
     await expect(page.getByLabel('Position/Role')).toHaveValue('Postdoctoral Fellow');
     await expect(page.getByLabel('Department')).toHaveValue('Cardiology');

@@ -1,11 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
+import { formatDateShort } from '@research/contracts';
 import {
   APP_URL,
   addParticipant,
   apiJson,
   approvedResearcher,
   createMaster,
+  expectFullyShown,
+  expectNoSidewaysScroll,
   loginToken,
   PASSWORD,
   SANDBOX_URL,
@@ -33,7 +36,12 @@ const typedInvitee = uniqueEmail('typed-invitee');
 /** The address in fixtures/roster-one-invitee.csv (BOM, CRLF, ';', quoted, mixed case). */
 const csvInvitee = 'csv.invitee@example.test';
 const rosterFile = fileURLToPath(new URL('./fixtures/roster-one-invitee.csv', import.meta.url));
-const enrolled = { first: 'Ada', last: 'Byron', email: uniqueEmail('enrolled') };
+const enrolled = {
+  first: 'Ada',
+  last: 'Byron',
+  email: uniqueEmail('enrolled'),
+  phone: '6505550123',
+};
 /** Added as pre-enrolled by the API, later invited from a CSV file. */
 const lateComer = uniqueEmail('late-comer');
 
@@ -156,6 +164,7 @@ test.describe
         email: enrolled.email,
         firstName: enrolled.first,
         lastName: enrolled.last,
+        phone: enrolled.phone,
       });
     });
 
@@ -212,7 +221,7 @@ test.describe
 
       await compose.getByLabel('Email 1').fill(typedInvitee);
       await compose.getByLabel('Phone (optional) 1').pressSequentially('5551234567');
-      await expect(compose.getByLabel('Phone (optional) 1')).toHaveValue('(555) - 1234 - 567');
+      await expect(compose.getByLabel('Phone (optional) 1')).toHaveValue('(555) 123-4567');
 
       // A file that is not a CSV is refused in the browser, with the product's text.
       await compose.getByTestId('roster-file-input').setInputFiles({
@@ -228,7 +237,7 @@ test.describe
       await expect(preview).toBeVisible();
       await expect(preview).toContainText(csvInvitee);
       await expect(compose.getByLabel('Email 2')).toHaveValue(csvInvitee);
-      await expect(compose.getByLabel('Phone (optional) 2')).toHaveValue('(555) - 9876 - 543');
+      await expect(compose.getByLabel('Phone (optional) 2')).toHaveValue('(555) 987-6543');
       await bothWidths(page, testInfo, '03-invite-dialog');
 
       await compose.getByRole('button', { name: 'Continue' }).click();
@@ -271,7 +280,7 @@ test.describe
         await expect(row).toContainText('invited');
       }
       await expect(pending.getByRole('row').filter({ hasText: typedInvitee })).toContainText(
-        '(555) - 1234 - 567',
+        '(555) 123-4567',
       );
       await bothWidths(page, testInfo, '05-pending-tab');
 
@@ -313,12 +322,12 @@ test.describe
       const phone = edit.getByLabel(/^Phone Number/);
       await phone.fill('');
       await phone.pressSequentially('2223334444');
-      await expect(phone).toHaveValue('(222) - 3334 - 444');
+      await expect(phone).toHaveValue('(222) 333-4444');
       await bothWidths(page, testInfo, '08-edit-pending');
       await edit.getByRole('button', { name: 'Save' }).click();
       await expectNotification(page, 'Participant Updated', 'updated');
       await expect(pending.getByRole('row').filter({ hasText: typedInvitee })).toContainText(
-        '(222) - 3334 - 444',
+        '(222) 333-4444',
       );
 
       await pending.getByRole('button', { name: `Remove ${csvInvitee}` }).click();
@@ -333,6 +342,52 @@ test.describe
       await page.reload();
       await expect(pending.getByText(typedInvitee)).toBeVisible();
       await expect(pending.getByText(csvInvitee)).toHaveCount(0);
+    });
+
+    test('on a phone every value of a row can be read and no page scrolls sideways', async ({
+      page,
+    }, testInfo) => {
+      await signIn(page, owner.email);
+      await expect(page).toHaveURL(/\/researcher\/dashboard$/);
+      await page.setViewportSize({ width: 390, height: 844 });
+      const today = formatDateShort(new Date());
+      /** A participant's row: a table row on a wide screen, a card on a phone. */
+      const rowOf = (text: string) =>
+        page.getByRole('row').or(page.getByRole('listitem')).filter({ hasText: text });
+
+      await openStudy(page, 0);
+      const participant = rowOf(enrolled.email);
+      await expect(participant).toHaveCount(1);
+      for (const value of ['inactive', today, '(650) 555-0123', enrolled.email]) {
+        await expectFullyShown(participant.getByText(value, { exact: true }));
+      }
+      await expectFullyShown(participant.getByRole('button', { name: 'Delete Ada Byron' }));
+      await expectNoSidewaysScroll(page);
+      await capture(page, testInfo, '09b-participants-390');
+
+      await openStudy(page, 1);
+      const invitee = rowOf(typedInvitee);
+      await expect(invitee).toHaveCount(1);
+      for (const value of ['invited', today, '(222) 333-4444', typedInvitee]) {
+        await expectFullyShown(invitee.getByText(value, { exact: true }));
+      }
+      await expectNoSidewaysScroll(page);
+      await capture(page, testInfo, '09c-pending-390');
+
+      for (const other of [2, 3]) {
+        await openStudy(page, other);
+        await expectNoSidewaysScroll(page);
+      }
+
+      await openStudy(page, 4);
+      const connection = rowOf(enrolled.email);
+      await expect(connection).toHaveCount(1);
+      for (const value of ['Ada Byron', 'Not Authorized', enrolled.email]) {
+        await expectFullyShown(connection.getByText(value, { exact: true }));
+      }
+      await expectNoSidewaysScroll(page);
+      await capture(page, testInfo, '09d-data-extraction-390');
+      await page.setViewportSize({ width: 1280, height: 900 });
     });
 
     test('the owner invites a collaborator; the mail carries code and password', async ({

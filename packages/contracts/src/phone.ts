@@ -18,30 +18,26 @@ import { PHONE_MESSAGES } from './texts/messages.js';
 const digitsOf = (value: string): string => value.replace(/\D/g, '');
 
 /**
- * Account phone as typed: '(ddd) - ddd - dddd'. Non-digits are dropped and digits past the
- * tenth ignored, so pasting '+1 (555) 123-4567' keeps the first ten digits typed.
+ * Account phone as typed: the same national grouping every phone input uses ('(555) 123-4567').
+ * Non-digits are dropped and digits past the tenth ignored, so pasting '+1 (555) 123-4567'
+ * keeps the first ten digits typed.
  */
 export function formatAccountPhone(value: string): string {
   const digits = digitsOf(value).slice(0, PHONE_DIGITS);
-  if (digits.length === 0) return '';
-  if (digits.length <= 3) return `(${digits}`;
-  if (digits.length <= 6) return `(${digits.slice(0, 3)}) - ${digits.slice(3)}`;
-  return `(${digits.slice(0, 3)}) - ${digits.slice(3, 6)} - ${digits.slice(6)}`;
+  return digits === '' ? '' : new AsYouType(DEFAULT_PHONE_COUNTRY).input(digits);
 }
 
-/** A complete account phone as produced by `formatAccountPhone`. */
-export const ACCOUNT_PHONE_PATTERN = /^\(\d{3}\) - \d{3} - \d{4}$/;
-
-/** The invite dialog's phone format '(111) - 0000 - 000': 3, 4, 3 digits. */
-export const INVITE_PHONE_PATTERN = /^\(\d{3}\) - \d{4} - \d{3}$/;
-
-/** Invite-dialog phone as typed, grouped 3-4-3 to match `INVITE_PHONE_PATTERN`. */
-export function formatInvitePhone(value: string): string {
-  const digits = digitsOf(value).slice(0, PHONE_DIGITS);
-  if (digits.length === 0) return '';
-  if (digits.length <= 3) return `(${digits}`;
-  if (digits.length <= 7) return `(${digits.slice(0, 3)}) - ${digits.slice(3)}`;
-  return `(${digits.slice(0, 3)}) - ${digits.slice(3, 7)} - ${digits.slice(7)}`;
+/**
+ * A complete account phone: a possible number of the home country with ten national digits, in
+ * any grouping (the form's '(555) 123-4567', the '(555) - 123 - 4567' of older clients, or E.164).
+ */
+export function isAccountPhone(value: string): boolean {
+  const parsed = parsePhone(value, DEFAULT_PHONE_COUNTRY);
+  return (
+    parsed?.isPossible() === true &&
+    parsed.countryCallingCode === getCountryCallingCode(DEFAULT_PHONE_COUNTRY) &&
+    parsed.nationalNumber.length === PHONE_DIGITS
+  );
 }
 
 /**
@@ -131,27 +127,33 @@ export function samePhone(a: string | null | undefined, b: string | null | undef
 }
 
 /**
- * How a stored phone is shown: North American numbers in the invite dialog's 3-4-3 grouping the
- * researchers know ('(617) - 5550 - 123'), others internationally ('+44 7700 900123'). Only E.164
- * and bare digits (how rows were stored before) are regrouped; other text, such as a number an
- * operator typed before phones were normalised, is shown as stored.
+ * How a phone is shown, everywhere: a number of the home country (the default country, whose
+ * researchers and participants read their own numbers) in its national format ('(617) 555-0123'),
+ * any other in international format ('+44 7700 900123'), so its country is never in doubt. Stored
+ * E.164, bare digits and the older hand-grouped forms all come out alike; text that is no
+ * possible number (a typo an operator stored before phones were checked) is shown as stored.
  */
-export function displayPhone(value: string | null | undefined): string {
-  if (!value || !/^\+?\d+$/.test(value)) return value ?? '';
-  const parsed = parsePhone(value, DEFAULT_PHONE_COUNTRY);
-  if (!parsed?.isPossible()) return value;
-  return parsed.countryCallingCode === '1'
-    ? formatInvitePhone(parsed.nationalNumber)
+export function displayPhone(
+  value: string | null | undefined,
+  home: PhoneCountry = DEFAULT_PHONE_COUNTRY,
+): string {
+  const e164 = toE164(value, home);
+  if (e164 === null) return value?.trim() ?? '';
+  const parsed = parsePhoneNumberFromString(e164);
+  if (!parsed) return e164;
+  return parsed.countryCallingCode === getCountryCallingCode(home)
+    ? parsed.formatNational()
     : parsed.formatInternational();
 }
 
 /**
- * A phone input's text while typing: a number started with '+' is grouped for its country as it
- * grows ('+44 7700 900123'); anything else is a North American number in the invite grouping.
+ * A phone input's text while typing, in the grouping `displayPhone` shows: a number started with
+ * '+' is grouped for its country as it grows ('+44 7700 900123'); anything else is a number of the
+ * home country ('(555) 123-4567'), at most ten digits.
  */
 export function formatPhoneInput(value: string): string {
   const trimmed = value.trimStart();
-  if (!trimmed.startsWith('+')) return formatInvitePhone(value);
+  if (!trimmed.startsWith('+')) return formatAccountPhone(value);
   const typed = `+${digitsOf(trimmed)}`;
   return typed === '+' ? typed : new AsYouType().input(typed);
 }

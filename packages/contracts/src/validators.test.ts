@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
-  ACCOUNT_PHONE_PATTERN,
   displayPhone,
   formatAccountPhone,
-  formatInvitePhone,
   formatPhoneInput,
-  INVITE_PHONE_PATTERN,
+  isAccountPhone,
   isValidOptionalPhone,
   isValidPhone,
   phoneDigits,
@@ -88,61 +86,39 @@ describe('formatStudyCodeInput', () => {
   });
 });
 
-describe('formatAccountPhone', () => {
+describe('formatAccountPhone and isAccountPhone', () => {
   it.each([
     ['', ''],
-    ['1', '(1'],
-    ['12', '(12'],
-    ['123', '(123'],
-    ['1234', '(123) - 4'],
-    ['123456', '(123) - 456'],
-    ['1234567', '(123) - 456 - 7'],
-    ['5551234567', '(555) - 123 - 4567'],
-  ])('formats %j as %j', (input, expected) => {
+    ['1', '1'],
+    ['555', '(555)'],
+    ['5551', '(555) 1'],
+    ['5551234', '(555) 123-4'],
+    ['55512345', '(555) 123-45'],
+    ['5551234567', '(555) 123-4567'],
+  ])('formats %j as %j while typing', (input, expected) => {
     expect(formatAccountPhone(input)).toBe(expected);
   });
   it('drops letters and punctuation', () => {
-    expect(formatAccountPhone('(555) abc 123-4567')).toBe('(555) - 123 - 4567');
+    expect(formatAccountPhone('(555) abc 123-4567')).toBe('(555) 123-4567');
   });
   it('ignores digits past the tenth', () => {
-    expect(formatAccountPhone('555123456789')).toBe('(555) - 123 - 4567');
+    expect(formatAccountPhone('555123456789')).toBe('(555) 123-4567');
   });
-  it('is idempotent on its own output', () => {
-    expect(formatAccountPhone('(555) - 123 - 4567')).toBe('(555) - 123 - 4567');
+  it('is idempotent on its own output and reads the older grouping', () => {
+    expect(formatAccountPhone('(555) 123-4567')).toBe('(555) 123-4567');
+    expect(formatAccountPhone('(555) - 123 - 4567')).toBe('(555) 123-4567');
   });
   it('returns empty for letters only', () => {
     expect(formatAccountPhone('abc')).toBe('');
   });
-  it('produces the full pattern for 10 digits', () => {
-    expect(ACCOUNT_PHONE_PATTERN.test(formatAccountPhone('5551234567'))).toBe(true);
-  });
-});
-
-describe('formatInvitePhone and INVITE_PHONE_PATTERN', () => {
-  it.each([
-    ['', ''],
-    ['1', '(1'],
-    ['111', '(111'],
-    ['1110', '(111) - 0'],
-    ['1110000', '(111) - 0000'],
-    ['11100000', '(111) - 0000 - 0'],
-    ['1110000000', '(111) - 0000 - 000'],
-    ['11100000009', '(111) - 0000 - 000'],
-  ])('formats %j as %j', (input, expected) => {
-    expect(formatInvitePhone(input)).toBe(expected);
-  });
-  it('matches the product example exactly', () => {
-    expect(INVITE_PHONE_PATTERN.test('(111) - 0000 - 000')).toBe(true);
-  });
-  it.each([
-    '(111) - 000 - 0000',
-    '(111)-0000-000',
-    '1110000000',
-    '(111) - 0000 - 0000',
-    '(11a) - 0000 - 000',
-    '',
-  ])('rejects %j', (value) => {
-    expect(INVITE_PHONE_PATTERN.test(value)).toBe(false);
+  it.each(['(555) 123-4567', '(555) - 123 - 4567', '+15551234567', '555.123.4567'])(
+    'takes %j as an account phone',
+    (value) => {
+      expect(isAccountPhone(value)).toBe(true);
+    },
+  );
+  it.each(['(555) 123-456', '+447700900123', '555123456a', ''])('refuses %j', (value) => {
+    expect(isAccountPhone(value)).toBe(false);
   });
 });
 
@@ -198,19 +174,24 @@ describe('isValidOptionalPhone, toE164 and phoneProblem', () => {
     expect(samePhone('+447700900123', '07700 900123')).toBe(false);
     expect(samePhone('', '')).toBe(false);
   });
-  it('shows North American numbers in the 3-4-3 grouping and others internationally', () => {
-    expect(displayPhone('+16175550123')).toBe('(617) - 5550 - 123');
-    expect(displayPhone('6175550123')).toBe('(617) - 5550 - 123');
+  it('shows every home-country number in national format, others internationally', () => {
+    for (const written of ['+16175550123', '6175550123', '(617) - 5550 - 123', '617.555.0123'])
+      expect(displayPhone(written)).toBe('(617) 555-0123');
     expect(displayPhone('+447700900123')).toBe('+44 7700 900123');
+    expect(displayPhone('+4915123456789')).toBe('+49 1512 3456789');
+    // A viewer whose home is the UK reads UK numbers nationally and US ones with their code.
+    expect(displayPhone('+447700900123', 'GB')).toBe('07700 900123');
+    expect(displayPhone('+16175550123', 'GB')).toBe('+1 617 555 0123');
     expect(displayPhone('')).toBe('');
-    expect(displayPhone('(555) - 201 - 3344')).toBe('(555) - 201 - 3344');
+    expect(displayPhone(null)).toBe('');
     expect(displayPhone('12345')).toBe('12345');
   });
-  it('groups a typed number: North American by the invite format, +CC for its country', () => {
-    expect(formatPhoneInput('5551234567')).toBe('(555) - 1234 - 567');
+  it('groups a typed number as it is shown: national at home, +CC for its country', () => {
+    expect(formatPhoneInput('5551234567')).toBe('(555) 123-4567');
     expect(formatPhoneInput('+447700900123')).toBe('+44 7700 900123');
     expect(formatPhoneInput('+49 1512 3456789')).toBe('+49 1512 3456789');
     expect(formatPhoneInput('+')).toBe('+');
+    expect(formatPhoneInput(displayPhone('+16175550123'))).toBe(displayPhone('+16175550123'));
   });
   it('phoneDigits keeps only digits', () => {
     expect(phoneDigits('(555) - 123 - 4567')).toBe('5551234567');

@@ -195,7 +195,7 @@ export function makeApplication(
     lastName: 'Lovelace',
     email: 'ada@example.test',
     dateOfBirth: '1990-05-17',
-    phoneNumber: '(555) - 123 - 4567',
+    phoneNumber: '+15551234567',
     institution: 'Analytical Engine Institute',
     position: 'Professor',
     department: null,

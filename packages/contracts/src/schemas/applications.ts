@@ -4,7 +4,7 @@
 
 import { z } from 'zod';
 import { NAME_MAX_LENGTH } from '../constants.js';
-import { ACCOUNT_PHONE_PATTERN } from '../phone.js';
+import { isAccountPhone, storedPhone } from '../phone.js';
 import { APPLICATION_MESSAGES } from '../texts/messages.js';
 import {
   applicationStatusSchema,
@@ -37,7 +37,9 @@ export const researcherApplicationSchema = z.object({
   phoneNumber: textSchemaWith('Phone number is required')
     .trim()
     .min(1, { error: 'Phone number is required', abort: true })
-    .regex(ACCOUNT_PHONE_PATTERN, 'Phone number must have 10 digits'),
+    .refine(isAccountPhone, 'Phone number must have 10 digits')
+    // Stored in E.164 like every phone; shown with displayPhone.
+    .transform((phone) => storedPhone(phone) ?? phone),
   institution: required('Institution', TEXT_FIELD_MAX),
   position: required('Position', TEXT_FIELD_MAX),
   department: optionalText('Department', TEXT_FIELD_MAX),

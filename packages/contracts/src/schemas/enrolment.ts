@@ -101,7 +101,9 @@ export const enrollDirectBodySchema = z.object({
  * `verificationRequired`: the study asks for the e-mail code first; it was sent, and
  * `fitbitAuthUrl` comes once the code is verified (call again with the session).
  * `alreadyEnrolled` (only with a verified session): the address was a participant already, so
- * nothing was changed (names included); `wearableConnected` says whether their Fitbit is.
+ * nothing was changed (names included); `wearableConnected` says whether their Fitbit is. The
+ * phone the study has for the person (E.164, null for none) comes only with that verified
+ * session, so the profile page shows the number the research team sees.
  */
 export const enrollDirectResponseSchema = successSchema({
   message: z.string(),
@@ -111,6 +113,7 @@ export const enrollDirectResponseSchema = successSchema({
   session: participantSessionSchema.optional(),
   alreadyEnrolled: z.boolean().optional(),
   wearableConnected: z.boolean().optional(),
+  phoneNumber: z.string().nullable().optional(),
 });
 export type EnrollDirectResponse = z.infer<typeof enrollDirectResponseSchema>;
 

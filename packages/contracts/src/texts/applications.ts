@@ -32,7 +32,7 @@ export const REGISTER_TEXTS = {
     description: 'Description',
   },
   emailLockedHelper: 'The e-mail address of your account.',
-  phonePlaceholder: '(555) - 123 - 4567',
+  phonePlaceholder: '(555) 123-4567',
   descriptionHelper: 'Optional. Tell us about your research and how you plan to use the platform.',
   documentsIntro: `Optional. Attach proof of your research affiliation, such as a staff ID or an appointment letter: up to ${RESEARCHER_DOCUMENTS.maxFiles} files (PDF, PNG or JPEG), ${MAX_MB} MB each.`,
   chooseFiles: 'Choose Files',

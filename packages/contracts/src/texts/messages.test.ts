@@ -27,7 +27,7 @@ describe('messages', () => {
     );
     expect(CSV_MESSAGES.tooLarge).toBe('File size must be less than 5MB');
     expect(INVITE_MESSAGES.validPhones).toBe(
-      'Please enter valid phone numbers in format (111) - 0000 - 000',
+      'Please enter valid phone numbers, such as (555) 123-4567 or +44 7700 900123',
     );
     expect(VERIFICATION_MESSAGES.tooManyAttempts).toBe(
       'Too many failed attempts. Please request a new code.',

@@ -171,7 +171,7 @@ export const INVITE_MESSAGES = {
   addAtLeastOne: 'Please add at least one participant',
   enterEmails: 'Please enter participant email addresses',
   validEmails: 'Please enter valid email addresses',
-  validPhones: 'Please enter valid phone numbers in format (111) - 0000 - 000',
+  validPhones: 'Please enter valid phone numbers, such as (555) 123-4567 or +44 7700 900123',
   studyNameRequired: 'Study name is required',
   studyDescriptionRequired: 'Study description is required',
   authRequired: 'Authentication required to send invitations',

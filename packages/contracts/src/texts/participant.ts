@@ -89,6 +89,8 @@ export const PARTICIPANT_COMMON_TEXTS = {
   verifyStudyCode: 'Verify Study Code',
   emailLabel: 'Email Address',
   phoneLabel: 'Phone Number',
+  /** The profile's read-only phone when the study has none for the person. */
+  phoneNotOnRecord: 'None on record',
   phoneHelp: 'Choose the country, or type the number with its code, e.g. +44 7700 900123',
   phoneCountryLabel: 'Country',
   firstNameLabel: 'First Name',

@@ -59,3 +59,13 @@ export const SHELL_TEXTS = {
   /** The notification modal's button. */
   gotIt: 'Got it',
 } as const;
+
+/** The lists that are tables on a wide screen and cards on a phone. */
+export const TABLE_TEXTS = {
+  /** Phones have no column headers to click: a select orders the cards. */
+  sortBy: 'Sort by',
+  ascending: 'ascending',
+  descending: 'descending',
+  reverseOrder: (column: string, order: string) => `Reverse the order of ${column} (now ${order})`,
+  rowsPerPage: 'Rows per page:',
+} as const;

@@ -53,7 +53,6 @@ export const STUDY_DETAIL_TEXTS = {
   /** A table cell with nothing to show. */
   emptyCell: '—',
   searchLabel: 'Search',
-  rowsLabel: 'Rows per page:',
 } as const;
 
 const participantFields = {

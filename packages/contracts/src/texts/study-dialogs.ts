@@ -25,7 +25,7 @@ export const INVITE_DIALOG_TEXTS = {
   contact: 'Contact',
   email: LABEL.email,
   phone: 'Phone (optional)',
-  phonePlaceholder: '(111) - 0000 - 000',
+  phonePlaceholder: '(555) 123-4567',
   phoneColumn: LABEL.phone,
   participantRow: (n: number) => `Participant ${n}`,
   addParticipant: 'Add Participant',

@@ -195,7 +195,7 @@ describe('study e-mail', () => {
     [{ participants: [{ email: 'bad' }] }, 'Please enter valid email addresses'],
     [
       { participants: [{ email: 'a@b.co', phoneNumber: '12' }] },
-      'Please enter valid phone numbers in format (111) - 0000 - 000',
+      'Please enter valid phone numbers, such as (555) 123-4567 or +44 7700 900123',
     ],
     [
       { participants: [{ email: 'a@b.co' }], emailSubject: '' },

@@ -28,7 +28,12 @@ describe('direct enrolment journey', () => {
     const owner = await approvedResearcher(t.app);
     const study = await createStudy(t.app, owner);
     const email = participantEmail('journey');
-    await addPending(t.app, study.id, { email, invitedBy: owner.user.id, status: 'invited' });
+    await addPending(t.app, study.id, {
+      email,
+      phoneNumber: '+16505550123',
+      invitedBy: owner.user.id,
+      status: 'invited',
+    });
     const person = {
       email,
       firstName: 'Sam',
@@ -39,6 +44,8 @@ describe('direct enrolment journey', () => {
 
     const first = await post(t.app, '/api/participants/enroll-direct', person);
     const { participantId } = first.json();
+    // Knowing an address is not enough to read the number on record.
+    expect(first.json()).not.toHaveProperty('phoneNumber');
     const verified = await verifyWithInboxCode(t, {
       participantId,
       email,
@@ -48,6 +55,8 @@ describe('direct enrolment journey', () => {
       [SESSION]: verified.json().session.sessionId,
     });
     const { fitbitAuthUrl } = enrolled.json();
+    // With the verified session: the number the research team has, for the profile page.
+    expect(enrolled.json().phoneNumber).toBe('+16505550123');
 
     const consent = await consentAt(fitbitAuthUrl, { account: 'sam.jones@gmail.test' });
     expect(consent.error).toBeNull();

@@ -66,6 +66,7 @@ export function createEnrolmentService(deps: EnrolmentDeps) {
       verificationRequired: false,
       fitbitAuthUrl: await authUrlFor(enrolled.participant),
       session,
+      phoneNumber: enrolled.participant.phoneNumber,
     };
   }
 
@@ -140,7 +141,8 @@ export function createEnrolmentService(deps: EnrolmentDeps) {
           fitbitAuthUrl: await authUrlFor(participant),
           session: sessionView(token, presented, study),
           alreadyEnrolled: resumed,
-          wearableConnected: resumed && (await repo.hasWearableAccessToken(db, participant.id)),
+          wearableConnected: resumed && (await deps.hasWearableAccessToken(participant.id)),
+          phoneNumber: participant.phoneNumber,
         };
       }
       if (newcomer && !study.settings.requireVerification) {

@@ -697,7 +697,8 @@ describe('study detail: participants, pending participants, roster, members, sta
       email: owner.email,
       name: 'Ada Lovelace',
     });
-    expect(members[0].phone).toBe('(617) - 555 - 0199');
+    // The application's phone, stored in E.164 (the screen shows it with displayPhone).
+    expect(members[0].phone).toBe('+16175550199');
     expect(members[1]).toMatchObject({ id: collaborator.user.id, role: 'collab' });
     expect(members[1].joinedDate).toMatch(/^\d{4}-/);
     const refused = await call(

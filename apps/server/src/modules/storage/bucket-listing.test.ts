@@ -18,9 +18,13 @@ describe('the "Go to Bucket" page', () => {
 
     const page = await visit(t.app, await bucketPageLink(t.app, owner.token, study.id));
     expect(page.statusCode).toBe(200);
-    const sizes = [...page.body.matchAll(/<td class="n">([^<]*)<\/td>/g)].map((m) => m[1]);
+    const sizes = [...page.body.matchAll(/<td role="cell" class="n"[^>]*>([^<]*)<\/td>/g)].map(
+      (m) => m[1],
+    );
     // A 14-byte file is not '14 B': the KB form shows at least its smallest step.
     expect(sizes).toEqual(['0.1 KB', '1.5 KB', '2.35 MB']);
-    expect(page.body).toContain('<th>File</th><th>Size</th><th>Last modified</th>');
+    expect(page.body).toContain(
+      '<th role="columnheader">File</th><th role="columnheader">Size</th><th role="columnheader">Last modified</th>',
+    );
   });
 });

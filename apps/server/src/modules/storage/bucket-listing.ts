@@ -81,7 +81,7 @@ export const bucketListingRoutes: FastifyPluginAsync<{
             expiresInSeconds: downloadTtl,
             user,
           });
-          return `<tr><td><a href="${escapeHtml(href)}">${escapeHtml(object.key)}</a></td><td class="n">${formatDocumentSize(object.size)}</td><td>${escapeHtml(object.lastModified.toISOString().replace('T', ' ').slice(0, 16))} ${T.utc}</td></tr>`;
+          return `<tr role="row"><td role="cell" data-label="${T.columns.file}"><a href="${escapeHtml(href)}">${escapeHtml(object.key)}</a></td><td role="cell" class="n" data-label="${T.columns.size}">${formatDocumentSize(object.size)}</td><td role="cell" class="t" data-label="${T.columns.lastModified}">${escapeHtml(object.lastModified.toISOString().replace('T', ' ').slice(0, 16))} ${T.utc}</td></tr>`;
         }),
       );
       const next =
@@ -94,10 +94,15 @@ body{font:15px/1.5 system-ui,sans-serif;margin:0;background:#f7f5f4;color:#1c1b1
 header{background:#8C1515;color:#fff;padding:16px 24px}h1{margin:0;font-size:20px}
 main{max-width:960px;margin:24px auto;padding:0 16px}table{width:100%;border-collapse:collapse;background:#fff;border-radius:12px;overflow:hidden}
 th,td{padding:10px 14px;border-bottom:1px solid #eee;text-align:left}th{background:#00505C;color:#fff;font-weight:600}
-td.n{text-align:right;white-space:nowrap}a{color:#8C1515}.note{color:#555}
+td.n,td.t{white-space:nowrap}td.n{text-align:right}a{color:#8C1515;overflow-wrap:anywhere}.note{color:#555}
+@media (max-width:600px){header{padding:16px}header div{overflow-wrap:anywhere}
+table,tbody,tr,td{display:block}thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table{background:none;border-radius:0}tr{background:#fff;border-radius:12px;margin-bottom:12px;padding:8px 0}
+td{border:0;padding:4px 14px;display:grid;grid-template-columns:7.5rem minmax(0,1fr);gap:8px}
+td.n{text-align:left}td.t{white-space:normal}td::before{content:attr(data-label);color:#555}}
 </style></head><body><header><h1>${T.title}</h1><div>${escapeHtml(bucket)}</div></header><main>
 <p class="note">${T.expiryNote(downloadTtl / 60)}</p>
-${rows.length === 0 ? `<p>${T.empty}</p>` : `<table><thead><tr><th>${T.columns.file}</th><th>${T.columns.size}</th><th>${T.columns.lastModified}</th></tr></thead><tbody>${rows.join('')}</tbody></table>`}
+${rows.length === 0 ? `<p>${T.empty}</p>` : `<table role="table"><thead><tr role="row"><th role="columnheader">${T.columns.file}</th><th role="columnheader">${T.columns.size}</th><th role="columnheader">${T.columns.lastModified}</th></tr></thead><tbody>${rows.join('')}</tbody></table>`}
 ${next ? `<p><a href="${escapeHtml(next)}">${T.nextPage}</a></p>` : ''}
 </main></body></html>`;
       return reply

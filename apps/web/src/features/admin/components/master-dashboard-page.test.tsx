@@ -19,7 +19,7 @@ function makeApplication(
     lastName: 'Franklin',
     email: 'rosalind@example.test',
     dateOfBirth: '1990-07-25',
-    phoneNumber: '(555) - 123 - 4567',
+    phoneNumber: '+15551234567',
     institution: 'King’s College',
     position: 'Research Fellow',
     department: 'Biophysics',

@@ -1,6 +1,12 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { ADMIN_MESSAGES, ADMIN_TEXTS, formatDateShort, type Researcher } from '@research/contracts';
+import {
+  ADMIN_MESSAGES,
+  ADMIN_TEXTS,
+  displayPhone,
+  formatDateShort,
+  type Researcher,
+} from '@research/contracts';
 import type { ReactNode } from 'react';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { useApplicationsByEmail } from '../api/get-applications';
@@ -41,7 +47,7 @@ export function ResearcherApplicationDialog({
               { label: f.name, value: fullName(application) },
               { label: f.email, value: application.email },
               { label: f.dateOfBirth, value: formatDateShort(application.dateOfBirth) },
-              { label: f.phoneNumber, value: application.phoneNumber },
+              { label: f.phoneNumber, value: displayPhone(application.phoneNumber) },
             ]}
           />
         </Section>

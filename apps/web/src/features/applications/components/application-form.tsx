@@ -7,6 +7,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   APPLICATION_MESSAGES,
+  displayPhone,
   formatAccountPhone,
   REGISTER_TEXTS,
   type ResearcherApplicationInput,
@@ -71,6 +72,8 @@ export function ApplicationForm({
   const [values, setValues] = useState<FormValues>(() => ({
     ...initialValues,
     email: lockedEmail ?? initialValues.email,
+    // A resubmission starts from the stored (E.164) number, shown as the field groups it.
+    phoneNumber: formatAccountPhone(displayPhone(initialValues.phoneNumber)),
   }));
   const [documents, setDocuments] = useState<File[]>([]);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});

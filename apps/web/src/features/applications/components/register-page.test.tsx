@@ -127,14 +127,14 @@ describe('Researcher Registration form', { timeout: 20_000 }, () => {
     const { user } = await openForm();
     const phone = input('Phone Number');
     await user.type(phone, '555');
-    expect(phone).toHaveValue('(555');
+    expect(phone).toHaveValue('(555)');
     await user.type(phone, '12');
-    expect(phone).toHaveValue('(555) - 12');
+    expect(phone).toHaveValue('(555) 12');
     await user.type(phone, '3a4-567');
-    expect(phone).toHaveValue('(555) - 123 - 4567');
+    expect(phone).toHaveValue('(555) 123-4567');
     // At most 10 digits.
     await user.type(phone, '89');
-    expect(phone).toHaveValue('(555) - 123 - 4567');
+    expect(phone).toHaveValue('(555) 123-4567');
   });
 
   it('refuses an incomplete phone number before calling the server', async () => {
@@ -235,7 +235,8 @@ describe('Researcher Registration form', { timeout: 20_000 }, () => {
       lastName: 'Lovelace',
       email: 'ada@example.test',
       dateOfBirth: '1990-05-17',
-      phoneNumber: '(555) - 123 - 4567',
+      // Typed as (555) 123-4567, sent as stored: E.164.
+      phoneNumber: '+15551234567',
       institution: 'Analytical Engine Institute',
       position: 'Professor',
       researchArea: 'Computing',
@@ -279,7 +280,7 @@ describe('Researcher Registration form', { timeout: 20_000 }, () => {
     const form = init?.body as FormData;
     expect(form.get('firstName')).toBe('Ada');
     expect(form.get('email')).toBe('ada@example.test');
-    expect(form.get('phoneNumber')).toBe('(555) - 123 - 4567');
+    expect(form.get('phoneNumber')).toBe('+15551234567');
     expect(form.has('department')).toBe(false);
     expect(form.getAll('documents').map((file) => (file as File).name)).toEqual([
       'letter.pdf',
@@ -384,7 +385,7 @@ describe('Researcher Registration form', { timeout: 20_000 }, () => {
     firstName: 'Ada',
     lastName: 'Lovelace',
     dateOfBirth: '1985-12-10',
-    phoneNumber: '(617) - 555 - 0199',
+    phoneNumber: '+16175550199',
     institution: 'Analytical Engine Institute',
     position: 'Professor',
     department: 'Mathematics',
@@ -397,7 +398,7 @@ describe('Researcher Registration form', { timeout: 20_000 }, () => {
     expect(input('First Name')).toHaveValue('Ada');
     expect(input('Last Name')).toHaveValue('Lovelace');
     expect(input('Date of Birth')).toHaveValue('1985-12-10');
-    expect(input('Phone Number')).toHaveValue('(617) - 555 - 0199');
+    expect(input('Phone Number')).toHaveValue('(617) 555-0199');
     expect(input('Institution/University')).toHaveValue('Analytical Engine Institute');
     expect(input('Position/Role')).toHaveValue('Professor');
     expect(input('Department')).toHaveValue('Mathematics');

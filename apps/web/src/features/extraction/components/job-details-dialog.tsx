@@ -1,4 +1,5 @@
 import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -8,15 +9,10 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import { useTheme } from '@mui/material/styles';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { EXTRACTION_PANEL_TEXTS as T } from '@research/contracts';
+import { type ResponsiveColumn, ResponsiveTable } from '../../../components/responsive-table';
 import { type fetchExtractionJob, useExtractionJobDetail } from '../api/get-extraction-job';
 import { SummaryLines } from './summary-lines';
 
@@ -72,40 +68,37 @@ function JobDetail({ data }: { data: JobDetail }) {
   );
 }
 
+type Task = JobDetail['tasks'][number];
+
+const TASK_COLUMNS: readonly ResponsiveColumn<Task>[] = [
+  { label: T.detailType, card: 'title', render: (task) => task.dataType },
+  {
+    label: T.detailDates,
+    render: (task) =>
+      task.windowStart === task.windowEnd
+        ? task.windowStart
+        : `${task.windowStart} – ${task.windowEnd}`,
+    cellSx: { whiteSpace: 'nowrap' },
+  },
+  { label: T.detailStatus, render: (task) => task.status },
+  { label: T.detailCalls, align: 'right', render: (task) => task.callsDone },
+  { label: T.detailRows, align: 'right', render: (task) => task.rows },
+  { label: T.detailFiles, align: 'right', render: (task) => task.files.length },
+  { label: T.detailNote, render: (task) => task.skipReason ?? task.error ?? '' },
+];
+
+/** The job's tasks: a table in the dialog, a card per task on a phone's full-screen dialog. */
 function TaskTable({ tasks }: { tasks: JobDetail['tasks'] }) {
   return (
-    <TableContainer sx={{ mt: 2 }}>
-      <Table size="small">
-        <TableHead>
-          <TableRow>
-            <TableCell>{T.detailType}</TableCell>
-            <TableCell>{T.detailDates}</TableCell>
-            <TableCell>{T.detailStatus}</TableCell>
-            <TableCell align="right">{T.detailCalls}</TableCell>
-            <TableCell align="right">{T.detailRows}</TableCell>
-            <TableCell align="right">{T.detailFiles}</TableCell>
-            <TableCell>{T.detailNote}</TableCell>
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {tasks.map((task) => (
-            <TableRow key={`${task.dataType}-${task.windowStart}`}>
-              <TableCell>{task.dataType}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                {task.windowStart === task.windowEnd
-                  ? task.windowStart
-                  : `${task.windowStart} – ${task.windowEnd}`}
-              </TableCell>
-              <TableCell>{task.status}</TableCell>
-              <TableCell align="right">{task.callsDone}</TableCell>
-              <TableCell align="right">{task.rows}</TableCell>
-              <TableCell align="right">{task.files.length}</TableCell>
-              <TableCell>{task.skipReason ?? task.error ?? ''}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-    </TableContainer>
+    <Box sx={{ mt: 2 }}>
+      <ResponsiveTable
+        label={T.detailsTitle}
+        columns={TASK_COLUMNS}
+        rows={tasks}
+        rowKey={(task) => `${task.dataType}-${task.windowStart}`}
+        dense
+      />
+    </Box>
   );
 }
 

@@ -142,7 +142,9 @@ export default function EnrollPage() {
 
   function finish(result: EnrollDirectResponse) {
     if (!result.fitbitAuthUrl) throw new Error(ENROLMENT_MESSAGES.authUrlFailed);
-    if (result.session) saveSession(result.session);
+    // The number the study has for the person: the profile page shows it as the team sees it.
+    if (result.session)
+      saveSession(result.session, result.phoneNumber ? { phoneNumber: result.phoneNumber } : {});
     if (result.alreadyEnrolled && study) {
       // Not to Google without a word: they choose between their wearable and their details.
       setPendingCode(null);

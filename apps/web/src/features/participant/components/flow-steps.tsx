@@ -11,6 +11,7 @@ import Radio from '@mui/material/Radio';
 import RadioGroup from '@mui/material/RadioGroup';
 import Typography from '@mui/material/Typography';
 import {
+  displayPhone,
   PARTICIPANT_COMMON_TEXTS,
   PARTICIPANT_FLOW_TEXTS,
   type PendingParticipantView,
@@ -162,7 +163,7 @@ export function MethodStep({
             // tell a stranger with the study code and an address which of the two it is.
             label={
               participant.phoneNumber
-                ? PARTICIPANT_FLOW_TEXTS.methodPhone(participant.phoneNumber)
+                ? PARTICIPANT_FLOW_TEXTS.methodPhone(displayPhone(participant.phoneNumber))
                 : PARTICIPANT_FLOW_TEXTS.methodPhoneMismatch
             }
           />

@@ -14,6 +14,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   DOCUMENT_UPLOAD_MESSAGES,
+  displayPhone,
   ENROLMENT_MESSAGES,
   formatSizeHuman,
   isAllowedParticipantDocument,
@@ -154,7 +155,7 @@ export function ProfileForm({
         />
         <TextField
           label={PARTICIPANT_COMMON_TEXTS.phoneLabel}
-          value={phoneNumber}
+          value={displayPhone(phoneNumber) || PARTICIPANT_COMMON_TEXTS.phoneNotOnRecord}
           slotProps={{ input: { readOnly: true } }}
           variant="filled"
         />

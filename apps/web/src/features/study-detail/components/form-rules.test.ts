@@ -18,10 +18,11 @@ describe('invite rules', () => {
       'Please enter participant email addresses',
     );
     expect(inviteProblem([row('a@b')], 'S')).toBe('Please enter valid email addresses');
-    expect(inviteProblem([row('a@b.co', '(111) - 000')], 'S')).toBe(
-      'Please enter valid phone numbers in format (111) - 0000 - 000',
+    expect(inviteProblem([row('a@b.co', '(555) 123-45')], 'S')).toBe(
+      'Please enter valid phone numbers, such as (555) 123-4567 or +44 7700 900123',
     );
-    expect(inviteProblem([row('a@b.co', '(111) - 0000 - 000'), row('')], 'S')).toBeNull();
+    expect(inviteProblem([row('a@b.co', '(555) 123-4567'), row('')], 'S')).toBeNull();
+    expect(inviteProblem([row('a@b.co', '+44 7700 900123')], 'S')).toBeNull();
   });
 });
 
@@ -39,9 +40,9 @@ describe('contact rules', () => {
 });
 
 describe('stored phones', () => {
-  it('shows ten stored digits in the invite format, anything else as stored', () => {
-    expect(displayPhone('5551234567')).toBe('(555) - 1234 - 567');
-    expect(displayPhone('(555) - 201 - 3344')).toBe('(555) - 201 - 3344');
+  it('shows a stored number in the national format, text that is no number as stored', () => {
+    expect(displayPhone('5551234567')).toBe('(555) 123-4567');
+    expect(displayPhone('(555) - 201 - 3344')).toBe('(555) 201-3344');
     expect(displayPhone('12345')).toBe('12345');
   });
 });

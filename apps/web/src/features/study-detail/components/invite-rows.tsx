@@ -19,14 +19,14 @@ import {
   formatPhoneInput,
   INVITE_DIALOG_TEXTS,
   INVITE_MESSAGES,
-  INVITE_PHONE_PATTERN,
   isValidEmail,
+  isValidPhone,
 } from '@research/contracts';
 import { type ChangeEvent, useId, useRef } from 'react';
 
 export interface InviteRow {
   email: string;
-  /** As shown: '(111) - 0000 - 000'. */
+  /** As typed and shown: '(555) 123-4567', or '+44 7700 900123'. */
   phone: string;
 }
 
@@ -40,7 +40,7 @@ export const filledRows = (rows: readonly InviteRow[]): InviteRow[] =>
 export const hasAnyEmail = (rows: readonly InviteRow[]): boolean =>
   rows.some((row) => row.email.trim() !== '');
 
-const phoneInvalid = (phone: string) => phone.trim() !== '' && !INVITE_PHONE_PATTERN.test(phone);
+const phoneInvalid = (phone: string) => phone.trim() !== '' && !isValidPhone(phone);
 
 /** The first 'Invite participants' rule the rows break, or null. */
 export function inviteProblem(rows: readonly InviteRow[], studyName: string): string | null {

@@ -9,6 +9,7 @@ import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import {
+  displayPhone,
   formatDateShort,
   STUDY_DETAIL_TEXTS,
   STUDY_MEMBER_TEXTS,
@@ -120,7 +121,7 @@ function MemberTable({
                 <TableCell sx={{ overflowWrap: 'anywhere' }}>{member.name}</TableCell>
                 <TableCell sx={{ overflowWrap: 'anywhere' }}>{member.email}</TableCell>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {member.phone || STUDY_DETAIL_TEXTS.notProvided}
+                  {member.phone ? displayPhone(member.phone) : STUDY_DETAIL_TEXTS.notProvided}
                 </TableCell>
                 <TableCell>
                   <Chip

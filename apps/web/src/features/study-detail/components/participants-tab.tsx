@@ -3,11 +3,7 @@ import EditOutlined from '@mui/icons-material/EditOutlined';
 import MailOutline from '@mui/icons-material/MailOutline';
 import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
-import TableCell from '@mui/material/TableCell';
-import TableRow from '@mui/material/TableRow';
 import {
-  formatDateShort,
   PARTICIPANT_MESSAGES,
   type ParticipantRow,
   type ParticipantSort,
@@ -21,11 +17,12 @@ import { useParticipants } from '../api/get-participants';
 import { useUpdateParticipant } from '../api/update-participant';
 import { ConfirmDialog } from './confirm-dialog';
 import { EditParticipantDialog, type EditParticipantValues } from './edit-participant-dialog';
-import { EmptyPanel, ListTabGate } from './empty-panel';
+import { EmptyPanel } from './empty-panel';
 import { type Notify, notifyOutcome, requireSession } from './notify';
 import { ParticipantDetailsDialog } from './participant-details-dialog';
-import { PhoneCell, RowAction } from './row-action';
-import { type Column, ServerTable, useListState } from './server-table';
+import { RosterList, rosterColumns } from './roster-list';
+import { RowAction } from './row-action';
+import { type Column, useListState } from './server-table';
 
 /** Chip colours: active success, inactive warning, enrolled info. */
 export function participantStatusColor(status: string): 'success' | 'warning' | 'info' | 'default' {
@@ -39,14 +36,32 @@ export const participantName = (p: Pick<ParticipantRow, 'firstName' | 'lastName'
   [p.firstName, p.lastName].filter(Boolean).join(' ');
 
 const c = STUDY_PARTICIPANT_TEXTS.columns;
-const COLUMNS: readonly Column<ParticipantSort>[] = [
-  { label: c.name, sortKey: 'name' },
-  { label: c.email, sortKey: 'email' },
-  { label: c.phone, sortKey: 'phone' },
-  { label: c.status, sortKey: 'status' },
-  { label: c.enrolledAt, sortKey: 'enrolledAt' },
-  { label: c.actions, align: 'right' },
-];
+
+/** The row's buttons: view, edit and (for the study's owner) delete. */
+interface RowHandlers {
+  isOwner: boolean;
+  onView: (row: ParticipantRow) => void;
+  onEdit: (row: ParticipantRow) => void;
+  onDelete: (row: ParticipantRow) => void;
+}
+
+function columns(handlers: RowHandlers): readonly Column<ParticipantRow, ParticipantSort>[] {
+  return [
+    {
+      label: c.name,
+      sortKey: 'name',
+      card: 'title',
+      render: (row) => participantName(row) || STUDY_DETAIL_TEXTS.emptyCell,
+      cellSx: { overflowWrap: 'anywhere' },
+    },
+    rosterColumns.email(c.email, 'email', (row) => row.participantEmail),
+    rosterColumns.phone(c.phone, 'phone', (row) => row.phoneNumber),
+    // The active/inactive status: the same expression `sort=status` orders by.
+    rosterColumns.status(c.status, 'status', (row) => row.displayStatus, participantStatusColor),
+    rosterColumns.date(c.enrolledAt, 'enrolledAt', (row) => row.enrolledAt),
+    rosterColumns.actions(c.actions, (row) => <ParticipantActions row={row} {...handlers} />),
+  ];
+}
 
 export interface ParticipantsTabProps {
   study: Study;
@@ -99,9 +114,21 @@ export function ParticipantsTab({ study, signedIn, notify, onInvite }: Participa
   };
 
   return (
-    <ListTabGate
+    <RosterList
       query={participants}
       list={list}
+      rowsOf={(data) => data.participants}
+      rowKey={(row) => row.id}
+      label={STUDY_PARTICIPANT_TEXTS.tableLabel}
+      columns={columns({
+        isOwner: study.role === 'main',
+        onView: setViewing,
+        onEdit: setEditing,
+        onDelete: setDeleting,
+      })}
+      searchPlaceholder={STUDY_PARTICIPANT_TEXTS.searchPlaceholder}
+      noMatches={STUDY_PARTICIPANT_TEXTS.noMatches}
+      minWidth={860}
       empty={
         <EmptyPanel
           title={STUDY_DETAIL_TEXTS.noParticipants}
@@ -114,105 +141,64 @@ export function ParticipantsTab({ study, signedIn, notify, onInvite }: Participa
         />
       }
     >
-      {({ participants: rows, totalCount }) => (
-        <>
-          <ServerTable
-            label={STUDY_PARTICIPANT_TEXTS.tableLabel}
-            columns={COLUMNS}
-            state={list}
-            totalCount={totalCount}
-            fetching={participants.isFetching}
-            searchPlaceholder={STUDY_PARTICIPANT_TEXTS.searchPlaceholder}
-            noMatches={STUDY_PARTICIPANT_TEXTS.noMatches}
-            rowCount={rows.length}
-            minWidth={860}
-          >
-            {rows.map((row) => (
-              <ParticipantTableRow
-                key={row.id}
-                row={row}
-                isOwner={study.role === 'main'}
-                onView={setViewing}
-                onEdit={setEditing}
-                onDelete={setDeleting}
-              />
-            ))}
-          </ServerTable>
-          <ParticipantDetailsDialog
-            studyId={study.id}
-            participant={viewing}
-            signedIn={signedIn}
-            notify={notify}
-            onClose={() => setViewing(null)}
-          />
-          <EditParticipantDialog
-            participant={editing}
-            busy={updateParticipant.isPending}
-            onClose={() => setEditing(null)}
-            onSubmit={submitEdit}
-          />
-          <ConfirmDialog
-            open={deleting !== null}
-            title={STUDY_PARTICIPANT_TEXTS.deleteTitle}
-            body={STUDY_PARTICIPANT_TEXTS.deleteBody(
-              deleting ? participantName(deleting) || deleting.participantEmail : '',
-            )}
-            confirmLabel={STUDY_PARTICIPANT_TEXTS.deleteConfirm}
-            busy={deleteParticipant.isPending}
-            onClose={() => setDeleting(null)}
-            onConfirm={confirmDelete}
-          />
-        </>
-      )}
-    </ListTabGate>
+      <ParticipantDetailsDialog
+        studyId={study.id}
+        participant={viewing}
+        signedIn={signedIn}
+        notify={notify}
+        onClose={() => setViewing(null)}
+      />
+      <EditParticipantDialog
+        participant={editing}
+        busy={updateParticipant.isPending}
+        onClose={() => setEditing(null)}
+        onSubmit={submitEdit}
+      />
+      <ConfirmDialog
+        open={deleting !== null}
+        title={STUDY_PARTICIPANT_TEXTS.deleteTitle}
+        body={STUDY_PARTICIPANT_TEXTS.deleteBody(
+          deleting ? participantName(deleting) || deleting.participantEmail : '',
+        )}
+        confirmLabel={STUDY_PARTICIPANT_TEXTS.deleteConfirm}
+        busy={deleteParticipant.isPending}
+        onClose={() => setDeleting(null)}
+        onConfirm={confirmDelete}
+      />
+    </RosterList>
   );
 }
 
-interface ParticipantTableRowProps {
-  row: ParticipantRow;
-  isOwner: boolean;
-  onView: (row: ParticipantRow) => void;
-  onEdit: (row: ParticipantRow) => void;
-  onDelete: (row: ParticipantRow) => void;
-}
-
-function ParticipantTableRow({ row, isOwner, onView, onEdit, onDelete }: ParticipantTableRowProps) {
+function ParticipantActions({
+  row,
+  isOwner,
+  onView,
+  onEdit,
+  onDelete,
+}: RowHandlers & { row: ParticipantRow }) {
   const name = participantName(row) || row.participantEmail;
-  // The active/inactive status: the same expression `sort=status` orders by.
-  const status = row.displayStatus;
   return (
-    <TableRow hover>
-      <TableCell sx={{ overflowWrap: 'anywhere' }}>
-        {participantName(row) || STUDY_DETAIL_TEXTS.emptyCell}
-      </TableCell>
-      <TableCell sx={{ overflowWrap: 'anywhere' }}>{row.participantEmail}</TableCell>
-      <PhoneCell phone={row.phoneNumber} />
-      <TableCell>
-        <Chip size="small" label={status} color={participantStatusColor(status)} />
-      </TableCell>
-      <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateShort(row.enrolledAt)}</TableCell>
-      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-        <RowAction
-          label={STUDY_PARTICIPANT_TEXTS.view(name)}
-          icon={<VisibilityOutlined fontSize="small" />}
-          onClick={() => onView(row)}
-        />
-        <RowAction
-          label={STUDY_PARTICIPANT_TEXTS.edit(name)}
-          icon={<EditOutlined fontSize="small" />}
-          onClick={() => onEdit(row)}
-        />
-        <RowAction
-          label={STUDY_PARTICIPANT_TEXTS.delete(name)}
-          tooltip={
-            isOwner ? STUDY_PARTICIPANT_TEXTS.delete(name) : STUDY_PARTICIPANT_TEXTS.deleteOwnerOnly
-          }
-          icon={<DeleteOutline fontSize="small" />}
-          color="error"
-          disabled={!isOwner}
-          onClick={() => onDelete(row)}
-        />
-      </TableCell>
-    </TableRow>
+    <>
+      <RowAction
+        label={STUDY_PARTICIPANT_TEXTS.view(name)}
+        icon={<VisibilityOutlined fontSize="small" />}
+        onClick={() => onView(row)}
+      />
+      <RowAction
+        label={STUDY_PARTICIPANT_TEXTS.edit(name)}
+        icon={<EditOutlined fontSize="small" />}
+        onClick={() => onEdit(row)}
+      />
+      <RowAction
+        label={STUDY_PARTICIPANT_TEXTS.delete(name)}
+        tooltip={
+          isOwner ? STUDY_PARTICIPANT_TEXTS.delete(name) : STUDY_PARTICIPANT_TEXTS.deleteOwnerOnly
+        }
+        icon={<DeleteOutline fontSize="small" />}
+        color="error"
+        disabled={!isOwner}
+        onClick={() => onDelete(row)}
+      />
+    </>
   );
 }

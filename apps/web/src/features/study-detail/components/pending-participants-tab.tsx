@@ -1,10 +1,6 @@
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import EditOutlined from '@mui/icons-material/EditOutlined';
-import Chip from '@mui/material/Chip';
-import TableCell from '@mui/material/TableCell';
-import TableRow from '@mui/material/TableRow';
 import {
-  formatDateShort,
   PARTICIPANT_MESSAGES,
   type PendingParticipant,
   type PendingSort,
@@ -18,10 +14,11 @@ import { usePendingParticipants } from '../api/get-pending-participants';
 import { useUpdatePendingParticipant } from '../api/update-pending-participant';
 import { ConfirmDialog } from './confirm-dialog';
 import { EditPendingDialog } from './edit-pending-dialog';
-import { EmptyPanel, ListTabGate } from './empty-panel';
+import { EmptyPanel } from './empty-panel';
 import { type Notify, notifyOutcome, requireSession } from './notify';
-import { PhoneCell, RowAction } from './row-action';
-import { type Column, ServerTable, useListState } from './server-table';
+import { RosterList, rosterColumns } from './roster-list';
+import { RowAction } from './row-action';
+import { type Column, useListState } from './server-table';
 
 /** 'pre-enrolled' and 'invited' are the known states; anything else is an error. */
 export function pendingStatusColor(status: string): 'info' | 'secondary' | 'error' {
@@ -31,13 +28,33 @@ export function pendingStatusColor(status: string): 'info' | 'secondary' | 'erro
 }
 
 const c = STUDY_PENDING_TEXTS.columns;
-const COLUMNS: readonly Column<PendingSort>[] = [
-  { label: c.email, sortKey: 'email' },
-  { label: c.phone, sortKey: 'phone' },
-  { label: c.status, sortKey: 'status' },
-  { label: c.createdAt, sortKey: 'createdAt' },
-  { label: c.actions, align: 'right' },
-];
+
+function columns(
+  onEdit: (row: PendingParticipant) => void,
+  onRemove: (row: PendingParticipant) => void,
+): readonly Column<PendingParticipant, PendingSort>[] {
+  return [
+    { ...rosterColumns.email(c.email, 'email', (row) => row.email), card: 'title' },
+    rosterColumns.phone(c.phone, 'phone', (row) => row.phoneNumber),
+    rosterColumns.status(c.status, 'status', (row) => row.status, pendingStatusColor),
+    rosterColumns.date(c.createdAt, 'createdAt', (row) => row.createdAt),
+    rosterColumns.actions(c.actions, (row) => (
+      <>
+        <RowAction
+          label={STUDY_PENDING_TEXTS.edit(row.email)}
+          icon={<EditOutlined fontSize="small" />}
+          onClick={() => onEdit(row)}
+        />
+        <RowAction
+          label={STUDY_PENDING_TEXTS.remove(row.email)}
+          icon={<DeleteOutline fontSize="small" />}
+          color="error"
+          onClick={() => onRemove(row)}
+        />
+      </>
+    )),
+  ];
+}
 
 export interface PendingParticipantsTabProps {
   study: Study;
@@ -86,9 +103,19 @@ export function PendingParticipantsTab({ study, signedIn, notify }: PendingParti
   };
 
   return (
-    <ListTabGate
+    <RosterList
       query={pending}
       list={list}
+      rowsOf={(data) => data.pendingParticipants}
+      rowKey={(row) => row.id}
+      label={STUDY_PENDING_TEXTS.tableLabel}
+      columns={columns((row) => {
+        setEditing(row);
+        setEditOpen(true);
+      }, setRemoving)}
+      searchPlaceholder={STUDY_PENDING_TEXTS.searchPlaceholder}
+      noMatches={STUDY_PENDING_TEXTS.noMatches}
+      minWidth={720}
       empty={
         <EmptyPanel
           title={STUDY_DETAIL_TEXTS.noPendingParticipants}
@@ -96,66 +123,22 @@ export function PendingParticipantsTab({ study, signedIn, notify }: PendingParti
         />
       }
     >
-      {({ pendingParticipants: rows, totalCount }) => (
-        <>
-          <ServerTable
-            label={STUDY_PENDING_TEXTS.tableLabel}
-            columns={COLUMNS}
-            state={list}
-            totalCount={totalCount}
-            fetching={pending.isFetching}
-            searchPlaceholder={STUDY_PENDING_TEXTS.searchPlaceholder}
-            noMatches={STUDY_PENDING_TEXTS.noMatches}
-            rowCount={rows.length}
-            minWidth={720}
-          >
-            {rows.map((row) => (
-              <TableRow key={row.id} hover>
-                <TableCell sx={{ overflowWrap: 'anywhere' }}>{row.email}</TableCell>
-                <PhoneCell phone={row.phoneNumber} />
-                <TableCell>
-                  <Chip size="small" label={row.status} color={pendingStatusColor(row.status)} />
-                </TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>
-                  {formatDateShort(row.createdAt)}
-                </TableCell>
-                <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
-                  <RowAction
-                    label={STUDY_PENDING_TEXTS.edit(row.email)}
-                    icon={<EditOutlined fontSize="small" />}
-                    onClick={() => {
-                      setEditing(row);
-                      setEditOpen(true);
-                    }}
-                  />
-                  <RowAction
-                    label={STUDY_PENDING_TEXTS.remove(row.email)}
-                    icon={<DeleteOutline fontSize="small" />}
-                    color="error"
-                    onClick={() => setRemoving(row)}
-                  />
-                </TableCell>
-              </TableRow>
-            ))}
-          </ServerTable>
-          <EditPendingDialog
-            open={editOpen}
-            participant={editing}
-            busy={updatePending.isPending}
-            onClose={() => setEditOpen(false)}
-            onSubmit={submitEdit}
-          />
-          <ConfirmDialog
-            open={removing !== null}
-            title={STUDY_PENDING_TEXTS.removeTitle}
-            body={STUDY_PENDING_TEXTS.removeBody(removing?.email ?? '')}
-            confirmLabel={STUDY_PENDING_TEXTS.removeConfirm}
-            busy={deletePending.isPending}
-            onClose={() => setRemoving(null)}
-            onConfirm={confirmRemove}
-          />
-        </>
-      )}
-    </ListTabGate>
+      <EditPendingDialog
+        open={editOpen}
+        participant={editing}
+        busy={updatePending.isPending}
+        onClose={() => setEditOpen(false)}
+        onSubmit={submitEdit}
+      />
+      <ConfirmDialog
+        open={removing !== null}
+        title={STUDY_PENDING_TEXTS.removeTitle}
+        body={STUDY_PENDING_TEXTS.removeBody(removing?.email ?? '')}
+        confirmLabel={STUDY_PENDING_TEXTS.removeConfirm}
+        busy={deletePending.isPending}
+        onClose={() => setRemoving(null)}
+        onConfirm={confirmRemove}
+      />
+    </RosterList>
   );
 }

@@ -1,5 +1,4 @@
 import IconButton from '@mui/material/IconButton';
-import TableCell from '@mui/material/TableCell';
 import Tooltip from '@mui/material/Tooltip';
 import { displayPhone, STUDY_DETAIL_TEXTS } from '@research/contracts';
 import type { ReactNode } from 'react';
@@ -30,10 +29,5 @@ export function RowAction({ label, tooltip, icon, color, disabled, onClick }: Ro
 }
 
 /** A stored phone number as shown, or 'not provided'. */
-export function PhoneCell({ phone }: { phone: string | null | undefined }) {
-  return (
-    <TableCell sx={{ whiteSpace: 'nowrap' }}>
-      {phone ? displayPhone(phone) : STUDY_DETAIL_TEXTS.notProvided}
-    </TableCell>
-  );
-}
+export const phoneText = (phone: string | null | undefined): string =>
+  phone ? displayPhone(phone) : STUDY_DETAIL_TEXTS.notProvided;

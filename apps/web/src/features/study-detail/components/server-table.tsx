@@ -2,20 +2,17 @@ import Search from '@mui/icons-material/Search';
 import Box from '@mui/material/Box';
 import InputAdornment from '@mui/material/InputAdornment';
 import LinearProgress from '@mui/material/LinearProgress';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
-import TableRow from '@mui/material/TableRow';
-import TableSortLabel from '@mui/material/TableSortLabel';
 import TextField from '@mui/material/TextField';
 import { STUDY_DETAIL_TEXTS } from '@research/contracts';
 import { type ReactNode, useEffect, useState } from 'react';
+import {
+  type ResponsiveColumn,
+  ResponsiveTable,
+  type SortOrder,
+} from '../../../components/responsive-table';
 import { STUDY_DETAIL_PAGE_SIZES } from '../api/keys';
 
-export type SortOrder = 'asc' | 'desc';
+export type { SortOrder };
 
 /** What one server page is asked for: limit/offset, sort column and order, search text. */
 export interface ListQuery<S extends string> {
@@ -84,47 +81,42 @@ export function useListState<S extends string>(
   };
 }
 
-export interface Column<S extends string> {
-  label: string;
-  /** The server's sort key; columns without one (actions) are not sortable. */
-  sortKey?: S;
-  align?: 'left' | 'right' | 'center';
-}
+export type Column<R, S extends string> = ResponsiveColumn<R, S>;
 
-export interface ServerTableProps<S extends string> {
+export interface ServerTableProps<R, S extends string> {
   label: string;
-  columns: readonly Column<S>[];
+  columns: readonly Column<R, S>[];
+  rows: readonly R[];
+  rowKey: (row: R) => string;
   state: ListState<S>;
   totalCount: number;
   fetching: boolean;
   searchPlaceholder: string;
   /** Shown instead of rows when a search finds nothing. */
   noMatches: ReactNode;
-  rowCount: number;
-  children: ReactNode;
   minWidth?: number;
 }
 
 /**
- * A table of one server page with a search box, sortable headers and pagination. On a phone the
- * table keeps its width and scrolls sideways inside the card instead of squeezing the columns;
- * the last column (Actions) stays pinned on the right.
+ * One server page with a search box, sorting and pagination: a table on a wide screen, one card
+ * per row on a phone (see ResponsiveTable).
  */
-export function ServerTable<S extends string>({
+export function ServerTable<R, S extends string>({
   label,
   columns,
+  rows,
+  rowKey,
   state,
   totalCount,
   fetching,
   searchPlaceholder,
   noMatches,
-  rowCount,
-  children,
   minWidth = 760,
-}: ServerTableProps<S>) {
+}: ServerTableProps<R, S>) {
   const { query, setPage } = state;
   const page = Math.floor(query.offset / query.limit);
   const lastPage = Math.max(0, Math.ceil(totalCount / query.limit) - 1);
+  const rowCount = rows.length;
   // Rows left the last page (a delete, a removal): step back to the page that still has rows.
   useEffect(() => {
     if (!fetching && rowCount === 0 && page > lastPage) setPage(lastPage);
@@ -152,68 +144,22 @@ export function ServerTable<S extends string>({
         />
       </Box>
       <Box sx={{ height: 4 }}>{fetching && <LinearProgress aria-hidden />}</Box>
-      <TableContainer sx={{ overflowX: 'auto' }}>
-        <Table
-          aria-label={label}
-          size="small"
-          sx={{
-            minWidth,
-            // On a narrow screen the Actions column (the last) stays in view while the rest of
-            // the row scrolls sideways under it.
-            '& tr > th:last-of-type, & tr > td:last-of-type:not([colspan])': {
-              position: { xs: 'sticky', md: 'static' },
-              right: 0,
-              bgcolor: 'background.paper',
-              boxShadow: { xs: '-6px 0 6px -6px rgba(0, 0, 0, 0.25)', md: 'none' },
-            },
-          }}
-        >
-          <TableHead>
-            <TableRow>
-              {columns.map((column) => (
-                <TableCell
-                  key={column.label}
-                  align={column.align}
-                  sx={{ fontWeight: 700, whiteSpace: 'nowrap' }}
-                  sortDirection={column.sortKey === query.sort ? query.order : false}
-                >
-                  {column.sortKey ? (
-                    <TableSortLabel
-                      active={column.sortKey === query.sort}
-                      direction={column.sortKey === query.sort ? query.order : 'asc'}
-                      onClick={() => column.sortKey && state.toggleSort(column.sortKey)}
-                    >
-                      {column.label}
-                    </TableSortLabel>
-                  ) : (
-                    column.label
-                  )}
-                </TableCell>
-              ))}
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {rowCount === 0 && !fetching ? (
-              <TableRow>
-                <TableCell colSpan={columns.length} align="center" sx={{ py: 4 }}>
-                  {noMatches}
-                </TableCell>
-              </TableRow>
-            ) : (
-              children
-            )}
-          </TableBody>
-        </Table>
-      </TableContainer>
-      <TablePagination
-        component="div"
-        count={totalCount}
-        page={Math.min(page, lastPage)}
-        onPageChange={(_, next) => state.setPage(next)}
-        rowsPerPage={query.limit}
-        rowsPerPageOptions={[...STUDY_DETAIL_PAGE_SIZES]}
-        onRowsPerPageChange={(event) => state.setRowsPerPage(Number(event.target.value))}
-        labelRowsPerPage={STUDY_DETAIL_TEXTS.rowsLabel}
+      <ResponsiveTable
+        label={label}
+        columns={columns}
+        rows={rows}
+        rowKey={rowKey}
+        empty={fetching ? undefined : noMatches}
+        minWidth={minWidth}
+        sort={{ by: query.sort, order: query.order, onSort: state.toggleSort }}
+        pagination={{
+          count: totalCount,
+          page: Math.min(page, lastPage),
+          rowsPerPage: query.limit,
+          rowsPerPageOptions: STUDY_DETAIL_PAGE_SIZES,
+          onPageChange: setPage,
+          onRowsPerPageChange: state.setRowsPerPage,
+        }}
       />
     </Box>
   );

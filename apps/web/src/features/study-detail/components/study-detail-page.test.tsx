@@ -60,7 +60,7 @@ const PENDING: PendingParticipant[] = [
     id: 'pend-2',
     participantId: null,
     email: 'odd@example.test',
-    phoneNumber: '(555) - 1234 - 567',
+    phoneNumber: '+15551234567',
     firstName: null,
     lastName: null,
     studyCode: 'ABC234',
@@ -84,7 +84,7 @@ const MEMBERS: StudyMember[] = [
     id: 'u-2',
     name: 'Dorothy Hodgkin',
     email: 'dorothy@example.test',
-    phone: '(555) - 201 - 3344',
+    phone: '+15552013344',
     status: 'pending',
     joinedDate: null,
     role: 'collab',
@@ -255,6 +255,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
       'MuiChip-colorWarning',
     );
     expect(within(row).getByText('3/7/2026')).toBeInTheDocument();
+    expect(within(row).getByText('Not provided')).toBeInTheDocument();
     await user.click(within(row).getByRole('button', { name: 'Delete Grace Hopper' }));
     const confirm = await dialog('Delete Participant');
     await user.click(within(confirm).getByRole('button', { name: 'Delete' }));
@@ -386,8 +387,8 @@ describe('Study detail', { timeout: 30_000 }, () => {
     expect(continueButton).toBeDisabled();
 
     await user.type(within(compose).getByLabelText('Email 1'), 'not-an-email');
-    await user.type(within(compose).getByLabelText('Phone (optional) 1'), '1110000000');
-    expect(within(compose).getByLabelText('Phone (optional) 1')).toHaveValue('(111) - 0000 - 000');
+    await user.type(within(compose).getByLabelText('Phone (optional) 1'), '5550001111');
+    expect(within(compose).getByLabelText('Phone (optional) 1')).toHaveValue('(555) 000-1111');
     await user.click(continueButton);
     expect(within(compose).getByRole('alert')).toHaveTextContent(
       'Please enter valid email addresses',
@@ -401,7 +402,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
     await user.type(within(compose).getByLabelText('Phone (optional) 1'), '12345');
     await user.click(continueButton);
     expect(within(compose).getByRole('alert')).toHaveTextContent(
-      'Please enter valid phone numbers in format (111) - 0000 - 000',
+      'Please enter valid phone numbers, such as (555) 123-4567 or +44 7700 900123',
     );
     await user.clear(within(compose).getByLabelText('Phone (optional) 1'));
     await user.click(continueButton);
@@ -548,7 +549,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
   it('CSV: file checks in the browser; a good file fills the rows with a 5-row preview', async () => {
     const parsed = Array.from({ length: 7 }, (_, i) => ({
       email: `p${i + 1}@example.test`,
-      phoneNumber: i === 0 ? '1110000000' : null,
+      phoneNumber: i === 0 ? '5550001111' : null,
       firstName: null,
       lastName: null,
     }));
@@ -600,7 +601,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
     expect(within(preview).getAllByRole('row')).toHaveLength(6); // header + 5 rows
     expect(within(compose).getByText('+2 more')).toBeInTheDocument();
     expect(within(compose).getByLabelText('Email 7')).toHaveValue('p7@example.test');
-    expect(within(compose).getByLabelText('Phone (optional) 1')).toHaveValue('(111) - 0000 - 000');
+    expect(within(compose).getByLabelText('Phone (optional) 1')).toHaveValue('(555) 000-1111');
   });
 
   it('CSV: the server’s per-row problems are all listed', async () => {
@@ -732,7 +733,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
         [`PUT ${BASE}/pending-participants/pend-1`]: {
           body: {
             success: true,
-            pendingParticipant: { ...PENDING[0], phoneNumber: '(222) - 3333 - 444' },
+            pendingParticipant: { ...PENDING[0], phoneNumber: '+12223333444' },
           },
         },
         [`DELETE ${BASE}/pending-participants/pend-2`]: { body: { success: true, message: 'ok' } },
@@ -746,16 +747,18 @@ describe('Study detail', { timeout: 30_000 }, () => {
     expect(within(table).getByText('bounced').closest('.MuiChip-root')).toHaveClass(
       'MuiChip-colorError',
     );
+    // Stored in E.164, shown in the national format.
+    expect(within(table).getByText('(555) 123-4567')).toBeInTheDocument();
     await user.click(
       within(table).getByRole('button', { name: 'Edit phone of invited@example.test' }),
     );
     const edit = await dialog('Edit Pending Participant');
     await user.type(within(edit).getByLabelText(/^Phone Number/), '2223333444');
-    expect(within(edit).getByLabelText(/^Phone Number/)).toHaveValue('(222) - 3333 - 444');
+    expect(within(edit).getByLabelText(/^Phone Number/)).toHaveValue('(222) 333-3444');
     await user.click(within(edit).getByRole('button', { name: 'Save' }));
     await notification('Participant Updated');
     expect(calls.find((c) => c.method === 'PUT')?.body).toEqual({
-      phoneNumber: '(222) - 3333 - 444',
+      phoneNumber: '(222) 333-3444',
     });
     await user.click(screen.getByRole('button', { name: 'Got it' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -781,6 +784,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
     const collab = screen.getByRole('table', { name: 'Collaborative Researchers (1)' });
     expect(within(collab).getByText('N/A')).toBeInTheDocument();
     expect(within(collab).getByText('Collaborator')).toBeInTheDocument();
+    expect(within(collab).getByText('(555) 201-3344')).toBeInTheDocument();
     expect(within(collab).getByText('pending').closest('.MuiChip-root')).toHaveClass(
       'MuiChip-colorWarning',
     );

@@ -6,24 +6,16 @@ import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import IconButton from '@mui/material/IconButton';
-import { useTheme } from '@mui/material/styles';
-import Table from '@mui/material/Table';
-import TableBody from '@mui/material/TableBody';
-import TableCell from '@mui/material/TableCell';
-import TableContainer from '@mui/material/TableContainer';
-import TableHead from '@mui/material/TableHead';
-import TablePagination from '@mui/material/TablePagination';
-import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import {
   NOTIFICATION_TITLES,
   scopeLabel,
   WEARABLE_LISTING_TEXTS as T,
   type WearableAuthorizationRow,
 } from '@research/contracts';
-import { type ReactNode, useState } from 'react';
+import { useState } from 'react';
+import { ResponsiveTable } from '../../../components/responsive-table';
 import { useWearableAuthorizations } from '../api/get-wearable-authorizations';
 import { useRefreshToken } from '../api/refresh-token';
 
@@ -77,20 +69,6 @@ const shortId = (row: WearableAuthorizationRow) =>
 
 const mono = { fontFamily: 'monospace', fontSize: 12 } as const;
 
-/** One labelled fact of a row, for the phone layout. */
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Box sx={{ display: 'grid', gridTemplateColumns: '7.5rem 1fr', gap: 1, alignItems: 'start' }}>
-      <Typography component="dt" variant="body2" color="text.secondary">
-        {label}
-      </Typography>
-      <Box component="dd" sx={{ m: 0, minWidth: 0, overflowWrap: 'anywhere' }}>
-        {children}
-      </Box>
-    </Box>
-  );
-}
-
 /**
  * Tab 4's wearable authorization listing: one row per participant with what the
  * server knows about the connection — never a token, only whether one exists.
@@ -103,8 +81,6 @@ export function AuthorizationListing({ studyId, notify }: AuthorizationListingPr
     offset: page * rowsPerPage,
   });
   const refresh = useRefreshToken(studyId);
-  const theme = useTheme();
-  const narrow = useMediaQuery(theme.breakpoints.down('md'));
 
   const onRefresh = async (row: WearableAuthorizationRow) => {
     try {
@@ -154,100 +130,53 @@ export function AuthorizationListing({ studyId, notify }: AuthorizationListingPr
           </Box>
         ) : rows.length === 0 ? (
           <Typography color="text.secondary">{T.empty}</Typography>
-        ) : narrow ? (
-          // Phones: one card per participant instead of a nine-column table.
-          <Box component="ul" aria-label={T.title} sx={{ listStyle: 'none', m: 0, p: 0 }}>
-            {rows.map((row) => (
-              <Box
-                component="li"
-                key={row.participantId}
-                data-participant-id={row.participantId}
-                sx={{ py: 1.5, borderTop: 1, borderColor: 'divider' }}
-              >
-                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-                  <Typography sx={{ fontWeight: 600, flex: 1, minWidth: 0 }}>
-                    {row.name || '—'}
-                  </Typography>
-                  {statusChip(row)}
-                  {refreshButton(row)}
-                </Box>
-                <Box component="dl" sx={{ m: 0, display: 'grid', gap: 0.5 }}>
-                  <Fact label={c.participantId}>
-                    <Box component="span" sx={mono}>
-                      {row.participantId}
-                    </Box>
-                  </Fact>
-                  <Fact label={c.id}>
-                    <Box component="span" sx={mono} title={row.id}>
-                      {shortId(row)}
-                    </Box>
-                  </Fact>
-                  <Fact label={c.email}>{row.email}</Fact>
-                  <Fact label={c.tokens}>{row.hasTokens ? T.yes : T.no}</Fact>
-                  <Fact label={c.wearableUserId}>
-                    <Box component="span" sx={mono}>
-                      {row.wearableUserId ?? '—'}
-                    </Box>
-                  </Fact>
-                  <Fact label={c.scopes}>{scopeChips(row)}</Fact>
-                </Box>
-              </Box>
-            ))}
-          </Box>
         ) : (
-          <TableContainer>
-            <Table size="small" aria-label={T.title} sx={{ '& td, & th': { px: 1 } }}>
-              <TableHead>
-                <TableRow>
-                  <TableCell>{c.id}</TableCell>
-                  <TableCell>{c.participantId}</TableCell>
-                  <TableCell>{c.name}</TableCell>
-                  <TableCell>{c.email}</TableCell>
-                  <TableCell>{c.authorizationStatus}</TableCell>
-                  <TableCell>{c.tokens}</TableCell>
-                  <TableCell>{c.wearableUserId}</TableCell>
-                  <TableCell>{c.scopes}</TableCell>
-                  <TableCell align="right">{c.actions}</TableCell>
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {rows.map((row) => (
-                  <TableRow key={row.participantId} data-participant-id={row.participantId}>
-                    <TableCell sx={mono} title={row.id}>
-                      {shortId(row)}
-                    </TableCell>
-                    <TableCell sx={{ fontFamily: 'monospace', fontSize: 12 }}>
-                      {row.participantId}
-                    </TableCell>
-                    <TableCell>{row.name || '—'}</TableCell>
-                    <TableCell sx={{ overflowWrap: 'anywhere', minWidth: 140 }}>
-                      {row.email}
-                    </TableCell>
-                    <TableCell>{statusChip(row)}</TableCell>
-                    <TableCell>{row.hasTokens ? T.yes : T.no}</TableCell>
-                    <TableCell sx={{ fontFamily: 'monospace', fontSize: 12 }}>
-                      {row.wearableUserId ?? '—'}
-                    </TableCell>
-                    <TableCell sx={{ minWidth: 170 }}>{scopeChips(row)}</TableCell>
-                    <TableCell align="right">{refreshButton(row)}</TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          </TableContainer>
-        )}
-        {(query.data?.totalCount ?? 0) > (PAGE_SIZES[0] ?? 10) && (
-          <TablePagination
-            component="div"
-            count={query.data?.totalCount ?? 0}
-            page={page}
-            rowsPerPage={rowsPerPage}
-            rowsPerPageOptions={PAGE_SIZES}
-            onPageChange={(_e, next) => setPage(next)}
-            onRowsPerPageChange={(e) => {
-              setRowsPerPage(Number(e.target.value));
-              setPage(0);
-            }}
+          <ResponsiveTable
+            label={T.title}
+            rows={rows}
+            rowKey={(row) => row.participantId}
+            rowAttributes={(row) => ({ 'data-participant-id': row.participantId })}
+            // Nine columns do not fit a tablet either: cards up to the medium breakpoint.
+            cardsBelow="md"
+            dense
+            columns={[
+              {
+                label: c.id,
+                render: (row) => <span title={row.id}>{shortId(row)}</span>,
+                cellSx: mono,
+              },
+              { label: c.participantId, render: (row) => row.participantId, cellSx: mono },
+              { label: c.name, card: 'title', render: (row) => row.name || '—' },
+              {
+                label: c.email,
+                render: (row) => row.email,
+                cellSx: { overflowWrap: 'anywhere', minWidth: 140 },
+              },
+              { label: c.authorizationStatus, card: 'badge', render: statusChip },
+              { label: c.tokens, render: (row) => (row.hasTokens ? T.yes : T.no) },
+              {
+                label: c.wearableUserId,
+                render: (row) => row.wearableUserId ?? '—',
+                cellSx: mono,
+              },
+              { label: c.scopes, render: scopeChips, cellSx: { minWidth: 170 } },
+              { label: c.actions, align: 'right', card: 'actions', render: refreshButton },
+            ]}
+            pagination={
+              (query.data?.totalCount ?? 0) > (PAGE_SIZES[0] ?? 10)
+                ? {
+                    count: query.data?.totalCount ?? 0,
+                    page,
+                    rowsPerPage,
+                    rowsPerPageOptions: PAGE_SIZES,
+                    onPageChange: setPage,
+                    onRowsPerPageChange: (next) => {
+                      setRowsPerPage(next);
+                      setPage(0);
+                    },
+                  }
+                : undefined
+            }
           />
         )}
       </CardContent>
