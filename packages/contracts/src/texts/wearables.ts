@@ -63,6 +63,8 @@ export const WEARABLE_LISTING_TEXTS = {
   revoked: 'Revoked',
   yes: 'Yes',
   no: 'No',
+  /** Before the scopes the participant left unticked on Google's page. */
+  notShared: 'Not shared:',
   refresh: 'Refresh token',
   refreshFailedTitle: 'Failed to Refresh Token',
   refreshedTitle: 'Token Refreshed',
