@@ -66,6 +66,12 @@ export const WEARABLE_STORAGE_KEYS = {
   participantData: 'fitbit_participant_data',
 } as const;
 
+/**
+ * The tab's sessionStorage key of the enrolment state (participant, contact details, session);
+ * a failed callback removes it.
+ */
+export const ENROLMENT_STORAGE_KEY = 'participant_enrolment';
+
 /** Messages the callback posts to the popup's opener (same origin only). */
 export const WEARABLE_POPUP_MESSAGE = {
   success: 'FITBIT_AUTH_SUCCESS',

@@ -1,4 +1,8 @@
-import { PARTICIPANT_SESSION_HEADER, type ParticipantSession } from '@research/contracts';
+import {
+  ENROLMENT_STORAGE_KEY,
+  PARTICIPANT_SESSION_HEADER,
+  type ParticipantSession,
+} from '@research/contracts';
 
 /**
  * The participant session and what the pages know about the person, kept in this
@@ -17,7 +21,7 @@ export interface EnrolmentState {
   sessionExpiresAt?: string;
 }
 
-const KEY = 'participant_enrolment';
+const KEY = ENROLMENT_STORAGE_KEY;
 
 export function readEnrolment(): EnrolmentState | null {
   try {

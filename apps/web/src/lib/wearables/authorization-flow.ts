@@ -1,4 +1,8 @@
-import { WEARABLE_MESSAGES, WEARABLE_STORAGE_KEYS } from '@research/contracts';
+import {
+  ENROLMENT_STORAGE_KEY,
+  WEARABLE_MESSAGES,
+  WEARABLE_STORAGE_KEYS,
+} from '@research/contracts';
 import { fetchAuthUrl } from './get-auth-url';
 
 /**
@@ -59,6 +63,19 @@ export function clearStoredFlow(): void {
 }
 
 /**
+ * After a failed callback: the flow and the tab's enrolment state (participant id, contact
+ * details, session) are forgotten, so nothing about the person is left in this browser.
+ */
+export function forgetParticipant(): void {
+  clearStoredFlow();
+  try {
+    sessionStorage.removeItem(ENROLMENT_STORAGE_KEY);
+  } catch {
+    // Storage blocked: nothing was kept.
+  }
+}
+
+/**
  * Starts an authorization for a participant the page has verified: stores the flow and asks the
  * server for the consent URL. `mode` says whether the callback will run in a popup. `session` is
  * the participant session of the enrolment, needed for a first connection; without it only the
@@ -66,7 +83,8 @@ export function clearStoredFlow(): void {
  */
 export async function startAuthorization(input: {
   participantId: string;
-  email: string;
+  /** Needed without a session (a reauthorization); a session alone identifies the person. */
+  email?: string | undefined;
   studyCode: string;
   mode: 'popup' | 'redirect';
   session?: string | undefined;
@@ -76,14 +94,17 @@ export async function startAuthorization(input: {
   localStorage.setItem(WEARABLE_STORAGE_KEYS.studyCode, input.studyCode);
   localStorage.setItem(
     WEARABLE_STORAGE_KEYS.participantData,
-    JSON.stringify({ participantId: input.participantId, email: input.email }),
+    JSON.stringify({
+      participantId: input.participantId,
+      ...(input.email ? { email: input.email } : {}),
+    }),
   );
   try {
     const { authUrl } = await fetchAuthUrl(
       {
         participantId: input.participantId,
         studyCode: input.studyCode,
-        email: input.email,
+        ...(input.email ? { email: input.email } : {}),
         mode: input.mode,
         clientBinding: await sha256Hex(codeVerifier),
       },
