@@ -61,6 +61,18 @@ describe('messages', () => {
     );
   });
 
+  it('tells participants about their wearable connection without protocol words or provider codes', () => {
+    const shown = [
+      ...Object.values(WEARABLE_MESSAGES).filter((text) => typeof text === 'string'),
+      ...['access_denied', 'server_error', 'invalid_scope'].map(WEARABLE_MESSAGES.callbackFailed),
+    ];
+    for (const text of shown) {
+      expect(text).not.toMatch(
+        /PKCE|verifier|state parameter|authorization code|tokens|access_denied|server_error|invalid_scope/i,
+      );
+    }
+  });
+
   it('builds prefixed and authentication texts', () => {
     expect(participantMessage(2, 'Email is required')).toBe('Participant 2: Email is required');
     expect(authenticationRequiredTo('send invitations')).toBe(

@@ -250,8 +250,9 @@ export const WEARABLE_MESSAGES = {
   popupBlocked: 'Popup blocked. Please allow popups for this site and try again.',
   authorizationFailed: 'Fitbit authorization failed',
   cancelledByUser: 'Authorization cancelled by user',
-  configurationInvalid: 'Fitbit configuration is invalid',
-  initiateFailed: 'Failed to initiate Fitbit authorization',
+  configurationInvalid:
+    'The study’s connection to Google is not set up correctly. Please tell the research team.',
+  initiateFailed: 'Google’s page could not be opened. Please try again in a few minutes.',
   /**
    * What Google's answer means for the person; the provider's code itself (`access_denied`,
    * `server_error`, …) is never shown.
@@ -270,9 +271,10 @@ export const WEARABLE_MESSAGES = {
     'This page could not tell which participant you are. Please start again from your study invitation.',
   missingPkceVerifier:
     'This browser no longer holds the connection you started (it may have been started in another tab or browser). Please start the connection again here.',
-  processFailed: 'Failed to process Fitbit authorization',
-  exchangeFailed: 'Failed to exchange authorization code',
-  storeTokensFailed: 'Failed to store tokens',
+  processFailed: 'Your Fitbit device could not be connected. Please try again in a few minutes.',
+  exchangeFailed:
+    'Google did not accept this connection attempt (it may have expired). Please start the connection again.',
+  storeTokensFailed: 'Your connection could not be saved. Please start the connection again.',
   openerDefaultError: 'Authorization failed',
   processing: 'Processing Fitbit authorization...',
   connectedTitle: 'Fitbit Connected Successfully!',
