@@ -412,6 +412,52 @@ test.describe
       expect(data).toMatchObject({ status: 'active', hasTokens: true });
     });
 
+    test('Cancel on Google’s page from an enrolment’s consent link: Try Again goes back to Google with the tab’s session', async ({
+      page,
+    }, testInfo) => {
+      const email = uniqueEmail('wear-retry');
+      const retryId = addParticipant(studyCode, {
+        email,
+        firstName: 'Rosalind',
+        lastName: 'Franklin',
+      });
+      // What the enrolment holds when it sends the person to Google: a verified session in the
+      // tab and a consent link made on the server (no flow stored in the browser).
+      const session = await verifiedSession(retryId, email);
+      const answer = await fetch(
+        `${APP_URL}/api/fitbit/auth-url?${new URLSearchParams({ participantId: retryId, studyCode })}`,
+        { headers: { Authorization: `Bearer ${await ownerToken()}` } },
+      );
+      expect(answer.status).toBe(200);
+      const { authUrl } = (await answer.json()) as { authUrl: string };
+      await page.goto('/');
+      await page.evaluate(
+        ([participantId, code, address, sessionId]) =>
+          sessionStorage.setItem(
+            'participant_enrolment',
+            JSON.stringify({ participantId, studyCode: code, email: address, sessionId }),
+          ),
+        [retryId, studyCode, email, session] as const,
+      );
+      await page.goto(authUrl);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await expect(page).toHaveURL(/\/fitbit\/callback\?/);
+      await expect(
+        page.getByText(
+          'You chose Cancel on Google’s page, so nothing was shared and nothing was changed. Choose Try Again to go back to Google’s page.',
+        ),
+      ).toBeVisible();
+      // The tab keeps nothing about the person; Try Again still knows who they are.
+      expect(await page.evaluate(() => sessionStorage.getItem('participant_enrolment'))).toBeNull();
+      await shot(page, testInfo, 'enrolment-cancel');
+      await page.getByRole('button', { name: 'Try Again' }).click();
+      await consent(page, 'alex.rivera@gmail.test');
+      await expect(page).toHaveURL(/\/fitbit\/callback\?/);
+      await expectConnected(page);
+      await expect(page).toHaveURL(/\/participant\/info$/, { timeout: 6_000 });
+      await expect(page.getByRole('heading', { name: 'Complete Your Profile' })).toBeVisible();
+    });
+
     test('after Google revokes the grant, refresh asks for reauthorization by mail and the participant reconnects', async ({
       page,
     }, testInfo) => {

@@ -63,6 +63,39 @@ export function clearStoredFlow(): void {
 }
 
 /**
+ * Who this tab was enrolling, from the enrolment state the participant pages keep (read here, as
+ * the callback page may not reach into them): participant, study, e-mail and a session that has
+ * not expired. Try Again on the callback uses it when the consent link came from the server.
+ */
+export function readEnrolmentForRetry(): {
+  participantId: string;
+  studyCode: string;
+  email?: string;
+  session?: string;
+} | null {
+  try {
+    const raw = sessionStorage.getItem(ENROLMENT_STORAGE_KEY);
+    if (!raw) return null;
+    const state = JSON.parse(raw) as Record<string, unknown>;
+    if (typeof state.participantId !== 'string' || typeof state.studyCode !== 'string') return null;
+    const live =
+      typeof state.sessionId === 'string' &&
+      !(
+        typeof state.sessionExpiresAt === 'string' &&
+        Date.parse(state.sessionExpiresAt) <= Date.now()
+      );
+    return {
+      participantId: state.participantId,
+      studyCode: state.studyCode,
+      ...(typeof state.email === 'string' ? { email: state.email } : {}),
+      ...(live ? { session: state.sessionId as string } : {}),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
  * After a failed callback: the flow and the tab's enrolment state (participant id, contact
  * details, session) are forgotten, so nothing about the person is left in this browser.
  */

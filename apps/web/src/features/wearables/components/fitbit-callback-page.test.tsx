@@ -76,6 +76,54 @@ describe('/fitbit/callback failures', () => {
     expect(screen.queryByRole('link', { name: 'Try Again' })).toBeNull();
   });
 
+  it('after a consent link from the enrolment, Try Again uses the tab’s session, then forgets it', async () => {
+    const enrolment = (expiresAt: string) =>
+      sessionStorage.setItem(
+        'participant_enrolment',
+        JSON.stringify({
+          participantId: 'P0123456789abcdef',
+          studyCode: 'ABC123',
+          email: 'sam@example.org',
+          firstName: 'Sam',
+          sessionId: 'the-session',
+          sessionExpiresAt: expiresAt,
+        }),
+      );
+    enrolment('2999-01-01T00:00:00.000Z');
+    const { calls } = installFakeApi(authUrlRoute);
+    renderRoute('/fitbit/callback?error=access_denied&state=s');
+    expect(await screen.findByText(CANCELLED)).toBeTruthy();
+    // Nothing about the person stays in the tab, but Try Again still knows them.
+    expect(sessionStorage.getItem('participant_enrolment')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Try Again' }));
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0]?.path).toBe('/api/fitbit/auth-url');
+    expect(calls[0]?.query.get('participantId')).toBe('P0123456789abcdef');
+    expect(calls[0]?.query.get('studyCode')).toBe('ABC123');
+    expect(calls[0]?.participantSession).toBe('the-session');
+  });
+
+  it('does not offer Try Again for an enrolment whose session has expired', async () => {
+    sessionStorage.setItem(
+      'participant_enrolment',
+      JSON.stringify({
+        participantId: 'P0123456789abcdef',
+        studyCode: 'ABC123',
+        email: 'sam@example.org',
+        sessionId: 'old',
+        sessionExpiresAt: '2000-01-01T00:00:00.000Z',
+      }),
+    );
+    renderRoute('/fitbit/callback?error=access_denied&state=s');
+    expect(await screen.findByText(CANCELLED)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Try Again' })).toBeNull();
+    expect(
+      screen.getByText(
+        'To try again, open the link from your study e-mail again, or start from your study invitation.',
+      ),
+    ).toBeTruthy();
+  });
+
   it('says where to start again when it knows nothing of the person', async () => {
     renderRoute('/fitbit/callback?error=server_error&state=s');
     expect(

@@ -22,6 +22,7 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import {
   clearStoredFlow,
   forgetParticipant,
+  readEnrolmentForRetry,
   readStoredFlow,
   type StoredFlow,
   startAuthorization,
@@ -44,14 +45,25 @@ type View =
   | { kind: 'success'; shared: string[]; missing: string[]; next?: () => void }
   | { kind: 'failure'; message: string };
 
-/** What the stored flow knows about the person (read before it is cleared). */
+/**
+ * What the stored flow and the tab's enrolment state know about the person (read before they
+ * are cleared). A consent link the server made (enrolment) leaves no flow, only the enrolment.
+ */
 function knownOf(stored: StoredFlow): Known | null {
-  if (!stored.participant || !stored.studyCode) return null;
-  return {
-    participantId: stored.participant.participantId,
-    studyCode: stored.studyCode,
-    email: stored.participant.email,
-  };
+  const enrolment = readEnrolmentForRetry();
+  if (stored.participant && stored.studyCode) {
+    const same = enrolment?.participantId === stored.participant.participantId;
+    return {
+      participantId: stored.participant.participantId,
+      studyCode: stored.studyCode,
+      email: stored.participant.email ?? (same ? enrolment?.email : undefined),
+      session: same ? enrolment?.session : undefined,
+    };
+  }
+  if (!enrolment) return null;
+  // An enrolment without a live session cannot ask for a first connection: the e-mail alone
+  // only renews one (it would end at "not the connected account"), so it is not offered.
+  return enrolment.session ? enrolment : { ...enrolment, email: undefined };
 }
 
 const labels = (scopes: readonly string[]) => scopes.map(scopeLabel).join(', ');
@@ -193,7 +205,7 @@ export default function FitbitCallbackPage() {
           participantId: result.participantId,
           studyCode: result.studyCode,
           email: before?.email,
-          session: session?.sessionId,
+          session: session?.sessionId ?? before?.session,
         }));
         const shared = GOOGLE_HEALTH_READ_SCOPES.filter((s) => result.scope.split(' ').includes(s));
         const missing = missingReadScopes(result.scope);
