@@ -111,9 +111,26 @@ async function expectConnected(page: Page) {
       'Your Fitbit device has been successfully connected to the study. You can now participate in health data collection.',
     ),
   ).toBeVisible();
+  // The participant's own tab: nothing closes, the page moves on.
   await expect(
-    page.getByText('Authorization complete. This window will close automatically.'),
+    page.getByText('Authorization complete. You will be taken to the next step in a moment.'),
   ).toBeVisible();
+}
+
+/** The callback after a grant without sleep: it says so and offers Google's page again. */
+async function expectSleepNotShared(page: Page) {
+  await expect(
+    page.getByRole('heading', { name: 'Fitbit Connected — Some Data Not Shared' }),
+  ).toBeVisible();
+  await expect(
+    page.getByText('You shared: Activity, Heart & body, Profile, Settings.'),
+  ).toBeVisible();
+  await expect(
+    page.getByText(
+      'Not shared: Sleep. The study cannot use this kind of data unless you share it.',
+    ),
+  ).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Share the Missing Data' })).toBeVisible();
 }
 
 async function openListing(page: Page) {
@@ -174,7 +191,8 @@ test.describe
       await expect(page.getByRole('alert')).toHaveText(
         'Participant verification failed. Please check your information.',
       );
-      await page.getByLabel('Email Address').fill(participantEmail);
+      await page.getByLabel('Email Address').fill(`  ${participantEmail.toUpperCase()} `);
+      await shotsAtBothWidths(page, testInfo, 'reauthorize-form');
       await reconnect.click();
 
       // Cancel on Google's page: the callback shows the failure texts and forgets the flow.
@@ -185,18 +203,25 @@ test.describe
       await expect(
         page.getByText('There was an issue connecting your Fitbit device.'),
       ).toBeVisible();
-      await expect(page.getByText('Fitbit authorization failed: access_denied')).toBeVisible();
+      // What Cancel means, in words; Google's code is not shown.
+      await expect(
+        page.getByText(
+          'You chose Cancel on Google’s page, so nothing was shared and nothing was changed. Choose Try Again to go back to Google’s page.',
+        ),
+      ).toBeVisible();
+      await expect(page.getByText(/access_denied/)).toHaveCount(0);
       expect(
         await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fitbit_'))),
       ).toEqual([]);
+      expect(await page.evaluate(() => Object.keys(sessionStorage))).not.toContain(
+        'participant_enrolment',
+      );
       await shotsAtBothWidths(page, testInfo, 'callback-failure');
-      await page.getByRole('link', { name: 'Try Again' }).click();
-      await expect(page).toHaveURL(/\/fitbit\/reauthorize$/);
+      // Try Again goes straight back to Google's page: nothing to fill in again.
+      await page.getByRole('button', { name: 'Try Again' }).click();
+      await expect(page).toHaveURL(new RegExp(`^${SANDBOX_URL}/o/oauth2/v2/auth`));
 
       // Another Google account than the connected one: refused, nothing changed.
-      await page.getByLabel('Participant ID').fill(participantId);
-      await page.getByLabel('Email Address').fill(participantEmail);
-      await reconnect.click();
       await consent(page, POPUP_ACCOUNT);
       await expect(page).toHaveURL(/\/fitbit\/callback\?/);
       await expect(page.getByRole('heading', { name: 'Authorization Failed' })).toBeVisible();
@@ -206,28 +231,24 @@ test.describe
         ),
       ).toBeVisible();
       await shotsAtBothWidths(page, testInfo, 'callback-other-account');
-      await page.getByRole('link', { name: 'Try Again' }).click();
-      await expect(page).toHaveURL(/\/fitbit\/reauthorize$/);
-
-      await page.getByLabel('Participant ID').fill(participantId);
-      await page.getByLabel('Email Address').fill(`  ${participantEmail.toUpperCase()} `);
-      await shotsAtBothWidths(page, testInfo, 'reauthorize-form');
-      await reconnect.click();
-
+      await page.getByRole('button', { name: 'Try Again' }).click();
       await expect(page).toHaveURL(new RegExp(`^${SANDBOX_URL}/o/oauth2/v2/auth`));
       await shotsAtBothWidths(page, testInfo, 'google-consent');
       // Sleep was granted before; unticked now, it stays off (no incremental authorization).
       await consent(page, ACCOUNT, [SLEEP_SCOPE]);
 
       await expect(page).toHaveURL(/\/fitbit\/callback\?/);
-      await expectConnected(page);
-      await shotsAtBothWidths(page, testInfo, 'callback-success');
+      await expectSleepNotShared(page);
+      await shotsAtBothWidths(page, testInfo, 'callback-partial');
       // The stored verifier, study code and participant data are gone.
       expect(
         await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fitbit_'))),
       ).toEqual([]);
-      // After 3 seconds the direct path moves on towards /participant/info.
-      await expect(page).not.toHaveURL(/\/fitbit\/callback/, { timeout: 6_000 });
+      // A partial grant waits for the person: past the 3 s a full one waits, it is still here.
+      await page.waitForTimeout(3_500);
+      await expect(page).toHaveURL(/\/fitbit\/callback\?/);
+      await page.getByRole('button', { name: 'Continue Without It' }).click();
+      await expect(page).not.toHaveURL(/\/fitbit\/callback/);
 
       await signIn(page, owner.email);
       await expect(page).toHaveURL(/\/researcher\/dashboard/);
@@ -238,7 +259,8 @@ test.describe
       await expect(row).toContainText('Yes');
       await expect(row).toContainText('Activity');
       await expect(row).toContainText('Heart & body');
-      await expect(row).not.toContainText('Sleep');
+      // Sleep is not among the granted scopes but named as not shared.
+      await expect(row).toContainText(/Not shared:\s*Sleep/);
       await expect(listing).toContainText('Fitbit data now comes through the Google Health API');
       await shotsAtBothWidths(page, testInfo, 'authorization-listing');
     });
@@ -390,6 +412,52 @@ test.describe
       expect(data).toMatchObject({ status: 'active', hasTokens: true });
     });
 
+    test('Cancel on Google’s page from an enrolment’s consent link: Try Again goes back to Google with the tab’s session', async ({
+      page,
+    }, testInfo) => {
+      const email = uniqueEmail('wear-retry');
+      const retryId = addParticipant(studyCode, {
+        email,
+        firstName: 'Rosalind',
+        lastName: 'Franklin',
+      });
+      // What the enrolment holds when it sends the person to Google: a verified session in the
+      // tab and a consent link made on the server (no flow stored in the browser).
+      const session = await verifiedSession(retryId, email);
+      const answer = await fetch(
+        `${APP_URL}/api/fitbit/auth-url?${new URLSearchParams({ participantId: retryId, studyCode })}`,
+        { headers: { Authorization: `Bearer ${await ownerToken()}` } },
+      );
+      expect(answer.status).toBe(200);
+      const { authUrl } = (await answer.json()) as { authUrl: string };
+      await page.goto('/');
+      await page.evaluate(
+        ([participantId, code, address, sessionId]) =>
+          sessionStorage.setItem(
+            'participant_enrolment',
+            JSON.stringify({ participantId, studyCode: code, email: address, sessionId }),
+          ),
+        [retryId, studyCode, email, session] as const,
+      );
+      await page.goto(authUrl);
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await expect(page).toHaveURL(/\/fitbit\/callback\?/);
+      await expect(
+        page.getByText(
+          'You chose Cancel on Google’s page, so nothing was shared and nothing was changed. Choose Try Again to go back to Google’s page.',
+        ),
+      ).toBeVisible();
+      // The tab keeps nothing about the person; Try Again still knows who they are.
+      expect(await page.evaluate(() => sessionStorage.getItem('participant_enrolment'))).toBeNull();
+      await shot(page, testInfo, 'enrolment-cancel');
+      await page.getByRole('button', { name: 'Try Again' }).click();
+      await consent(page, 'alex.rivera@gmail.test');
+      await expect(page).toHaveURL(/\/fitbit\/callback\?/);
+      await expectConnected(page);
+      await expect(page).toHaveURL(/\/participant\/info$/, { timeout: 6_000 });
+      await expect(page.getByRole('heading', { name: 'Complete Your Profile' })).toBeVisible();
+    });
+
     test('after Google revokes the grant, refresh asks for reauthorization by mail and the participant reconnects', async ({
       page,
     }, testInfo) => {
@@ -426,8 +494,15 @@ test.describe
       await page.getByLabel('Email Address').fill(participantEmail);
       await shotsAtBothWidths(page, testInfo, 'quick-reauthorization');
       await page.getByRole('button', { name: 'Reconnect Fitbit Device' }).click();
+      // Sleep left out at first, then shared from the callback's button.
+      await consent(page, ACCOUNT, [SLEEP_SCOPE]);
+      await expectSleepNotShared(page);
+      await page.getByRole('button', { name: 'Share the Missing Data' }).click();
       await consent(page, ACCOUNT);
       await expectConnected(page);
+      await expect(
+        page.getByText('You shared: Activity, Heart & body, Sleep, Profile, Settings.'),
+      ).toBeVisible();
 
       listing = await openListing(page);
       await expect(listing.locator(`tr[data-participant-id="${participantId}"]`)).toContainText(
@@ -435,6 +510,9 @@ test.describe
       );
       await expect(listing.locator(`tr[data-participant-id="${participantId}"]`)).toContainText(
         'Sleep',
+      );
+      await expect(listing.locator(`tr[data-participant-id="${participantId}"]`)).not.toContainText(
+        'Not shared',
       );
       await shotsAtBothWidths(page, testInfo, 'listing-active-again');
     });

@@ -117,12 +117,14 @@ ${footer}
 /** The wearable reauthorization e-mail (sent at most once a day per participant). */
 export function reauthorizationEmail(input: {
   studyName: string;
+  participantId: string;
   reauthorizeUrl: string;
   texts: {
     subject: string;
     title: string;
     intro: (studyName: string) => string;
     instruction: string;
+    participantIdLine: (participantId: string) => string;
     action: string;
     footer: string;
   };
@@ -133,7 +135,11 @@ export function reauthorizationEmail(input: {
     ...renderEmail({
       title: texts.title,
       preheader: texts.title,
-      paragraphs: [texts.intro(input.studyName), texts.instruction],
+      paragraphs: [
+        texts.intro(input.studyName),
+        texts.instruction,
+        texts.participantIdLine(input.participantId),
+      ],
       action: { label: texts.action, url: input.reauthorizeUrl },
       footer: texts.footer,
     }),

@@ -22,6 +22,7 @@ export interface JobView {
   callsDone: number;
   callsPlanned: number;
   error: string | null;
+  skippedDataTypes: string[];
 }
 
 /**

@@ -9,6 +9,7 @@ import {
   errorSchemasOf,
   matchOperationPath,
   type OperationDefinition,
+  PARTICIPANT_SESSION_HEADER,
   type ResearcherApplicationView,
   type ResearcherStatus,
   type UserProfile,
@@ -34,6 +35,8 @@ export interface FakeRequest {
   query: URLSearchParams;
   body: unknown;
   authorization: string | null;
+  /** The participant session header, when the request carried one. */
+  participantSession: string | null;
 }
 
 export interface FakeReply {
@@ -118,6 +121,7 @@ export function installFakeApi(routes: Record<string, FakeRoute>) {
       query: url.searchParams,
       body: typeof init?.body === 'string' ? JSON.parse(init.body) : init?.body,
       authorization: headers.get('Authorization'),
+      participantSession: headers.get(PARTICIPANT_SESSION_HEADER),
     };
     calls.push(request);
     const route = routes[`${request.method} ${request.path}`];

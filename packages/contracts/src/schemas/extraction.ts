@@ -134,6 +134,11 @@ const extractionJobSchema = z.object({
   createdAt: z.string(),
   completedAt: z.string().nullable(),
   error: z.string().nullable(),
+  /**
+   * Data types skipped for this participant (a scope they did not share). A completed job with
+   * any is shown as "completed with gaps": it finished, but its files lack these types.
+   */
+  skippedDataTypes: z.array(dataTypeSchema),
 });
 export type ExtractionJob = z.infer<typeof extractionJobSchema>;
 

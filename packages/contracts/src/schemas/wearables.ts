@@ -43,6 +43,15 @@ export const scopeLabel = (scope: string): string => {
   return SCOPE_LABELS[name] ?? name.replace(/\.readonly$/, '');
 };
 
+/**
+ * The read scopes a grant lacks (left unticked on Google's page), in the order they are asked
+ * for. `scope` may be a space-separated string, as token answers carry it.
+ */
+export const missingReadScopes = (granted: readonly string[] | string): string[] => {
+  const have = new Set(typeof granted === 'string' ? granted.split(/\s+/) : granted);
+  return GOOGLE_HEALTH_READ_SCOPES.filter((scope) => !have.has(scope));
+};
+
 /** Lifetime of an authorization attempt (the opaque state). */
 export const OAUTH_STATE_TTL_MS = 10 * 60 * 1000;
 /** At most one reauthorization e-mail per participant in this window. */
@@ -56,6 +65,12 @@ export const WEARABLE_STORAGE_KEYS = {
   studyCode: 'fitbit_study_code',
   participantData: 'fitbit_participant_data',
 } as const;
+
+/**
+ * The tab's sessionStorage key of the enrolment state (participant, contact details, session);
+ * a failed callback removes it.
+ */
+export const ENROLMENT_STORAGE_KEY = 'participant_enrolment';
 
 /** Messages the callback posts to the popup's opener (same origin only). */
 export const WEARABLE_POPUP_MESSAGE = {

@@ -80,6 +80,9 @@ export const EXTRACTION_PANEL_TEXTS = {
   jobsTitle: 'Extraction Jobs',
   noJobs: 'No extractions yet.',
   detail: 'Detail',
+  /** A completed job that skipped data types the participant did not share. */
+  completedWithGaps: 'completed with gaps',
+  gapsNote: (types: string) => `Not collected because the participant did not share it: ${types}.`,
   /** The accessible name of a job's progress bar. */
   jobProgress: (name: string) => `${name} progress`,
   callsProgress: (done: number, planned: number) => `${done} / ${planned} calls`,

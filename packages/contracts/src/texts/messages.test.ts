@@ -32,9 +32,6 @@ describe('messages', () => {
     expect(VERIFICATION_MESSAGES.tooManyAttempts).toBe(
       'Too many failed attempts. Please request a new code.',
     );
-    expect(WEARABLE_MESSAGES.missingPkceVerifier).toBe(
-      'Missing PKCE code verifier. OAuth flow may not have been initiated properly.',
-    );
   });
 
   it('fills placeholders', () => {
@@ -51,15 +48,29 @@ describe('messages', () => {
     expect(VERIFICATION_MESSAGES.codeSent('phone')).toBe('Verification code sent to your phone!');
     expect(VERIFICATION_MESSAGES.attempts(2)).toBe('2/3');
     expect(REAUTH_MESSAGES.failed()).toBe('Reauthorization failed: Unknown error');
+    // Google's codes are explained, never shown.
     expect(WEARABLE_MESSAGES.callbackFailed('access_denied')).toBe(
-      'Fitbit authorization failed: access_denied',
+      'You chose Cancel on Google’s page, so nothing was shared and nothing was changed. Choose Try Again to go back to Google’s page.',
     );
+    expect(WEARABLE_MESSAGES.callbackFailed('server_error')).not.toContain('server_error');
     expect(INVITE_MESSAGES.invitationSubject('Sleep Study')).toBe(
       'Invitation to participate in Sleep Study',
     );
     expect(INVITE_MESSAGES.collaboratorSubject('Sleep Study')).toBe(
       'Collaborator Invitation: Sleep Study',
     );
+  });
+
+  it('tells participants about their wearable connection without protocol words or provider codes', () => {
+    const shown = [
+      ...Object.values(WEARABLE_MESSAGES).filter((text) => typeof text === 'string'),
+      ...['access_denied', 'server_error', 'invalid_scope'].map(WEARABLE_MESSAGES.callbackFailed),
+    ];
+    for (const text of shown) {
+      expect(text).not.toMatch(
+        /PKCE|verifier|state parameter|authorization code|tokens|access_denied|server_error|invalid_scope/i,
+      );
+    }
   });
 
   it('builds prefixed and authentication texts', () => {

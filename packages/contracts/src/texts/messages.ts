@@ -250,26 +250,55 @@ export const WEARABLE_MESSAGES = {
   popupBlocked: 'Popup blocked. Please allow popups for this site and try again.',
   authorizationFailed: 'Fitbit authorization failed',
   cancelledByUser: 'Authorization cancelled by user',
-  configurationInvalid: 'Fitbit configuration is invalid',
-  initiateFailed: 'Failed to initiate Fitbit authorization',
-  callbackFailed: (error: string) => `Fitbit authorization failed: ${error}`,
-  missingCodeOrState: 'Missing authorization code or state parameter',
-  invalidState: 'Invalid state parameter',
-  missingStudyCode: 'Missing study code in state',
-  missingParticipantId: 'Missing participant ID. Please restart the enrollment process.',
+  configurationInvalid:
+    'The study’s connection to Google is not set up correctly. Please tell the research team.',
+  initiateFailed: 'Google’s page could not be opened. Please try again in a few minutes.',
+  /**
+   * What Google's answer means for the person; the provider's code itself (`access_denied`,
+   * `server_error`, …) is never shown.
+   */
+  callbackFailed: (error: string) =>
+    error === 'access_denied'
+      ? 'You chose Cancel on Google’s page, so nothing was shared and nothing was changed. Choose Try Again to go back to Google’s page.'
+      : 'Google could not finish connecting your Fitbit device. Please try again in a few minutes.',
+  missingCodeOrState:
+    'Google sent you back without the answer this page needs. Please start the connection again.',
+  invalidState:
+    'This connection attempt was already used or is not valid any more. Please start the connection again.',
+  missingStudyCode:
+    'This browser no longer knows which study you were connecting to. Please start the connection again.',
+  missingParticipantId:
+    'This page could not tell which participant you are. Please start again from your study invitation.',
   missingPkceVerifier:
-    'Missing PKCE code verifier. OAuth flow may not have been initiated properly.',
-  processFailed: 'Failed to process Fitbit authorization',
-  exchangeFailed: 'Failed to exchange authorization code',
-  storeTokensFailed: 'Failed to store tokens',
+    'This browser no longer holds the connection you started (it may have been started in another tab or browser). Please start the connection again here.',
+  processFailed: 'Your Fitbit device could not be connected. Please try again in a few minutes.',
+  exchangeFailed:
+    'Google did not accept this connection attempt (it may have expired). Please start the connection again.',
+  storeTokensFailed: 'Your connection could not be saved. Please start the connection again.',
   openerDefaultError: 'Authorization failed',
   processing: 'Processing Fitbit authorization...',
   connectedTitle: 'Fitbit Connected Successfully!',
   connected:
     'Your Fitbit device has been successfully connected to the study. You can now participate in health data collection.',
+  /** Only a popup closes itself. */
   closingAutomatically: 'Authorization complete. This window will close automatically.',
+  /** In the participant's own tab: the page moves on by itself. */
+  continuingShortly: 'Authorization complete. You will be taken to the next step in a moment.',
+  /** Some kinds of data were left unticked on Google's page. */
+  connectedPartlyTitle: 'Fitbit Connected — Some Data Not Shared',
+  sharedKinds: (kinds: string) => `You shared: ${kinds}.`,
+  missingKinds: (kinds: string) =>
+    `Not shared: ${kinds}. The study cannot use this kind of data unless you share it.`,
+  shareRest: 'Share the Missing Data',
+  shareRestHint:
+    'This takes you back to Google’s page, where you can tick the kinds you left out. Sign in with the same Google account.',
+  continueAnyway: 'Continue Without It',
+  closeWindow: 'Close This Window',
   failedTitle: 'Authorization Failed',
   failed: 'There was an issue connecting your Fitbit device.',
+  /** Try Again could not find who was connecting (a link the study made on the server). */
+  restartFromStudy:
+    'To try again, open the link from your study e-mail again, or start from your study invitation.',
 } as const;
 
 /** Reauthorization page. */

@@ -63,6 +63,8 @@ export const WEARABLE_LISTING_TEXTS = {
   revoked: 'Revoked',
   yes: 'Yes',
   no: 'No',
+  /** Before the scopes the participant left unticked on Google's page. */
+  notShared: 'Not shared:',
   refresh: 'Refresh token',
   refreshFailedTitle: 'Failed to Refresh Token',
   refreshedTitle: 'Token Refreshed',
@@ -77,6 +79,9 @@ export const REAUTH_MAIL_TEXTS = {
   instruction:
     'Open the link below and sign in with the Google account your Fitbit device uses. It takes about a minute.',
   action: 'Reconnect Fitbit Device',
+  /** The link fills the ID in; the mail names it too, for the pages that ask for it. */
+  participantIdLine: (participantId: string) =>
+    `Your participant ID is ${participantId}. The link fills it in for you.`,
   footer:
     'You receive this e-mail because you take part in a research study. If you no longer wish to take part, contact the research team.',
 } as const;
@@ -100,8 +105,9 @@ export const REAUTHORIZE_TEXTS = {
   participantIdPlaceholder: 'P1a2b3c4d5e6f7a8b',
   emailLabel: 'Email Address',
   helpTitle: 'Need help?',
+  /** The reauthorization e-mail's link fills in the ID; the person never has to know it. */
   helpBody:
-    'Your participant ID is in the e-mails the study sent you. Sign in with the Google account your Fitbit device uses. If you are unsure about your details, check your participation status first.',
+    'The link in the study’s reconnect e-mail fills in your participant ID for you, and the e-mail names it too; so does the last page of your enrollment. Sign in with the Google account your Fitbit device uses. If you cannot find your ID, please contact the research team.',
   verifyLink: 'Check Participation Status',
   googleNote: 'You will be asked to sign in with Google, which now provides Fitbit data.',
 } as const;

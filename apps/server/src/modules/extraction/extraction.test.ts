@@ -479,6 +479,9 @@ describe('per-participant outcomes', () => {
       runFiles: string[];
     };
     expect(body.job.status).toBe('completed');
+    // Completed with a gap: the list and the detail both name the type the grant lacked.
+    expect(body.job.skippedDataTypes).toEqual(['sleep_log']);
+    expect(jobs[0]?.skippedDataTypes).toEqual(['sleep_log']);
     expect(body.tasks).toEqual([
       expect.objectContaining({
         dataType: 'activity_steps_timeseries',

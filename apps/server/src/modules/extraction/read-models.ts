@@ -25,6 +25,7 @@ function toJob(
   run: RunRow | undefined,
   firstName: string | null,
   lastName: string | null,
+  skippedDataTypes: DataType[] = [],
 ): ExtractionJob {
   const finished = job.status === 'completed' || job.status === 'failed';
   // Its worker stopped renewing the lease: the watch hands the job to another worker.
@@ -53,7 +54,25 @@ function toJob(
     createdAt: job.createdAt.toISOString(),
     completedAt: job.completedAt?.toISOString() ?? null,
     error: stalled ? EXTRACTION_STALLED_REASON : job.error,
+    skippedDataTypes,
   };
+}
+
+/** The distinct skipped data types of each job, in plan order. */
+async function skippedTypesOf(db: Db, jobIds: string[]): Promise<Map<string, DataType[]>> {
+  const byJob = new Map<string, DataType[]>();
+  if (jobIds.length === 0) return byJob;
+  const rows = await db
+    .select({ jobId: extractionTasks.jobId, dataType: extractionTasks.dataType })
+    .from(extractionTasks)
+    .where(and(inArray(extractionTasks.jobId, jobIds), eq(extractionTasks.status, 'skipped')))
+    .orderBy(asc(extractionTasks.seq));
+  for (const { jobId, dataType } of rows) {
+    const types = byJob.get(jobId) ?? [];
+    if (!types.includes(dataType as DataType)) types.push(dataType as DataType);
+    byJob.set(jobId, types);
+  }
+  return byJob;
 }
 
 const toTask = (t: TaskRow): ExtractionTask => ({
@@ -104,8 +123,12 @@ export function createReadModels(db: Db) {
         ),
       )
       .orderBy(desc(extractionJobs.createdAt), asc(extractionJobs.participantId));
+    const skipped = await skippedTypesOf(
+      db,
+      rows.map((r) => r.job.id),
+    );
     return rows.map(({ job, firstName, lastName }) =>
-      toJob(job, runOf.get(job.runId), firstName, lastName),
+      toJob(job, runOf.get(job.runId), firstName, lastName, skipped.get(job.id)),
     );
   }
 
@@ -128,8 +151,11 @@ export function createReadModels(db: Db) {
       .from(extractionTasks)
       .where(eq(extractionTasks.jobId, jobId))
       .orderBy(asc(extractionTasks.seq));
+    const skipped = [
+      ...new Set(tasks.filter((t) => t.status === 'skipped').map((t) => t.dataType as DataType)),
+    ];
     return {
-      job: toJob(row.job, row.run, row.firstName, row.lastName),
+      job: toJob(row.job, row.run, row.firstName, row.lastName, skipped),
       tasks: tasks.map(toTask),
       runFiles: row.run.files,
     };

@@ -41,6 +41,7 @@ async function markNeedsReauthorization(
   url.searchParams.set('participantId', participant.id);
   const mail = reauthorizationEmail({
     studyName: participant.studyName,
+    participantId: participant.id,
     reauthorizeUrl: url.toString(),
     texts: REAUTH_MAIL_TEXTS,
   });

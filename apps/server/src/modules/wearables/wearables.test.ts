@@ -857,6 +857,10 @@ describe('status, refresh and revoke', () => {
     expect(mail.text).toContain(
       `http://localhost:3000/fitbit/reauthorize?participantId=${participant.id}`,
     );
+    // The pages that ask for the ID get it from here; the link fills it in.
+    expect(mail.text).toContain(
+      `Your participant ID is ${participant.id}. The link fills it in for you.`,
+    );
     // The same failure again the same day: no second mail.
     await app.platform.db
       .update(wearableConnections)

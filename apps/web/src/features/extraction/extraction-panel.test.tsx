@@ -31,6 +31,7 @@ const job = (over: Partial<ExtractionJob>): ExtractionJob => ({
   createdAt: '2026-11-20T10:00:00.000Z',
   completedAt: null,
   error: null,
+  skippedDataTypes: [],
   ...over,
 });
 
@@ -181,6 +182,26 @@ describe('data extraction panel', () => {
     ).toBeInTheDocument();
     // A job is running: no second start meanwhile.
     expect(screen.getByRole('button', { name: 'Start Extraction' })).toBeDisabled();
+  });
+
+  it('shows a completed job that skipped unshared types as completed with gaps, naming them', async () => {
+    renderPanel({
+      jobs: [
+        job({
+          status: 'completed',
+          progress: 100,
+          dataTypes: ['activity_summary', 'sleep_log'],
+          skippedDataTypes: ['sleep_log'],
+        }),
+      ],
+    });
+    const [item] = await screen.findAllByTestId('extraction-job');
+    const inItem = within(item as HTMLElement);
+    expect(inItem.getByText('completed with gaps')).toBeInTheDocument();
+    expect(inItem.queryByText('completed')).not.toBeInTheDocument();
+    expect(
+      inItem.getByText('Not collected because the participant did not share it: sleep_log.'),
+    ).toBeInTheDocument();
   });
 
   it('shows a stalled job as stalled, with the reason, while another worker takes it over', async () => {

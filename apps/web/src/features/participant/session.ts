@@ -1,4 +1,8 @@
-import { PARTICIPANT_SESSION_HEADER, type ParticipantSession } from '@research/contracts';
+import {
+  ENROLMENT_STORAGE_KEY,
+  PARTICIPANT_SESSION_HEADER,
+  type ParticipantSession,
+} from '@research/contracts';
 import { clearProgress, ENROLL_PROGRESS_KEY, FLOW_PROGRESS_KEY } from './progress';
 
 /**
@@ -18,7 +22,7 @@ export interface EnrolmentState {
   sessionExpiresAt?: string;
 }
 
-const KEY = 'participant_enrolment';
+const KEY = ENROLMENT_STORAGE_KEY;
 
 export function readEnrolment(): EnrolmentState | null {
   try {

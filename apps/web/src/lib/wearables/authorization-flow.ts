@@ -1,4 +1,8 @@
-import { WEARABLE_MESSAGES, WEARABLE_STORAGE_KEYS } from '@research/contracts';
+import {
+  ENROLMENT_STORAGE_KEY,
+  WEARABLE_MESSAGES,
+  WEARABLE_STORAGE_KEYS,
+} from '@research/contracts';
 import { fetchAuthUrl } from './get-auth-url';
 
 /**
@@ -59,6 +63,52 @@ export function clearStoredFlow(): void {
 }
 
 /**
+ * Who this tab was enrolling, from the enrolment state the participant pages keep (read here, as
+ * the callback page may not reach into them): participant, study, e-mail and a session that has
+ * not expired. Try Again on the callback uses it when the consent link came from the server.
+ */
+export function readEnrolmentForRetry(): {
+  participantId: string;
+  studyCode: string;
+  email?: string;
+  session?: string;
+} | null {
+  try {
+    const raw = sessionStorage.getItem(ENROLMENT_STORAGE_KEY);
+    if (!raw) return null;
+    const state = JSON.parse(raw) as Record<string, unknown>;
+    if (typeof state.participantId !== 'string' || typeof state.studyCode !== 'string') return null;
+    const live =
+      typeof state.sessionId === 'string' &&
+      !(
+        typeof state.sessionExpiresAt === 'string' &&
+        Date.parse(state.sessionExpiresAt) <= Date.now()
+      );
+    return {
+      participantId: state.participantId,
+      studyCode: state.studyCode,
+      ...(typeof state.email === 'string' ? { email: state.email } : {}),
+      ...(live ? { session: state.sessionId as string } : {}),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * After a failed callback: the flow and the tab's enrolment state (participant id, contact
+ * details, session) are forgotten, so nothing about the person is left in this browser.
+ */
+export function forgetParticipant(): void {
+  clearStoredFlow();
+  try {
+    sessionStorage.removeItem(ENROLMENT_STORAGE_KEY);
+  } catch {
+    // Storage blocked: nothing was kept.
+  }
+}
+
+/**
  * Starts an authorization for a participant the page has verified: stores the flow and asks the
  * server for the consent URL. `mode` says whether the callback will run in a popup. `session` is
  * the participant session of the enrolment, needed for a first connection; without it only the
@@ -66,7 +116,8 @@ export function clearStoredFlow(): void {
  */
 export async function startAuthorization(input: {
   participantId: string;
-  email: string;
+  /** Needed without a session (a reauthorization); a session alone identifies the person. */
+  email?: string | undefined;
   studyCode: string;
   mode: 'popup' | 'redirect';
   session?: string | undefined;
@@ -76,14 +127,17 @@ export async function startAuthorization(input: {
   localStorage.setItem(WEARABLE_STORAGE_KEYS.studyCode, input.studyCode);
   localStorage.setItem(
     WEARABLE_STORAGE_KEYS.participantData,
-    JSON.stringify({ participantId: input.participantId, email: input.email }),
+    JSON.stringify({
+      participantId: input.participantId,
+      ...(input.email ? { email: input.email } : {}),
+    }),
   );
   try {
     const { authUrl } = await fetchAuthUrl(
       {
         participantId: input.participantId,
         studyCode: input.studyCode,
-        email: input.email,
+        ...(input.email ? { email: input.email } : {}),
         mode: input.mode,
         clientBinding: await sha256Hex(codeVerifier),
       },

@@ -1,3 +1,4 @@
+import { GOOGLE_HEALTH_READ_SCOPES } from '@research/contracts';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openAuthorizationPopup } from './authorization-popup';
 
@@ -9,6 +10,8 @@ function fakePopup() {
 function post(data: unknown, origin = window.location.origin) {
   window.dispatchEvent(new MessageEvent('message', { data, origin }));
 }
+
+const ALL = GOOGLE_HEALTH_READ_SCOPES.join(' ');
 
 describe('openAuthorizationPopup', () => {
   beforeEach(() => {
@@ -35,7 +38,7 @@ describe('openAuthorizationPopup', () => {
     expect(popup.location.href).toBe('https://accounts.example/auth');
     // Another origin is not our callback page: ignored.
     post({ type: 'FITBIT_AUTH_SUCCESS', participantId: 'Pevil' }, 'https://evil.example');
-    post({ type: 'FITBIT_AUTH_SUCCESS', participantId: 'P1', studyCode: 'ABC123', scope: 's' });
+    post({ type: 'FITBIT_AUTH_SUCCESS', participantId: 'P1', studyCode: 'ABC123', scope: ALL });
     let settled = false;
     void outcome.then(() => {
       settled = true;
@@ -46,9 +49,24 @@ describe('openAuthorizationPopup', () => {
     await expect(outcome).resolves.toEqual({
       participantId: 'P1',
       studyCode: 'ABC123',
-      scope: 's',
+      scope: ALL,
     });
     expect(popup.close).toHaveBeenCalled();
+  });
+
+  it('resolves on a partial grant but leaves the popup open, where the person can share the rest', async () => {
+    const popup = fakePopup();
+    vi.spyOn(window, 'open').mockReturnValue(popup as unknown as Window);
+    const outcome = openAuthorizationPopup('u');
+    post({
+      type: 'FITBIT_AUTH_SUCCESS',
+      participantId: 'P1',
+      studyCode: 'ABC123',
+      scope: GOOGLE_HEALTH_READ_SCOPES[0],
+    });
+    await vi.advanceTimersByTimeAsync(500);
+    await expect(outcome).resolves.toMatchObject({ participantId: 'P1' });
+    expect(popup.close).not.toHaveBeenCalled();
   });
 
   it('rejects with the error the callback posts, or the default', async () => {

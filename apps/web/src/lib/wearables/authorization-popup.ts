@@ -1,4 +1,9 @@
-import { POPUP, WEARABLE_MESSAGES, WEARABLE_POPUP_MESSAGE } from '@research/contracts';
+import {
+  missingReadScopes,
+  POPUP,
+  WEARABLE_MESSAGES,
+  WEARABLE_POPUP_MESSAGE,
+} from '@research/contracts';
 
 /** What the callback page posts to the window that opened the popup (same origin only). */
 export type WearablePopupMessage =
@@ -20,7 +25,8 @@ const POPUP_NAME = 'fitbit-authorization';
 
 /**
  * The authorization popup: 600×700, checked for closing every 3 s; a success message
- * closes it after 500 ms and resolves; an error message rejects with its text (default
+ * resolves after 500 ms and closes it then, unless some kinds of data were not shared: the popup
+ * then stays open to say so and to offer Google's page again; an error message rejects with its text (default
  * 'Authorization failed'); closing it by hand rejects with 'Authorization cancelled by user'.
  *
  * Call it synchronously inside the click handler (or the browser blocks the window). `authUrl`
@@ -58,7 +64,7 @@ export function openAuthorizationPopup(
           scope = '',
         } = data as Partial<Extract<WearablePopupMessage, { type: 'FITBIT_AUTH_SUCCESS' }>>;
         setTimeout(() => {
-          if (!popup.closed) popup.close();
+          if (!popup.closed && missingReadScopes(scope).length === 0) popup.close();
           resolve({ participantId, studyCode, scope });
         }, POPUP.closeAfterSuccessMs);
       } else if (data.type === WEARABLE_POPUP_MESSAGE.error) {

@@ -55,6 +55,8 @@ export function JobList({ jobs, loading, onDetail }: JobListProps) {
 }
 
 function JobItem({ job, onDetail }: { job: ExtractionJob; onDetail: (id: string) => void }) {
+  // Finished, but some types were skipped because the participant did not share them.
+  const gaps = job.status === 'completed' && job.skippedDataTypes.length > 0;
   return (
     <Box component="li" data-testid="extraction-job">
       <Stack direction="row" spacing={1} alignItems="center" sx={{ flexWrap: 'wrap' }}>
@@ -69,6 +71,8 @@ function JobItem({ job, onDetail }: { job: ExtractionJob; onDetail: (id: string)
           <Tooltip title={job.error ?? ''}>
             <Chip size="small" color="warning" label={job.status} />
           </Tooltip>
+        ) : gaps ? (
+          <Chip size="small" color="warning" label={T.completedWithGaps} />
         ) : (
           <Chip size="small" color={statusColor(job.status)} label={job.status} />
         )}
@@ -91,6 +95,11 @@ function JobItem({ job, onDetail }: { job: ExtractionJob; onDetail: (id: string)
         <Alert severity="error" sx={{ mt: 1 }}>
           {job.error ?? EXTRACTION_MESSAGES.jobRequestFailed}
         </Alert>
+      )}
+      {gaps && (
+        <Typography variant="caption" color="text.secondary">
+          {T.gapsNote(job.skippedDataTypes.join(', '))}
+        </Typography>
       )}
       {job.status === 'stalled' && job.error && (
         <Typography variant="caption" color="warning.main">

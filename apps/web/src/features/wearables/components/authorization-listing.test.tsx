@@ -56,6 +56,7 @@ describe('wearable authorization listing', () => {
         participantId: 'P0000000000000004',
         name: 'Grace Hopper',
         tokenExpiresAt: '2020-01-01T00:00:00.000Z',
+        grantedScopes: [...GOOGLE_HEALTH_READ_SCOPES],
       }),
     ]);
     const table = await screen.findByRole('table', { name: 'Wearable Authorizations' });
@@ -75,12 +76,17 @@ describe('wearable authorization listing', () => {
     expect(connected.getByText('1884575035688424564')).toBeTruthy();
     expect(connected.getByText('Activity')).toBeTruthy();
     expect(connected.getByText('Sleep')).toBeTruthy();
+    // The scopes left unticked on Google's page, named on the row.
+    expect(connected.getByText('Not shared:')).toBeTruthy();
+    expect(connected.getByText('Heart & body')).toBeTruthy();
+    expect(connected.getByText('Profile')).toBeTruthy();
     expect(
       connected.getByRole('button', { name: 'Refresh token P0000000000000001' }),
     ).toHaveProperty('disabled', false);
 
     const never = rowOf('P0000000000000002');
     expect(never.getByText('Not Authorized')).toBeTruthy();
+    expect(never.queryByText('Not shared:')).toBeNull();
     expect(never.getByText('No')).toBeTruthy();
     expect(never.getByRole('button', { name: 'Refresh token P0000000000000002' })).toHaveProperty(
       'disabled',
@@ -90,5 +96,7 @@ describe('wearable authorization listing', () => {
     expect(rowOf('P0000000000000003').getByText('Needs Reauthorization')).toBeTruthy();
     // Active, but the stored grant expiry has passed (a Testing client's 7 days).
     expect(rowOf('P0000000000000004').getByText('Expired')).toBeTruthy();
+    // Everything shared: nothing to flag.
+    expect(rowOf('P0000000000000004').queryByText('Not shared:')).toBeNull();
   });
 });

@@ -9,6 +9,7 @@ import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import {
+  missingReadScopes,
   NOTIFICATION_TITLES,
   scopeLabel,
   WEARABLE_LISTING_TEXTS as T,
@@ -45,20 +46,32 @@ function statusChip(row: WearableAuthorizationRow) {
   return <Chip size="small" variant="outlined" label={T.notAuthorized} />;
 }
 
+/** Granted scopes, then those the participant left unticked on Google's page. */
 function scopeChips(row: WearableAuthorizationRow) {
+  if (row.grantedScopes.length === 0) return '—';
+  const missing = missingReadScopes(row.grantedScopes);
   return (
-    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-      {row.grantedScopes.length === 0
-        ? '—'
-        : row.grantedScopes.map((scope) => (
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5, alignItems: 'center' }}>
+      {row.grantedScopes.map((scope) => (
+        <Chip key={scope} size="small" variant="outlined" label={scopeLabel(scope)} title={scope} />
+      ))}
+      {missing.length > 0 && (
+        <>
+          <Typography variant="caption" color="warning.main" sx={{ fontWeight: 600, ml: 0.5 }}>
+            {T.notShared}
+          </Typography>
+          {missing.map((scope) => (
             <Chip
               key={scope}
               size="small"
+              color="warning"
               variant="outlined"
               label={scopeLabel(scope)}
               title={scope}
             />
           ))}
+        </>
+      )}
     </Box>
   );
 }

@@ -8,21 +8,65 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import {
   CALLBACK_TEXTS,
+  GOOGLE_HEALTH_READ_SCOPES,
+  missingReadScopes,
   type ParticipantSession,
   POPUP,
   REDIRECT_DELAYS_MS,
+  scopeLabel,
   WEARABLE_MESSAGES,
   WEARABLE_POPUP_MESSAGE,
 } from '@research/contracts';
 import { useEffect, useRef, useState } from 'react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
-import { clearStoredFlow, readStoredFlow } from '../../../lib/wearables/authorization-flow';
+import {
+  clearStoredFlow,
+  forgetParticipant,
+  readEnrolmentForRetry,
+  readStoredFlow,
+  type StoredFlow,
+  startAuthorization,
+} from '../../../lib/wearables/authorization-flow';
 import type { WearablePopupMessage } from '../../../lib/wearables/authorization-popup';
 import { completeCallback } from '../api/complete-callback';
 import { exchangeToken } from '../api/exchange-token';
 import { storeTokens } from '../api/store-tokens';
 
-type View = { kind: 'processing' } | { kind: 'success' } | { kind: 'failure'; message: string };
+/** Who was connecting, as far as this page knows: what Try Again and "share the rest" reuse. */
+interface Known {
+  participantId: string;
+  studyCode: string;
+  email?: string | undefined;
+  session?: string | undefined;
+}
+
+type View =
+  | { kind: 'processing' }
+  | { kind: 'success'; shared: string[]; missing: string[]; next?: () => void }
+  | { kind: 'failure'; message: string };
+
+/**
+ * What the stored flow and the tab's enrolment state know about the person (read before they
+ * are cleared). A consent link the server made (enrolment) leaves no flow, only the enrolment.
+ */
+function knownOf(stored: StoredFlow): Known | null {
+  const enrolment = readEnrolmentForRetry();
+  if (stored.participant && stored.studyCode) {
+    const same = enrolment?.participantId === stored.participant.participantId;
+    return {
+      participantId: stored.participant.participantId,
+      studyCode: stored.studyCode,
+      email: stored.participant.email ?? (same ? enrolment?.email : undefined),
+      session: same ? enrolment?.session : undefined,
+    };
+  }
+  if (!enrolment) return null;
+  // An enrolment without a live session cannot ask for a first connection: the e-mail alone
+  // only renews one (it would end at "not the connected account"), so it is not offered.
+  return enrolment.session ? enrolment : { ...enrolment, email: undefined };
+}
+
+const labels = (scopes: readonly string[]) => scopes.map(scopeLabel).join(', ');
 
 class CallbackFailure extends Error {}
 
@@ -41,6 +85,7 @@ function openerWindow(): Window | null {
  * and study code for the next page.
  */
 async function completeAuthorization(
+  stored: StoredFlow,
   code: string,
   state: string,
 ): Promise<{
@@ -50,7 +95,6 @@ async function completeAuthorization(
   /** The participant session the server answers, for the profile step that follows. */
   session?: ParticipantSession | undefined;
 }> {
-  const stored = readStoredFlow();
   if (!stored.codeVerifier) {
     // Study code and participant data without a verifier: a PKCE flow that lost its verifier.
     if (stored.studyCode && stored.participant) {
@@ -119,6 +163,10 @@ export default function FitbitCallbackPage() {
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const [view, setView] = useState<View>({ kind: 'processing' });
+  const [known, setKnown] = useState<Known | null>(null);
+  const [inPopup] = useState(() => openerWindow() !== null);
+  const [restarting, setRestarting] = useState(false);
+  const [restartError, setRestartError] = useState<string | null>(null);
   const started = useRef(false);
 
   useEffect(() => {
@@ -133,15 +181,17 @@ export default function FitbitCallbackPage() {
     const opener = openerWindow();
     const post = (message: WearablePopupMessage) =>
       opener?.postMessage(message, window.location.origin);
+    // Read once, before anything clears it: Try Again reuses it from memory only.
+    const stored = readStoredFlow();
+    setKnown(knownOf(stored));
 
     const fail = (message: string) => {
       setView({ kind: 'failure', message });
+      // Nothing about the person stays in this browser after a failure.
+      forgetParticipant();
       if (opener) {
         post({ type: WEARABLE_POPUP_MESSAGE.error, error: message });
-        clearStoredFlow();
         timers.push(setTimeout(() => window.close(), POPUP.closeAfterSuccessMs));
-      } else {
-        clearStoredFlow();
       }
     };
 
@@ -149,27 +199,37 @@ export default function FitbitCallbackPage() {
       if (providerError) return fail(WEARABLE_MESSAGES.callbackFailed(providerError));
       if (!code || !state) return fail(WEARABLE_MESSAGES.missingCodeOrState);
       try {
-        const { session, ...result } = await completeAuthorization(code, state);
+        const { session, ...result } = await completeAuthorization(stored, code, state);
         clearStoredFlow();
-        setView({ kind: 'success' });
+        setKnown((before) => ({
+          participantId: result.participantId,
+          studyCode: result.studyCode,
+          email: before?.email,
+          session: session?.sessionId ?? before?.session,
+        }));
+        const shared = GOOGLE_HEALTH_READ_SCOPES.filter((s) => result.scope.split(' ').includes(s));
+        const missing = missingReadScopes(result.scope);
+        const toProfile = () =>
+          navigate('/participant/info', {
+            state: {
+              participantId: result.participantId,
+              studyCode: result.studyCode,
+              // /participant/info keeps it for the profile call.
+              ...(session ? { session } : {}),
+            },
+          });
         if (opener) {
+          // The opener carries on at once; a partial grant keeps this window open, so the
+          // person sees what they left out and may share it.
           post({ type: WEARABLE_POPUP_MESSAGE.success, ...result });
-          timers.push(setTimeout(() => window.close(), POPUP.closeAfterSuccessMs));
+          setView({ kind: 'success', shared, missing, next: () => window.close() });
+          if (missing.length === 0)
+            timers.push(setTimeout(() => window.close(), POPUP.closeAfterSuccessMs));
         } else {
-          timers.push(
-            setTimeout(
-              () =>
-                navigate('/participant/info', {
-                  state: {
-                    participantId: result.participantId,
-                    studyCode: result.studyCode,
-                    // /participant/info keeps it for the profile call.
-                    ...(session ? { session } : {}),
-                  },
-                }),
-              REDIRECT_DELAYS_MS.wearableSuccess,
-            ),
-          );
+          setView({ kind: 'success', shared, missing, next: toProfile });
+          // A partial grant waits for the person's choice instead of moving on by itself.
+          if (missing.length === 0)
+            timers.push(setTimeout(toProfile, REDIRECT_DELAYS_MS.wearableSuccess));
         }
       } catch (error) {
         fail(
@@ -183,6 +243,28 @@ export default function FitbitCallbackPage() {
       for (const timer of timers) clearTimeout(timer);
     };
   }, [navigate, searchParams]);
+
+  /** Back to Google's consent with what the flow already knows (Try Again, share the rest). */
+  async function restart(who: Known) {
+    setRestarting(true);
+    setRestartError(null);
+    try {
+      const authUrl = await startAuthorization({
+        participantId: who.participantId,
+        studyCode: who.studyCode,
+        email: who.email,
+        session: who.session,
+        mode: inPopup ? 'popup' : 'redirect',
+      });
+      window.location.assign(authUrl);
+    } catch (error) {
+      setRestarting(false);
+      setRestartError(reasonOf(error, WEARABLE_MESSAGES.initiateFailed));
+    }
+  }
+
+  // Try Again needs the e-mail or a session (a reauthorization is checked against the e-mail).
+  const canRestart = known !== null && Boolean(known.email || known.session);
 
   return (
     <Box
@@ -205,14 +287,55 @@ export default function FitbitCallbackPage() {
         )}
         {view.kind === 'success' && (
           <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2 }}>
-            <CheckCircleOutline color="success" sx={{ fontSize: 56 }} aria-hidden />
+            <CheckCircleOutline
+              color={view.missing.length > 0 ? 'warning' : 'success'}
+              sx={{ fontSize: 56 }}
+              aria-hidden
+            />
             <Typography variant="h5" component="h1">
-              {WEARABLE_MESSAGES.connectedTitle}
+              {view.missing.length > 0
+                ? WEARABLE_MESSAGES.connectedPartlyTitle
+                : WEARABLE_MESSAGES.connectedTitle}
             </Typography>
             <Typography>{WEARABLE_MESSAGES.connected}</Typography>
-            <Typography role="status" color="text.secondary">
-              {WEARABLE_MESSAGES.closingAutomatically}
-            </Typography>
+            {view.shared.length > 0 && (
+              <Typography>{WEARABLE_MESSAGES.sharedKinds(labels(view.shared))}</Typography>
+            )}
+            {view.missing.length > 0 ? (
+              <>
+                <Alert severity="warning" sx={{ textAlign: 'left', width: '100%' }}>
+                  {WEARABLE_MESSAGES.missingKinds(labels(view.missing))}
+                </Alert>
+                <Typography variant="body2" color="text.secondary">
+                  {WEARABLE_MESSAGES.shareRestHint}
+                </Typography>
+                {restartError && (
+                  <Alert severity="error" role="alert" sx={{ width: '100%' }}>
+                    {restartError}
+                  </Alert>
+                )}
+                <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', justifyContent: 'center' }}>
+                  {known && (
+                    <Button
+                      variant="contained"
+                      disabled={restarting}
+                      onClick={() => void restart(known)}
+                    >
+                      {WEARABLE_MESSAGES.shareRest}
+                    </Button>
+                  )}
+                  <Button variant="outlined" onClick={view.next}>
+                    {inPopup ? WEARABLE_MESSAGES.closeWindow : WEARABLE_MESSAGES.continueAnyway}
+                  </Button>
+                </Box>
+              </>
+            ) : (
+              <Typography role="status" color="text.secondary">
+                {inPopup
+                  ? WEARABLE_MESSAGES.closingAutomatically
+                  : WEARABLE_MESSAGES.continuingShortly}
+              </Typography>
+            )}
           </Box>
         )}
         {view.kind === 'failure' && (
@@ -225,10 +348,26 @@ export default function FitbitCallbackPage() {
             <Alert severity="error" sx={{ textAlign: 'left', width: '100%' }}>
               {view.message}
             </Alert>
+            {restartError && (
+              <Alert severity="error" role="alert" sx={{ width: '100%' }}>
+                {restartError}
+              </Alert>
+            )}
+            {!canRestart && !inPopup && (
+              <Typography variant="body2" color="text.secondary">
+                {WEARABLE_MESSAGES.restartFromStudy}
+              </Typography>
+            )}
             <Box sx={{ display: 'flex', gap: 1 }}>
-              <Button component={RouterLink} to="/fitbit/reauthorize" variant="contained">
-                {CALLBACK_TEXTS.tryAgain}
-              </Button>
+              {canRestart && known && !inPopup && (
+                <Button
+                  variant="contained"
+                  disabled={restarting}
+                  onClick={() => void restart(known)}
+                >
+                  {CALLBACK_TEXTS.tryAgain}
+                </Button>
+              )}
               <Button component={RouterLink} to="/" variant="outlined">
                 {CALLBACK_TEXTS.backHome}
               </Button>
