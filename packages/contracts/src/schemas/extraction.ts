@@ -66,7 +66,7 @@ export const EXTRACTION_TASK_STATUSES = [
   'skipped',
 ] as const;
 
-const extractionDateRangeSchema = z
+export const extractionDateRangeSchema = z
   .object({
     startDate: isoDateSchema,
     endDate: isoDateSchema,

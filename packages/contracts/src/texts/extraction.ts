@@ -55,8 +55,13 @@ export const EXTRACTION_PANEL_TEXTS = {
   startDate: 'Start date',
   endDate: 'End date',
   participants: 'Participants',
-  participantsHelp: 'Only participants with a wearable authorization can be selected.',
-  selectAll: 'Select All',
+  participantsHelp:
+    'Search by name, e-mail or participant id. Only participants with a wearable authorization can be selected.',
+  /** Selects every participant whose wearable is connected. */
+  selectAll: (count: number) => `Select all connected (${count})`,
+  /** A participant as the picker names them: name and e-mail, the id when both are missing. */
+  participantLabel: (name: string, email: string, id: string) =>
+    name && email ? `${name} (${email})` : name || email || id,
   clear: 'Clear',
   dataTypes: 'Data types',
   cannotGive: (types: string) => `Cannot give: ${types}`,

@@ -5,6 +5,7 @@ import {
   defaultExtractionName,
   EXTRACTION_MESSAGES,
   estimateExtraction,
+  extractionDateRangeSchema,
   NOTIFICATION_TITLES,
   EXTRACTION_PANEL_TEXTS as T,
   UNKNOWN_ERROR,
@@ -32,13 +33,19 @@ export function useExtractionSelection() {
   });
   const dates =
     mode === 'single' ? startDate || '—' : startDate && endDate ? `${startDate} – ${endDate}` : '—';
+  // The server's own rule for a range (end not before start, not too long), shown at the field.
+  const dateProblem =
+    mode === 'range' && startDate && endDate
+      ? (extractionDateRangeSchema.safeParse({ startDate, endDate, mode }).error?.issues[0]
+          ?.message ?? null)
+      : null;
 
   const validationError = (): string | null => {
     if (selected.length === 0) return EXTRACTION_MESSAGES.selectParticipant;
     if (dataTypes.length === 0) return EXTRACTION_MESSAGES.selectDataType;
     if (mode === 'single' && !startDate) return EXTRACTION_MESSAGES.selectDate;
     if (mode === 'range' && (!startDate || !endDate)) return EXTRACTION_MESSAGES.selectBothDates;
-    return null;
+    return dateProblem;
   };
 
   return {
@@ -54,6 +61,7 @@ export function useExtractionSelection() {
     setDataTypes,
     estimate,
     dates,
+    dateProblem,
     validationError,
   };
 }

@@ -9,7 +9,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { previewList, EXTRACTION_PANEL_TEXTS as T } from '@research/contracts';
 import type { ExtractionSelection, StartExtractionDialogState } from '../use-extraction-form';
-import { participantNameOf } from './extraction-selection';
+import { participantLabelOf } from './extraction-selection';
 import { PreviewBlock, SummaryLines } from './summary-lines';
 
 const formatMinutes = (value: number) =>
@@ -101,7 +101,7 @@ export function PreviewDialog({ selection, open, onClose }: PreviewDialogProps) 
       <DialogContent>
         <PreviewBlock
           title={T.summaryParticipants}
-          preview={previewList(selection.selected.map(participantNameOf))}
+          preview={previewList(selection.selected.map(participantLabelOf))}
         />
         <PreviewBlock title={T.summaryDataTypes} preview={previewList(selection.dataTypes)} />
         <SummaryLines
