@@ -1,7 +1,8 @@
+import { EXTRACTION_SERVER_MESSAGES } from '@research/contracts';
 import { civilDayTotals } from '@research/sandbox';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { extractionTasks } from '../../db/schema/index.js';
+import { extractionTasks, wearableConnections } from '../../db/schema/index.js';
 import { useExtractionKit } from '../../test/extraction-kit.js';
 import { logCapture } from '../../test/test-app.js';
 import type { ExtractionEngineDeps } from './engine.js';
@@ -128,6 +129,46 @@ describe('an access token that dies between pages', () => {
       clock.offsetMs = offset;
     }
   }, 60_000);
+});
+
+describe('a grant Google revoked (invalid_grant)', () => {
+  for (const [name, tokenExpired] of [
+    ['while the stored access token still looks valid', false],
+    ['with the stored access token expired', true],
+  ] as const) {
+    it(`${name}: the job fails on its first attempt, with no retry queued`, async () => {
+      const account = `engine.revoked.${tokenExpired ? 'expired' : 'fresh'}@gmail.test`;
+      const participant = await kit.connected(account);
+      kit.sandbox.health.revoke(account);
+      if (tokenExpired) {
+        await kit.app.platform.db
+          .update(wearableConnections)
+          .set({ accessExpiresAt: new Date(Date.now() - 1000) })
+          .where(eq(wearableConnections.participantId, participant.id));
+      }
+      // Three calls in flight, as the app runs them; not the job's last attempt.
+      const engine = kit.ownEngine({ callsPerParticipant: 3, finalAttempt: false });
+      const started = await kit.startOn(engine, {
+        name: 'Revoked',
+        dataTypes: ['activity_steps_timeseries', 'heartrate_timeseries', 'sleep_log', 'profile'],
+        day: '2026-11-02',
+        mode: 'range',
+        participantIds: [participant.id],
+      });
+      // A throw here is what queues pg-boss's retry (with back-off): a dead grant must not.
+      await expect(engine.processJob(started.jobs[0]?.id ?? '', false)).resolves.toBeUndefined();
+      const [job] = await engine.listJobs(kit.world.study.id, { runId: started.runId });
+      expect(job).toMatchObject({
+        status: 'failed',
+        error: EXTRACTION_SERVER_MESSAGES.needsReauthorization,
+      });
+      const [connection] = await kit.app.platform.db
+        .select({ status: wearableConnections.status })
+        .from(wearableConnections)
+        .where(eq(wearableConnections.participantId, participant.id));
+      expect(connection?.status).toBe('needs_reauthorization');
+    }, 60_000);
+  }
 });
 
 describe('a run whose every task fails', () => {
