@@ -92,9 +92,14 @@ test.describe
         await page.getByRole('option', { name: new RegExp(`^${type}`) }).click();
       }
       await page.keyboard.press('Escape');
+      // The server's plan: a day roll-up for steps, two calls for heart rate, one for sleep,
+      // for each of the two; a few seconds, not the minutes of participants × types × days.
       await expect(
         page.getByText('Estimated API calls').locator('xpath=following-sibling::*[1]'),
-      ).toHaveText('18');
+      ).toHaveText('8');
+      await expect(
+        page.getByText('Estimated time').locator('xpath=following-sibling::*[1]'),
+      ).toHaveText(/^(about \d+ seconds?|\d+–\d+ seconds)$/);
       await shotsAtBothWidths(page, testInfo, 'extraction-panel');
 
       await page.getByRole('button', { name: 'Preview extraction' }).click();

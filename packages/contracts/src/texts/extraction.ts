@@ -72,7 +72,19 @@ export const EXTRACTION_PANEL_TEXTS = {
   summaryDates: 'Dates',
   summaryCalls: 'Estimated API calls',
   summaryTime: 'Estimated time',
-  minutes: (min: string, max: string) => `${min}–${max} minutes`,
+  /** A run's expected time from its range in seconds: '2–6 seconds', 'about 1 minute', '2–5 minutes'. */
+  estimatedTime: (minSeconds: number, maxSeconds: number) => {
+    const span = (low: number, high: number, unit: string) =>
+      low >= high ? `about ${high} ${unit}${high === 1 ? '' : 's'}` : `${low}–${high} ${unit}s`;
+    const high = Math.max(1, Math.ceil(maxSeconds));
+    if (high < 60) return span(Math.max(1, Math.floor(minSeconds)), high, 'second');
+    const highMinutes = Math.ceil(maxSeconds / 60);
+    if (highMinutes < 120) {
+      return span(Math.max(1, Math.floor(minSeconds / 60)), highMinutes, 'minute');
+    }
+    return span(Math.max(1, Math.floor(minSeconds / 3600)), Math.ceil(maxSeconds / 3600), 'hour');
+  },
+  estimating: 'Estimating...',
   startExtraction: 'Start Extraction',
   starting: 'Starting...',
   preview: 'Preview extraction',

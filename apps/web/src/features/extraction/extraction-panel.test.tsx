@@ -66,6 +66,14 @@ function renderPanel(
       body: { success: true, authorizations: rows, totalCount: rows.length },
     },
     'GET /api/studies/s-1/extraction-jobs': { body: { success: true, jobs: options.jobs ?? [] } },
+    // The server's plan of the selection: 2 calls a participant, a few seconds.
+    'POST /api/studies/s-1/extraction-estimate': (request) => ({
+      body: {
+        success: true,
+        calls: 2 * (request.body as { participantIds: string[] }).participantIds.length,
+        seconds: { min: 1.2, max: 5.5 },
+      },
+    }),
     'POST /api/data-extraction/extract-participant-data': {
       body: {
         success: true,
@@ -78,6 +86,10 @@ function renderPanel(
     },
     ...options.routes,
   });
+  const estimates = () =>
+    calls
+      .filter((c) => c.method === 'POST' && c.path === '/api/studies/s-1/extraction-estimate')
+      .map((c) => c.body);
   const posted = () =>
     calls
       .filter(
@@ -90,7 +102,7 @@ function renderPanel(
       <ExtractionPanel studyId="s-1" signedIn notify={notify} />
     </QueryClientProvider>,
   );
-  return { posted, notify };
+  return { posted, estimates, notify };
 }
 
 describe('data extraction panel', () => {
@@ -166,8 +178,10 @@ describe('data extraction panel', () => {
     await user.click(screen.getByRole('button', { name: 'Date Range' }));
     await user.type(screen.getByLabelText('Start date'), '2026-11-01');
     await user.type(screen.getByLabelText('End date'), '2026-11-03');
-    // 2 participants × 1 type (profile) × 3 days.
-    expect(screen.getByText('Estimated API calls').nextSibling).toHaveTextContent('6');
+    // The server's estimate, not participants × types × days.
+    await waitFor(() =>
+      expect(screen.getByText('Estimated API calls').nextSibling).toHaveTextContent('4'),
+    );
     await user.click(screen.getByRole('button', { name: 'Start Extraction' }));
     const dialog = await screen.findByRole('dialog', { name: 'Name Your Extraction' });
     const name = within(dialog).getByLabelText('Extraction name');
@@ -188,6 +202,28 @@ describe('data extraction panel', () => {
       dateRange: { startDate: '2026-11-01', endDate: '2026-11-03', mode: 'range' },
     });
     // Typing dates and a name takes a while on a busy machine.
+  }, 15_000);
+
+  it('estimates from the server’s plan and quotas: calls and time in seconds, not the old minutes', async () => {
+    const user = userEvent.setup();
+    const { estimates } = renderPanel();
+    const summary = () => screen.getByText('Estimated time').nextSibling;
+    expect(summary()).toHaveTextContent('—');
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Select all connected (2)' })).toBeEnabled(),
+    );
+    await user.click(screen.getByRole('button', { name: 'Select all connected (2)' }));
+    // No date yet: nothing to estimate, nothing asked.
+    expect(estimates()).toEqual([]);
+    await user.type(screen.getByLabelText('Date'), '2026-11-05');
+    await waitFor(() => expect(summary()).toHaveTextContent('1–6 seconds'));
+    expect(screen.getByText('Estimated API calls').nextSibling).toHaveTextContent('4');
+    expect(screen.queryByText(/minutes/)).toBeNull();
+    expect(estimates().at(-1)).toEqual({
+      participantIds: ['P0000000000000001', 'P0000000000000002'],
+      dataTypes: ['profile'],
+      dateRange: { startDate: '2026-11-05', endDate: '2026-11-05', mode: 'single' },
+    });
   }, 15_000);
 
   it('says which input is missing', async () => {
