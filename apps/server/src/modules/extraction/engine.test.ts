@@ -6,6 +6,7 @@ import { extractionTasks, wearableConnections } from '../../db/schema/index.js';
 import { useExtractionKit } from '../../test/extraction-kit.js';
 import { logCapture } from '../../test/test-app.js';
 import type { ExtractionEngineDeps } from './engine.js';
+import { createDbQuota } from './quota.js';
 
 /**
  * The engine's parts seen through whole runs against the sandbox: what a task sends is what the
@@ -169,6 +170,42 @@ describe('a grant Google revoked (invalid_grant)', () => {
       expect(connection?.status).toBe('needs_reauthorization');
     }, 60_000);
   }
+});
+
+describe('a dead grant while the other calls wait for the quota', () => {
+  it('fails the job at once: the waiting calls are dropped, not waited out to the next minute', async () => {
+    const account = 'engine.revoked.waiting@gmail.test';
+    const participant = await kit.connected(account);
+    kit.sandbox.health.revoke(account);
+    // One call a minute, and the clock held at the start of a minute: the first call goes out
+    // (and meets the dead grant), the other two lanes wait a whole minute for their slot.
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    const quota = createDbQuota(
+      kit.app.platform.db,
+      { perUserPerMinute: 1, perProjectPerMinute: 1_000 },
+      { now: () => minute },
+    );
+    const engine = kit.ownEngine({ callsPerParticipant: 3, finalAttempt: false, quota });
+    const started = await kit.startOn(engine, {
+      name: 'Revoked, quota full',
+      dataTypes: ['activity_steps_timeseries', 'heartrate_timeseries', 'sleep_log'],
+      day: '2026-11-03',
+      mode: 'range',
+      participantIds: [participant.id],
+    });
+    const began = Date.now();
+    const ended = await Promise.race([
+      engine.processJob(started.jobs[0]?.id ?? '', false).then(() => 'ended'),
+      new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000)),
+    ]);
+    expect(ended).toBe('ended');
+    expect(Date.now() - began).toBeLessThan(10_000);
+    const [job] = await engine.listJobs(kit.world.study.id, { runId: started.runId });
+    expect(job).toMatchObject({
+      status: 'failed',
+      error: EXTRACTION_SERVER_MESSAGES.needsReauthorization,
+    });
+  }, 90_000);
 });
 
 describe('a run whose every task fails', () => {
