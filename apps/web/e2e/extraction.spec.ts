@@ -10,6 +10,7 @@ import {
   expectFullyShown,
   expectNoSidewaysScroll,
   registerAndApply,
+  SANDBOX_URL,
   shotsAtBothWidths,
   signIn,
   uniqueEmail,
@@ -29,6 +30,7 @@ const ACCOUNTS = ['ext.alice@gmail.test', 'ext.bob@gmail.test'];
 
 let studyId = '';
 let studyCode = '';
+let researcherToken = '';
 
 /** The participant's consent on the sandbox's Google page, over HTTP, then the callback call. */
 function connect(participantId: string, account: string, token: string) {
@@ -52,6 +54,7 @@ test.describe
       );
       studyId = study.id;
       studyCode = study.studyCode;
+      researcherToken = token;
       const names: [string, string][] = [
         ['Alice', 'Ball'],
         ['Bob', 'Moses'],
@@ -74,7 +77,7 @@ test.describe
       await page.goto(`/researcher/study/${studyId}?tab=4`);
       await expect(page.getByRole('heading', { name: 'Data Extraction', level: 3 })).toBeVisible();
 
-      await page.getByRole('button', { name: 'Select All' }).click();
+      await page.getByRole('button', { name: 'Select all connected (2)' }).click();
       await page.getByRole('button', { name: 'Date Range' }).click();
       await page.getByLabel('Start date').fill('2026-11-01');
       await page.getByLabel('End date').fill('2026-11-03');
@@ -90,9 +93,14 @@ test.describe
         await page.getByRole('option', { name: new RegExp(`^${type}`) }).click();
       }
       await page.keyboard.press('Escape');
+      // The server's plan: a day roll-up for steps, two calls for heart rate, one for sleep,
+      // for each of the two; a few seconds, not the minutes of participants × types × days.
       await expect(
         page.getByText('Estimated API calls').locator('xpath=following-sibling::*[1]'),
-      ).toHaveText('18');
+      ).toHaveText('8');
+      await expect(
+        page.getByText('Estimated time').locator('xpath=following-sibling::*[1]'),
+      ).toHaveText(/^(about \d+ seconds?|\d+–\d+ seconds)$/);
       await shotsAtBothWidths(page, testInfo, 'extraction-panel');
 
       await page.getByRole('button', { name: 'Preview extraction' }).click();
@@ -166,5 +174,42 @@ test.describe
       const firstThree = lines.slice(0, 3).map((line) => Number(line.split(',')[2]));
       expect(byAccount).toContainEqual(firstThree);
       expect(lines).toHaveLength(6);
+    });
+    test('a participant whose grant Google revoked fails at once, not after a minute of retries', async ({
+      page,
+    }) => {
+      test.setTimeout(120_000);
+      const account = 'ext.carol@gmail.test';
+      const id = addParticipant(studyCode, {
+        email: uniqueEmail('ext-revoked'),
+        firstName: 'Carol',
+        lastName: 'Revoked',
+      });
+      await connect(id, account, researcherToken);
+      const revoked = await fetch(`${SANDBOX_URL}/__admin/health/revoke`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ email: account }),
+      });
+      expect(revoked.ok).toBe(true);
+
+      await signIn(page, owner.email);
+      await expect(page).toHaveURL(/\/researcher\/dashboard/);
+      await page.goto(`/researcher/study/${studyId}?tab=4`);
+      await page.getByLabel('Date', { exact: true }).fill('2026-11-05');
+      const picker = page.getByRole('combobox', { name: 'Participants' });
+      await picker.click();
+      await page.getByRole('option', { name: /Carol Revoked/ }).click();
+      await page.keyboard.press('Escape');
+      await page.getByRole('button', { name: 'Start Extraction' }).click();
+      const naming = page.getByRole('dialog', { name: 'Name Your Extraction' });
+      await naming.getByLabel('Extraction name').fill('Revoked grant');
+      const started = Date.now();
+      await naming.getByRole('button', { name: 'Start Extraction' }).click();
+      const job = page.getByTestId('extraction-job').filter({ hasText: 'Carol Revoked' });
+      await expect(job.getByText('failed', { exact: true })).toBeVisible({ timeout: 60_000 });
+      console.log(`revoked grant: failed after ${Date.now() - started} ms`);
+      await expect(job).toContainText('needs to be renewed');
+      expect(Date.now() - started).toBeLessThan(10_000);
     });
   });

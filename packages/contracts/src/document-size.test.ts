@@ -25,14 +25,15 @@ describe('formatDocumentSize: MB with 2 decimals or KB with 1 decimal', () => {
   });
 });
 
-describe('formatSizeKBRounded: whole KB in participant details', () => {
+describe('formatSizeKBRounded: bytes under 1 KB, whole KB from there, in participant details', () => {
   it.each([
-    [0, '0 KB'],
-    [-5, '0 KB'],
-    // A 40-byte document used to read '0 KB'.
-    [1, '1 KB'],
-    [40, '1 KB'],
-    [511, '1 KB'],
+    [0, '0 bytes'],
+    [-5, '0 bytes'],
+    // A 45-byte document used to read '1 KB' (and before that '0 KB').
+    [1, '1 byte'],
+    [45, '45 bytes'],
+    [1023, '1023 bytes'],
+    [1024, '1 KB'],
     [1535, '1 KB'],
     [1536, '2 KB'],
     [5 * 1024 * 1024, '5120 KB'],

@@ -1,7 +1,7 @@
 /**
  * Every way the product shows a file's size, in one place. Three forms, each fixed by the
  * product (see docs/product.md):
- * - participant details: whole KB, rounded;
+ * - participant details: bytes under 1 KB, whole KB (rounded) from there;
  * - every other document list: "MB with 2 decimals or KB with 1 decimal";
  * - the participant's own profile form: "Bytes, KB, MB or GB".
  * A file with content never reads as zero: the KB forms show at least their smallest step.
@@ -23,10 +23,14 @@ export function formatDocumentSize(bytes: number): string {
   return `${(bytes / MIB).toFixed(2)} MB`;
 }
 
-/** Whole KB, as participant details show documents: at least '1 KB' for a file with content. */
+/**
+ * As participant details show documents: '45 bytes' under 1 KB (rounding a small file up to
+ * '1 KB' overstated it up to 20-fold), whole KB, rounded, from 1 KB on.
+ */
 export function formatSizeKBRounded(bytes: number): string {
-  if (isEmpty(bytes)) return '0 KB';
-  return `${Math.max(1, Math.round(bytes / KIB))} KB`;
+  if (isEmpty(bytes)) return '0 bytes';
+  if (bytes < KIB) return bytes === 1 ? '1 byte' : `${Math.floor(bytes)} bytes`;
+  return `${Math.round(bytes / KIB)} KB`;
 }
 
 const SIZE_UNITS = ['Bytes', 'KB', 'MB', 'GB'] as const;

@@ -18,7 +18,6 @@ import {
   bucketNameForStudy,
   countDaysInclusive,
   defaultExtractionName,
-  estimateExtraction,
   fileExtension,
   formatDateShort,
   formatStudyCode,
@@ -345,41 +344,6 @@ describe('countDaysInclusive', () => {
     expect(countDaysInclusive('')).toBe(0);
     expect(countDaysInclusive('2026-01-05', '2026-01-04')).toBe(0);
     expect(countDaysInclusive('2026-01-05', '2026-02-30')).toBe(0);
-  });
-});
-
-describe('estimateExtraction', () => {
-  it('multiplies participants, data types and inclusive days', () => {
-    expect(
-      estimateExtraction({
-        participants: 3,
-        dataTypes: 4,
-        startDate: '2026-01-01',
-        endDate: '2026-01-10',
-      }),
-    ).toEqual({ days: 10, calls: 120, minMinutes: 12, maxMinutes: 24 });
-  });
-  it('counts a single date as one day', () => {
-    expect(estimateExtraction({ participants: 2, dataTypes: 5, startDate: '2026-01-01' })).toEqual({
-      days: 1,
-      calls: 10,
-      minMinutes: 1,
-      maxMinutes: 2,
-    });
-  });
-  it('is zero with nothing selected or no date', () => {
-    expect(
-      estimateExtraction({ participants: 0, dataTypes: 5, startDate: '2026-01-01' }).calls,
-    ).toBe(0);
-    expect(estimateExtraction({ participants: 2, dataTypes: 2, startDate: '' }).calls).toBe(0);
-  });
-  it('keeps fractional minutes', () => {
-    expect(estimateExtraction({ participants: 1, dataTypes: 3, startDate: '2026-01-01' })).toEqual({
-      days: 1,
-      calls: 3,
-      minMinutes: 0.3,
-      maxMinutes: 0.6,
-    });
   });
 });
 

@@ -177,32 +177,6 @@ export const bucketNameForStudy = (studyId: string | number): string =>
     .toLowerCase()
     .replace(/[^a-z0-9]/g, '-')}-data`;
 
-export interface ExtractionEstimateInput {
-  /** Number of selected participants. */
-  participants: number;
-  /** Number of selected data types. */
-  dataTypes: number;
-  startDate: string;
-  /** Omitted or empty in single-date mode. */
-  endDate?: string | null;
-}
-
-export interface ExtractionEstimate {
-  days: number;
-  calls: number;
-  /** calls / 10, unrounded: the page decides how to show it. */
-  minMinutes: number;
-  /** calls / 5, unrounded. */
-  maxMinutes: number;
-}
-
-/** API calls = participants x data types x days; time = calls/10 to calls/5 minutes. */
-export function estimateExtraction(input: ExtractionEstimateInput): ExtractionEstimate {
-  const days = countDaysInclusive(input.startDate, input.endDate);
-  const calls = Math.max(0, input.participants) * Math.max(0, input.dataTypes) * days;
-  return { days, calls, minMinutes: calls / 10, maxMinutes: calls / 5 };
-}
-
 /**
  * 'Extraction_{yyyy-mm-dd}_{N}participants'. The date is the local calendar date, because the
  * name is proposed to the researcher on their own clock.

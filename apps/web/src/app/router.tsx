@@ -1,8 +1,9 @@
-import { createBrowserRouter, type RouteObject, replace } from 'react-router';
+import { createBrowserRouter, type RouteObject, replace, useLocation } from 'react-router';
 import { LoadingIndicator } from '../components/loading-indicator';
 import { ErrorPage } from './error-page';
 import {
   DashboardRedirect,
+  loadingMessageFor,
   RequireApprovedResearcher,
   RequireMaster,
   RequireSignedIn,
@@ -116,7 +117,7 @@ export const pageRoutes: RouteObject[] = [
 ];
 
 function PageFallback() {
-  return <LoadingIndicator />;
+  return <LoadingIndicator message={loadingMessageFor(useLocation().pathname)} />;
 }
 
 export const appRoutes: RouteObject[] = [

@@ -1,6 +1,8 @@
 /** Extraction: start a run (for several participants, or one with defaults) and follow its jobs. */
 
 import {
+  extractionEstimateBodySchema,
+  extractionEstimateResponseSchema,
   extractionJobDetailResponseSchema,
   extractionJobIdParamsSchema,
   extractionJobsResponseSchema,
@@ -44,6 +46,19 @@ export const extractData = defineOperation({
   body: fitbitExtractDataBodySchema,
   response: extractStartResponseSchema,
   errors: START_ERRORS,
+});
+
+export const estimateExtraction = defineOperation({
+  method: 'POST',
+  path: '/api/studies/:id/extraction-estimate',
+  summary:
+    'The calls a selection would make and how long it should take, from the plan and the quotas (members only)',
+  tags,
+  auth: 'bearer',
+  params: studyIdParamsSchema,
+  body: extractionEstimateBodySchema,
+  response: extractionEstimateResponseSchema,
+  errors: [MEMBER_ERRORS, { 404: ['PARTICIPANT_NOT_FOUND'] }],
 });
 
 export const listExtractionJobs = defineOperation({

@@ -66,7 +66,7 @@ export const EXTRACTION_TASK_STATUSES = [
   'skipped',
 ] as const;
 
-const extractionDateRangeSchema = z
+export const extractionDateRangeSchema = z
   .object({
     startDate: isoDateSchema,
     endDate: isoDateSchema,
@@ -105,6 +105,24 @@ export const extractParticipantDataBodySchema = z
     message: EXTRACTION_MESSAGES.selectParticipant,
     path: ['participantIds'],
   });
+
+/**
+ * `POST /api/studies/:id/extraction-estimate`: what a selection would cost before it is started,
+ * from the server's own plan of the calls and its per-minute quotas.
+ */
+export const extractionEstimateBodySchema = z.object({
+  participantIds: z.array(participantIdSchema).min(1).max(EXTRACTION_MAX_PARTICIPANTS),
+  dataTypes: z.array(dataTypeSchema).min(1).max(DATA_TYPES.length),
+  dateRange: extractionDateRangeSchema,
+});
+
+export const extractionEstimateResponseSchema = successSchema({
+  /** The calls the run would plan (the jobs' "0 / N calls"). */
+  calls: z.number().int().nonnegative(),
+  /** How long the run should take, from its start to its files, as a range in seconds. */
+  seconds: z.object({ min: z.number().nonnegative(), max: z.number().nonnegative() }),
+});
+export type ExtractionEstimateResult = z.infer<typeof extractionEstimateResponseSchema>;
 
 /** `POST /api/fitbit/extract-data`: one participant; the rest defaults (profile, today). */
 export const fitbitExtractDataBodySchema = z.object({

@@ -55,8 +55,13 @@ export const EXTRACTION_PANEL_TEXTS = {
   startDate: 'Start date',
   endDate: 'End date',
   participants: 'Participants',
-  participantsHelp: 'Only participants with a wearable authorization can be selected.',
-  selectAll: 'Select All',
+  participantsHelp:
+    'Search by name, e-mail or participant id. Only participants with a wearable authorization can be selected.',
+  /** Selects every participant whose wearable is connected. */
+  selectAll: (count: number) => `Select all connected (${count})`,
+  /** A participant as the picker names them: name and e-mail, the id when both are missing. */
+  participantLabel: (name: string, email: string, id: string) =>
+    name && email ? `${name} (${email})` : name || email || id,
   clear: 'Clear',
   dataTypes: 'Data types',
   cannotGive: (types: string) => `Cannot give: ${types}`,
@@ -67,7 +72,19 @@ export const EXTRACTION_PANEL_TEXTS = {
   summaryDates: 'Dates',
   summaryCalls: 'Estimated API calls',
   summaryTime: 'Estimated time',
-  minutes: (min: string, max: string) => `${min}–${max} minutes`,
+  /** A run's expected time from its range in seconds: '2–6 seconds', 'about 1 minute', '2–5 minutes'. */
+  estimatedTime: (minSeconds: number, maxSeconds: number) => {
+    const span = (low: number, high: number, unit: string) =>
+      low >= high ? `about ${high} ${unit}${high === 1 ? '' : 's'}` : `${low}–${high} ${unit}s`;
+    const high = Math.max(1, Math.ceil(maxSeconds));
+    if (high < 60) return span(Math.max(1, Math.floor(minSeconds)), high, 'second');
+    const highMinutes = Math.ceil(maxSeconds / 60);
+    if (highMinutes < 120) {
+      return span(Math.max(1, Math.floor(minSeconds / 60)), highMinutes, 'minute');
+    }
+    return span(Math.max(1, Math.floor(minSeconds / 3600)), Math.ceil(maxSeconds / 3600), 'hour');
+  },
+  estimating: 'Estimating...',
   startExtraction: 'Start Extraction',
   starting: 'Starting...',
   preview: 'Preview extraction',

@@ -40,6 +40,14 @@ export const PLACEHOLDER_TEXTS = {
   notGiven: '—',
 } as const;
 
+/**
+ * A page's own loading words, shown from the first moment (while its code and the account check
+ * load too), not only once the page itself waits for its data.
+ */
+export const ROUTE_LOADING_TEXTS = {
+  studyDetail: 'Loading study details...',
+} as const;
+
 /** Navigation, footer and the page frame. */
 export const SHELL_TEXTS = {
   productName: 'Wearable Health Research Platform',

@@ -5,11 +5,12 @@
  * answers, mail and bucket page are study-answers.ts.
  */
 
+import { ROUTE_LOADING_TEXTS } from './shell.js';
 import { LABEL, plural } from './study-labels.js';
 
 /** The page frame, header, tabs and empty states, and what every tab shares. */
 export const STUDY_DETAIL_TEXTS = {
-  loading: 'Loading study details...',
+  loading: ROUTE_LOADING_TEXTS.studyDetail,
   backToDashboard: 'Back to Dashboard',
   notFoundBody: 'It may have been deleted, or you are not a member of it.',
   codeLabel: 'Study Code:',

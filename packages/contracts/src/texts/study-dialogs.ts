@@ -31,6 +31,8 @@ export const INVITE_DIALOG_TEXTS = {
   addParticipant: 'Add Participant',
   removeRow: (n: number) => `Remove participant ${n}`,
   uploadCsv: 'Upload CSV',
+  /** Empties every row, the file's preview and its messages. */
+  clearAll: 'Clear all',
   uploading: 'Reading...',
   csvHelp:
     'A CSV with an "email" column and optionally "phone", "firstName", "lastName". Up to 5 MB.',

@@ -1,10 +1,12 @@
+import { EXTRACTION_SERVER_MESSAGES } from '@research/contracts';
 import { civilDayTotals } from '@research/sandbox';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { extractionTasks } from '../../db/schema/index.js';
+import { extractionTasks, wearableConnections } from '../../db/schema/index.js';
 import { useExtractionKit } from '../../test/extraction-kit.js';
 import { logCapture } from '../../test/test-app.js';
 import type { ExtractionEngineDeps } from './engine.js';
+import { createDbQuota } from './quota.js';
 
 /**
  * The engine's parts seen through whole runs against the sandbox: what a task sends is what the
@@ -128,6 +130,82 @@ describe('an access token that dies between pages', () => {
       clock.offsetMs = offset;
     }
   }, 60_000);
+});
+
+describe('a grant Google revoked (invalid_grant)', () => {
+  for (const [name, tokenExpired] of [
+    ['while the stored access token still looks valid', false],
+    ['with the stored access token expired', true],
+  ] as const) {
+    it(`${name}: the job fails on its first attempt, with no retry queued`, async () => {
+      const account = `engine.revoked.${tokenExpired ? 'expired' : 'fresh'}@gmail.test`;
+      const participant = await kit.connected(account);
+      kit.sandbox.health.revoke(account);
+      if (tokenExpired) {
+        await kit.app.platform.db
+          .update(wearableConnections)
+          .set({ accessExpiresAt: new Date(Date.now() - 1000) })
+          .where(eq(wearableConnections.participantId, participant.id));
+      }
+      // Three calls in flight, as the app runs them; not the job's last attempt.
+      const engine = kit.ownEngine({ callsPerParticipant: 3, finalAttempt: false });
+      const started = await kit.startOn(engine, {
+        name: 'Revoked',
+        dataTypes: ['activity_steps_timeseries', 'heartrate_timeseries', 'sleep_log', 'profile'],
+        day: '2026-11-02',
+        mode: 'range',
+        participantIds: [participant.id],
+      });
+      // A throw here is what queues pg-boss's retry (with back-off): a dead grant must not.
+      await expect(engine.processJob(started.jobs[0]?.id ?? '', false)).resolves.toBeUndefined();
+      const [job] = await engine.listJobs(kit.world.study.id, { runId: started.runId });
+      expect(job).toMatchObject({
+        status: 'failed',
+        error: EXTRACTION_SERVER_MESSAGES.needsReauthorization,
+      });
+      const [connection] = await kit.app.platform.db
+        .select({ status: wearableConnections.status })
+        .from(wearableConnections)
+        .where(eq(wearableConnections.participantId, participant.id));
+      expect(connection?.status).toBe('needs_reauthorization');
+    }, 60_000);
+  }
+});
+
+describe('a dead grant while the other calls wait for the quota', () => {
+  it('fails the job at once: the waiting calls are dropped, not waited out to the next minute', async () => {
+    const account = 'engine.revoked.waiting@gmail.test';
+    const participant = await kit.connected(account);
+    kit.sandbox.health.revoke(account);
+    // One call a minute, and the clock held at the start of a minute: the first call goes out
+    // (and meets the dead grant), the other two lanes wait a whole minute for their slot.
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    const quota = createDbQuota(
+      kit.app.platform.db,
+      { perUserPerMinute: 1, perProjectPerMinute: 1_000 },
+      { now: () => minute },
+    );
+    const engine = kit.ownEngine({ callsPerParticipant: 3, finalAttempt: false, quota });
+    const started = await kit.startOn(engine, {
+      name: 'Revoked, quota full',
+      dataTypes: ['activity_steps_timeseries', 'heartrate_timeseries', 'sleep_log'],
+      day: '2026-11-03',
+      mode: 'range',
+      participantIds: [participant.id],
+    });
+    const began = Date.now();
+    const ended = await Promise.race([
+      engine.processJob(started.jobs[0]?.id ?? '', false).then(() => 'ended'),
+      new Promise((resolve) => setTimeout(() => resolve('still running'), 10_000)),
+    ]);
+    expect(ended).toBe('ended');
+    expect(Date.now() - began).toBeLessThan(10_000);
+    const [job] = await engine.listJobs(kit.world.study.id, { runId: started.runId });
+    expect(job).toMatchObject({
+      status: 'failed',
+      error: EXTRACTION_SERVER_MESSAGES.needsReauthorization,
+    });
+  }, 90_000);
 });
 
 describe('a run whose every task fails', () => {

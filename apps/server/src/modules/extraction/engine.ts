@@ -5,6 +5,7 @@ import type { GoogleHealthClientOptions } from '../../platform/google-health/ind
 import type { JobQueue } from '../../platform/jobs.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
 import type { WearablesService } from '../wearables/index.js';
+import { createEstimate } from './estimate.js';
 import { createFinalize } from './finalize.js';
 import { createJobDefinitions } from './job-definitions.js';
 import { createJobRunner } from './job-runner.js';
@@ -27,6 +28,7 @@ import { createTaskRunner } from './task-runner.js';
  *
  * This file only wires the parts, each in its own file:
  *   start-run.ts        a run's rows and queued jobs (plan.ts decides the calls)
+ *   estimate.ts         a selection's calls and time before it is started (plan and quotas)
  *   job-runner.ts       one participant's job: its lease, its tasks side by side, its failures
  *   task-runner.ts      one task: its pages (provider-call.ts: what was sent, what came back)
  *   lease.ts            a job's lease, so a copy pg-boss handed out twice never writes
@@ -137,6 +139,7 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
     watchJob: queue.watchJob,
     bucketOf,
     start,
+    estimate: createEstimate({ db, config }),
     listJobs,
     jobDetail,
     /** For tests and the benchmark: run a job's work in this process, as a worker would. */

@@ -92,6 +92,19 @@ export const extractionRoutes: FastifyPluginAsync = async (app) => {
     },
   });
 
+  route(app, extractionApi.estimateExtraction, {
+    ...member,
+    handler: async (request) => ({
+      success: true as const,
+      ...(await app.extraction.estimate({
+        studyId: studyAccessOf(request).study.id,
+        participantIds: request.body.participantIds,
+        dataTypes: request.body.dataTypes,
+        dateRange: request.body.dateRange,
+      })),
+    }),
+  });
+
   route(app, extractionApi.listExtractionJobs, {
     ...member,
     handler: async (request) => ({

@@ -711,6 +711,51 @@ describe('who may extract', () => {
   });
 });
 
+describe('the estimate before a start', () => {
+  const estimate = (token: string | null, payload: Record<string, unknown>) =>
+    call({
+      method: 'POST',
+      url: `/api/studies/${kit.world.study.id}/extraction-estimate`,
+      ...(token ? { headers: bearer(token) } : {}),
+      payload,
+    });
+
+  it('gives the calls a start plans and seconds for a small run, to members only', async () => {
+    const participant = await kit.connected('extract.estimate@gmail.test');
+    const selection = {
+      participantIds: [participant.id],
+      dataTypes: ['activity_steps_timeseries', 'heartrate_timeseries', 'sleep_log'],
+      dateRange: { startDate: '2026-11-01', endDate: '2026-11-03', mode: 'range' },
+    };
+    const res = await estimate(kit.world.collaborator.token, selection);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json() as { calls: number; seconds: { min: number; max: number } };
+    // The old formula said 1 × 3 × 3 = 9 calls and 0.9–1.8 minutes.
+    expect(body.calls).toBe(4);
+    expect(body.seconds.max).toBeLessThan(10);
+    const started = await start(kit.world.owner.token, {
+      ...selection,
+      extractionName: 'Estimated',
+    });
+    expect(started.json()).toMatchObject({ callsPlanned: body.calls });
+
+    const outsider = await accountWith(kit.app, 'approved');
+    expect((await estimate(null, selection)).statusCode).toBe(401);
+    expect((await estimate(outsider.token, selection)).statusCode).toBe(403);
+    const ofNoStudy = { ...selection, participantIds: ['P0000000000000abc'] };
+    expect((await estimate(kit.world.owner.token, ofNoStudy)).statusCode).toBe(404);
+    const backwards = {
+      ...selection,
+      dateRange: { startDate: '2026-11-03', endDate: '2026-11-01', mode: 'range' },
+    };
+    const refused = await estimate(kit.world.owner.token, backwards);
+    expect(refused.statusCode).toBe(400);
+    expect((refused.json() as { message: string }).message).toContain(
+      EXTRACTION_SERVER_MESSAGES.endBeforeStart,
+    );
+  });
+});
+
 describe('a worker killed mid-run', () => {
   it('resumes at the unfinished task: finished tasks are not redone, no row is lost or doubled', async () => {
     const account = 'extract.killed@gmail.test';

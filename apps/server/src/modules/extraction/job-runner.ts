@@ -115,7 +115,9 @@ export function createJobRunner(deps: JobRunnerDeps) {
       // Completed and skipped tasks are done; failed ones failed for good on an earlier final
       // attempt (or by a fatal error): reported, not redone.
       const open = tasks.filter((t) => t.status === 'pending' || t.status === 'running');
-      await inLanes(open, (task) => oneTask(lease, job, task, connection, bucket, finalAttempt));
+      await inLanes(open, (task, signal) =>
+        oneTask(lease, job, task, connection, bucket, finalAttempt, signal),
+      );
       await progress.finishJob(lease);
     } catch (error) {
       if (!(error instanceof JobFatal)) throw error;
@@ -126,20 +128,26 @@ export function createJobRunner(deps: JobRunnerDeps) {
   /**
    * Several of the participant's tasks at once, each making its calls in turn; every call still
    * takes a slot of the participant's quota first. The first failure stops new tasks from
-   * starting, and is raised once the ones under way have ended.
+   * starting, and is raised once the ones under way have ended. A fatal one (a dead grant) or a
+   * lost lease also stops the tasks under way before their next call: a lane waiting a minute for
+   * the quota would otherwise keep the job 'running' that long for nothing.
    */
-  async function inLanes(open: TaskRow[], work: (task: TaskRow) => Promise<void>) {
+  async function inLanes(
+    open: TaskRow[],
+    work: (task: TaskRow, signal: AbortSignal) => Promise<void>,
+  ) {
     let failure: { error: unknown } | null = null;
+    const stop = new AbortController();
     let next = 0;
     const lane = async () => {
       for (let task = open[next++]; task && !failure; task = open[next++]) {
         try {
-          await work(task);
+          await work(task, stop.signal);
         } catch (error) {
           // A fatal error or a lost lease wins over whatever another lane met.
-          if (!failure || error instanceof JobFatal || error instanceof LeaseLost) {
-            failure = { error };
-          }
+          const final = error instanceof JobFatal || error instanceof LeaseLost;
+          if (!failure || final) failure = { error };
+          if (final) stop.abort();
         }
       }
     };
@@ -156,6 +164,7 @@ export function createJobRunner(deps: JobRunnerDeps) {
     connection: Connection,
     bucket: string,
     finalAttempt: boolean,
+    signal: AbortSignal,
   ) {
     const missing = missingScopes(task.dataType as DataType, connection.grantedScopes);
     if (missing.length > 0) {
@@ -164,9 +173,10 @@ export function createJobRunner(deps: JobRunnerDeps) {
       return;
     }
     try {
-      await deps.runTask(lease, job, task, connection, bucket);
+      await deps.runTask(lease, job, task, connection, bucket, signal);
     } catch (error) {
-      if (error instanceof LeaseLost) throw error;
+      // Stopped by another lane's fatal failure, which the job reports: nothing to add here.
+      if (error instanceof LeaseLost || signal.aborted) throw error;
       if (error instanceof AppError && error.code === 'NEEDS_REAUTHORIZATION') {
         throw new JobFatal(EXTRACTION_SERVER_MESSAGES.needsReauthorization);
       }

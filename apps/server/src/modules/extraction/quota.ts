@@ -14,8 +14,11 @@ export interface QuotaLimits {
 }
 
 export interface DbQuota {
-  /** Resolves when a call for this Google user may go out now, with the window it counts in. */
-  acquire(healthUserId: string): Promise<number>;
+  /**
+   * Resolves when a call for this Google user may go out now, with the window it counts in;
+   * rejects as soon as `signal` aborts (the job failed for good: its waiting calls are dropped).
+   */
+  acquire(healthUserId: string, signal?: AbortSignal): Promise<number>;
   /** Drops windows older than 10 minutes. */
   prune(): Promise<void>;
 }
@@ -70,17 +73,32 @@ export function createDbQuota(
       .where(and(eq(t.key, key), eq(t.windowStart, window)));
   }
 
+  /** The wait for the next window, cut short when the caller gives up. */
+  function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    if (!signal) return sleep(ms);
+    signal.throwIfAborted();
+    return new Promise((resolve, reject) => {
+      const abort = () => reject(signal.reason);
+      signal.addEventListener('abort', abort, { once: true });
+      sleep(ms).then(() => {
+        signal.removeEventListener('abort', abort);
+        resolve();
+      }, reject);
+    });
+  }
+
   return {
-    async acquire(healthUserId) {
+    async acquire(healthUserId, signal) {
       const userKey = `user:${healthUserId}`;
       for (;;) {
+        signal?.throwIfAborted();
         const at = now();
         const window = Math.floor(at / WINDOW_MS) * WINDOW_MS;
         const slots = await take(userKey, window);
         if (slots.user && slots.project) return window;
         // The project's window is full: the user's slot goes back for the next caller.
         if (slots.user) await giveBack(userKey, window);
-        await sleep(window + WINDOW_MS - at + Math.floor(random() * 250));
+        await wait(window + WINDOW_MS - at + Math.floor(random() * 250), signal);
       }
     },
     async prune() {

@@ -4,18 +4,16 @@ import {
   type ExtractionDateRange,
   type ExtractionJob,
 } from '@research/contracts';
-import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import {
   type ExtractionRunParams,
   extractionJobs,
   extractionRuns,
   extractionTasks,
-  participants,
-  wearableConnections,
 } from '../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { recordAudit } from '../audit/index.js';
+import { participantGrants } from './participant-grants.js';
 import { type ExtractionPlan, planExtraction } from './plan.js';
 import { runPrefix } from './records.js';
 
@@ -47,16 +45,7 @@ export function createStartRun(deps: StartRunDeps) {
 
   /** The participants' granted scopes; each must be of the study and actively connected. */
   async function selectable(studyId: string, ids: string[]) {
-    const found = await db
-      .select({
-        id: participants.id,
-        studyId: participants.studyId,
-        status: wearableConnections.status,
-        grantedScopes: wearableConnections.grantedScopes,
-      })
-      .from(participants)
-      .leftJoin(wearableConnections, eq(wearableConnections.participantId, participants.id))
-      .where(and(inArray(participants.id, ids), isNull(participants.deletedAt)));
+    const found = await participantGrants(db, ids);
     const byId = new Map(found.map((p) => [p.id, p]));
     for (const id of ids) {
       const p = byId.get(id);

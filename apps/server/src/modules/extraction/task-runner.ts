@@ -57,19 +57,21 @@ export function createTaskRunner(deps: TaskRunnerDeps) {
     };
   }
 
+  /** `signal` aborts when the job has failed for good: the task stops before its next call. */
   async function runTask(
     lease: Lease,
     job: JobRow,
     task: TaskRow,
     connection: Connection,
     bucket: string,
+    signal?: AbortSignal,
   ) {
     const tokens = await tokenKeeper(job.participantId);
     const exchange = createProviderCall({
       endpoints: deps.config.googleHealth,
       clientOptions: deps.clientOptions,
       fetch: deps.fetch,
-      beforeEach: () => deps.quota.acquire(connection.healthUserId).then(() => {}),
+      beforeEach: () => deps.quota.acquire(connection.healthUserId, signal).then(() => {}),
     });
     /** A page; an access token that died mid-task (an hour is long) is refreshed once, and the page asked again. */
     const fetchPage = async (
@@ -98,6 +100,7 @@ export function createTaskRunner(deps: TaskRunnerDeps) {
       let pageToken: string | null = null;
       let page = 0;
       do {
+        signal?.throwIfAborted();
         const { body, ...sent } = await fetchPage(call, pageToken, reader);
         // Into the part at once, before anything is awaited: a parsed page of 10,000 points dies
         // young instead of waiting, with those of every other task in flight, to be promoted.

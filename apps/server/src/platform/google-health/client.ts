@@ -135,7 +135,9 @@ export function createGoogleHealthClient(
       let response: Response;
       try {
         response = await doFetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-      } catch {
+      } catch (error) {
+        // The caller gave up (its own abort; our timeout is a TimeoutError): no retry.
+        if (error instanceof Error && error.name === 'AbortError') throw error;
         // Network failure or timeout: transient like a 503.
         if (attempt + 1 >= retry.maxAttempts) {
           throw new GoogleHealthError('unavailable', 0, 'NETWORK', 'Google: no answer');

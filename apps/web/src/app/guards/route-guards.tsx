@@ -1,3 +1,4 @@
+import { ROUTE_LOADING_TEXTS } from '@research/contracts';
 import { Navigate, Outlet, useLocation, useNavigation } from 'react-router';
 import { LoadingIndicator } from '../../components/loading-indicator';
 import { useSecureAuth } from '../../lib/auth/auth-provider';
@@ -17,6 +18,14 @@ import { useUser } from '../../lib/auth/user-provider';
  * wrong page never flashes. They wait on `initializing` (not on the sign-in `loading` flag) so a
  * sign-in in progress never unmounts the portal that started it.
  */
+
+/**
+ * What a page loading at `pathname` says while its guard or its code loads: the study page says
+ * what it loads from the first moment, not a bare 'Loading...' until its own data is asked for.
+ */
+export function loadingMessageFor(pathname: string): string | undefined {
+  return pathname.startsWith('/researcher/study/') ? ROUTE_LOADING_TEXTS.studyDetail : undefined;
+}
 
 /**
  * To the portal, remembering where the person was going (e.g. an invitation link with
@@ -66,9 +75,10 @@ export function RequireMaster() {
 export function RequireApprovedResearcher() {
   const { user, initializing } = useSecureAuth();
   const { profile, loading } = useUser();
-  if (initializing) return <LoadingIndicator />;
+  const message = loadingMessageFor(useLocation().pathname);
+  if (initializing) return <LoadingIndicator message={message} />;
   if (!user) return <ToSignIn />;
-  if (loading) return <LoadingIndicator />;
+  if (loading) return <LoadingIndicator message={message} />;
   if (!isApprovedResearcher(profile)) {
     return <Navigate to={ROUTES.applicationStatus} replace />;
   }

@@ -37,9 +37,15 @@ const job = (over: Partial<ExtractionJob>): ExtractionJob => ({
 
 const RUN_ID = 'b0000000-0000-4000-8000-000000000002';
 
-function renderPanel(options: { jobs?: ExtractionJob[]; routes?: Record<string, FakeRoute> } = {}) {
+function renderPanel(
+  options: {
+    jobs?: ExtractionJob[];
+    routes?: Record<string, FakeRoute>;
+    rows?: ReturnType<typeof row>[];
+  } = {},
+) {
   const notify = vi.fn();
-  const rows = [
+  const rows = options.rows ?? [
     row({}),
     row({
       id: 'P0000000000000002',
@@ -61,6 +67,14 @@ function renderPanel(options: { jobs?: ExtractionJob[]; routes?: Record<string, 
       body: { success: true, authorizations: rows, totalCount: rows.length },
     },
     'GET /api/studies/s-1/extraction-jobs': { body: { success: true, jobs: options.jobs ?? [] } },
+    // The server's plan of the selection: 2 calls a participant, a few seconds.
+    'POST /api/studies/s-1/extraction-estimate': (request) => ({
+      body: {
+        success: true,
+        calls: 2 * (request.body as { participantIds: string[] }).participantIds.length,
+        seconds: { min: 1.2, max: 5.5 },
+      },
+    }),
     'POST /api/data-extraction/extract-participant-data': {
       body: {
         success: true,
@@ -73,6 +87,10 @@ function renderPanel(options: { jobs?: ExtractionJob[]; routes?: Record<string, 
     },
     ...options.routes,
   });
+  const estimates = () =>
+    calls
+      .filter((c) => c.method === 'POST' && c.path === '/api/studies/s-1/extraction-estimate')
+      .map((c) => c.body);
   const posted = () =>
     calls
       .filter(
@@ -85,39 +103,86 @@ function renderPanel(options: { jobs?: ExtractionJob[]; routes?: Record<string, 
       <ExtractionPanel studyId="s-1" signedIn notify={notify} />
     </QueryClientProvider>,
   );
-  return { posted, notify };
+  return { posted, estimates, notify };
 }
 
 describe('data extraction panel', () => {
   afterEach(() => vi.unstubAllGlobals());
 
-  it('starts disabled at 0 calls; Select All takes only connected participants; shows what a grant cannot give', async () => {
+  it('starts disabled at 0 calls; "Select all connected" takes only connected participants; shows what a grant cannot give', async () => {
     const user = userEvent.setup();
     renderPanel();
     const startButton = screen.getByRole('button', { name: 'Start Extraction' });
     expect(startButton).toBeDisabled();
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Select All' })).toBeEnabled());
-    await user.click(screen.getByRole('button', { name: 'Select All' }));
-    expect(screen.getByText('Florence Nightingale')).toBeInTheDocument();
-    expect(screen.getByText('Mary Seacole')).toBeInTheDocument();
-    expect(screen.queryByText('Ada Lovelace')).not.toBeInTheDocument();
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Select all connected (2)' })).toBeEnabled(),
+    );
+    await user.click(screen.getByRole('button', { name: 'Select all connected (2)' }));
+    expect(screen.getByText('Florence Nightingale (florence@example.test)')).toBeInTheDocument();
+    expect(screen.getByText(/^Mary Seacole \(/)).toBeInTheDocument();
+    expect(screen.queryByText(/^Ada Lovelace/)).not.toBeInTheDocument();
     await user.click(screen.getByRole('combobox', { name: 'Participants' }));
     const listbox = await screen.findByRole('listbox');
     expect(within(listbox).getByText(/Cannot give: .*sleep_log/)).toBeInTheDocument();
-    expect(within(listbox).getByText('not authorized')).toBeInTheDocument();
+    expect(within(listbox).getByText(/· not authorized$/)).toBeInTheDocument();
     // Opening the participant list renders every option: slow on a busy machine.
   }, 15_000);
+
+  it('the picker shows each participant’s e-mail and finds them by name, e-mail or id', async () => {
+    const user = userEvent.setup();
+    const bea = (n: number, over: Partial<ReturnType<typeof row>> = {}) =>
+      row({
+        id: `P00000000000000b${n}`,
+        participantId: `P00000000000000b${n}`,
+        name: 'Bea Desk',
+        email: `bea${n}@example.test`,
+        ...over,
+      });
+    renderPanel({ rows: [bea(1), bea(2), bea(3), bea(4, { authorizationStatus: false })] });
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Select all connected (3)' })).toBeEnabled(),
+    );
+    const picker = screen.getByRole('combobox', { name: 'Participants' });
+    await user.click(picker);
+    let listbox = await screen.findByRole('listbox');
+    // Three of the same name, told apart by their e-mail and id.
+    for (const n of [1, 2, 3]) {
+      expect(
+        within(listbox).getByText(`bea${n}@example.test · P00000000000000b${n}`),
+      ).toBeInTheDocument();
+    }
+    await user.type(picker, 'bea2@');
+    listbox = await screen.findByRole('listbox');
+    expect(within(listbox).getAllByRole('option')).toHaveLength(1);
+    await user.click(within(listbox).getByRole('option', { name: /bea2@example\.test/ }));
+    await user.clear(picker);
+    await user.type(picker, '00b3');
+    listbox = await screen.findByRole('listbox');
+    expect(within(listbox).getAllByRole('option')).toHaveLength(1);
+    await user.click(within(listbox).getByRole('option', { name: /bea3@example\.test/ }));
+    await user.keyboard('{Escape}');
+    // The chosen ones read with their e-mail too.
+    expect(screen.getByText('Bea Desk (bea2@example.test)')).toBeInTheDocument();
+    expect(screen.getByText('Bea Desk (bea3@example.test)')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Select all connected (3)' }));
+    expect(screen.getByText('Bea Desk (bea1@example.test)')).toBeInTheDocument();
+    expect(screen.queryByText('Bea Desk (bea4@example.test)')).toBeNull();
+  }, 20_000);
 
   it('names the run (default name, required) and posts one request for all participants', async () => {
     const user = userEvent.setup();
     const { posted } = renderPanel();
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Select All' })).toBeEnabled());
-    await user.click(screen.getByRole('button', { name: 'Select All' }));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Select all connected (2)' })).toBeEnabled(),
+    );
+    await user.click(screen.getByRole('button', { name: 'Select all connected (2)' }));
     await user.click(screen.getByRole('button', { name: 'Date Range' }));
     await user.type(screen.getByLabelText('Start date'), '2026-11-01');
     await user.type(screen.getByLabelText('End date'), '2026-11-03');
-    // 2 participants × 1 type (profile) × 3 days.
-    expect(screen.getByText('Estimated API calls').nextSibling).toHaveTextContent('6');
+    // The server's estimate, not participants × types × days.
+    await waitFor(() =>
+      expect(screen.getByText('Estimated API calls').nextSibling).toHaveTextContent('4'),
+    );
     await user.click(screen.getByRole('button', { name: 'Start Extraction' }));
     const dialog = await screen.findByRole('dialog', { name: 'Name Your Extraction' });
     const name = within(dialog).getByLabelText('Extraction name');
@@ -140,11 +205,35 @@ describe('data extraction panel', () => {
     // Typing dates and a name takes a while on a busy machine.
   }, 15_000);
 
+  it('estimates from the server’s plan and quotas: calls and time in seconds, not the old minutes', async () => {
+    const user = userEvent.setup();
+    const { estimates } = renderPanel();
+    const summary = () => screen.getByText('Estimated time').nextSibling;
+    expect(summary()).toHaveTextContent('—');
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Select all connected (2)' })).toBeEnabled(),
+    );
+    await user.click(screen.getByRole('button', { name: 'Select all connected (2)' }));
+    // No date yet: nothing to estimate, nothing asked.
+    expect(estimates()).toEqual([]);
+    await user.type(screen.getByLabelText('Date'), '2026-11-05');
+    await waitFor(() => expect(summary()).toHaveTextContent('1–6 seconds'));
+    expect(screen.getByText('Estimated API calls').nextSibling).toHaveTextContent('4');
+    expect(screen.queryByText(/minutes/)).toBeNull();
+    expect(estimates().at(-1)).toEqual({
+      participantIds: ['P0000000000000001', 'P0000000000000002'],
+      dataTypes: ['profile'],
+      dateRange: { startDate: '2026-11-05', endDate: '2026-11-05', mode: 'single' },
+    });
+  }, 15_000);
+
   it('says which input is missing', async () => {
     const user = userEvent.setup();
     const { notify } = renderPanel();
-    await waitFor(() => expect(screen.getByRole('button', { name: 'Select All' })).toBeEnabled());
-    await user.click(screen.getByRole('button', { name: 'Select All' }));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Select all connected (2)' })).toBeEnabled(),
+    );
+    await user.click(screen.getByRole('button', { name: 'Select all connected (2)' }));
     await user.click(screen.getByRole('button', { name: 'Date Range' }));
     await user.type(screen.getByLabelText('Start date'), '2026-11-01');
     await user.click(screen.getByRole('button', { name: 'Start Extraction' }));
@@ -154,6 +243,36 @@ describe('data extraction panel', () => {
       EXTRACTION_MESSAGES.selectBothDates,
     );
   });
+
+  it('says at the end date when it is before the start date or the range is too long', async () => {
+    const user = userEvent.setup();
+    const { notify } = renderPanel();
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Select all connected (2)' })).toBeEnabled(),
+    );
+    await user.click(screen.getByRole('button', { name: 'Select all connected (2)' }));
+    await user.click(screen.getByRole('button', { name: 'Date Range' }));
+    await user.type(screen.getByLabelText('Start date'), '2026-11-05');
+    await user.type(screen.getByLabelText('End date'), '2026-11-01');
+    expect(screen.getByLabelText('End date')).toHaveAccessibleDescription(
+      'The end date must not be before the start date',
+    );
+    expect(screen.getByLabelText('End date')).toBeInvalid();
+    await user.clear(screen.getByLabelText('Start date'));
+    await user.type(screen.getByLabelText('Start date'), '2025-01-01');
+    expect(screen.getByLabelText('End date')).toHaveAccessibleDescription(
+      'The date range must not be longer than 366 days',
+    );
+    await user.click(screen.getByRole('button', { name: 'Start Extraction' }));
+    expect(notify).toHaveBeenCalledWith(
+      'error',
+      'Validation Error',
+      'The date range must not be longer than 366 days',
+    );
+    await user.clear(screen.getByLabelText('Start date'));
+    await user.type(screen.getByLabelText('Start date'), '2026-10-30');
+    expect(screen.getByLabelText('End date')).not.toHaveAccessibleDescription();
+  }, 20_000);
 
   it('lists jobs with a cut name, determinate progress with calls, and the error of a failed one', async () => {
     renderPanel({

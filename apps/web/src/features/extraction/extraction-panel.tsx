@@ -27,7 +27,7 @@ export interface ExtractionPanelProps {
 export function ExtractionPanel({ studyId, signedIn, notify }: ExtractionPanelProps) {
   const authorizations = useParticipantAuthorizations(studyId);
   const jobs = useExtractionJobs(studyId);
-  const selection = useExtractionSelection();
+  const selection = useExtractionSelection(studyId);
   const dialog = useStartExtractionDialog(studyId, selection, signedIn, notify);
   const [previewing, setPreviewing] = useState(false);
   const [detailJob, setDetailJob] = useState<string | null>(null);
@@ -62,7 +62,7 @@ export function ExtractionPanel({ studyId, signedIn, notify }: ExtractionPanelPr
             <Button
               variant="contained"
               onClick={dialog.openDialog}
-              disabled={selection.estimate.calls === 0 || running}
+              disabled={!selection.startable || running}
             >
               {dialog.pending ? T.starting : T.startExtraction}
             </Button>

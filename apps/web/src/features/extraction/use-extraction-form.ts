@@ -1,10 +1,11 @@
 import {
   authenticationRequiredTo,
+  countDaysInclusive,
   type DataType,
   DEFAULT_DATA_TYPE,
   defaultExtractionName,
   EXTRACTION_MESSAGES,
-  estimateExtraction,
+  extractionDateRangeSchema,
   NOTIFICATION_TITLES,
   EXTRACTION_PANEL_TEXTS as T,
   UNKNOWN_ERROR,
@@ -12,33 +13,50 @@ import {
 } from '@research/contracts';
 import { useState } from 'react';
 import type { Notify } from '../../components/notification-modal';
+import { type EstimateRequest, useExtractionEstimate } from './api/get-extraction-estimate';
 import { useStartExtraction } from './api/start-extraction';
 
 export type DateMode = 'single' | 'range';
 
 /** What the researcher picks: dates, participants and data types, with the estimate they give. */
-export function useExtractionSelection() {
+export function useExtractionSelection(studyId: string) {
   const [mode, setMode] = useState<DateMode>('single');
   const [startDate, setStartDate] = useState('');
   const [endDate, setEndDate] = useState('');
   const [selected, setSelected] = useState<WearableAuthorizationRow[]>([]);
   const [dataTypes, setDataTypes] = useState<DataType[]>([DEFAULT_DATA_TYPE]);
 
-  const estimate = estimateExtraction({
-    participants: selected.length,
-    dataTypes: dataTypes.length,
-    startDate: startDate,
-    endDate: mode === 'range' ? endDate : null,
-  });
   const dates =
     mode === 'single' ? startDate || '—' : startDate && endDate ? `${startDate} – ${endDate}` : '—';
+  // The server's own rule for a range (end not before start, not too long), shown at the field.
+  const dateProblem =
+    mode === 'range' && startDate && endDate
+      ? (extractionDateRangeSchema.safeParse({ startDate, endDate, mode }).error?.issues[0]
+          ?.message ?? null)
+      : null;
+
+  // Start opens once someone, something and a day are chosen (a missing end date or a bad range
+  // is then said on click); the estimate waits for a complete, valid selection.
+  const startable =
+    selected.length > 0 &&
+    dataTypes.length > 0 &&
+    countDaysInclusive(startDate, mode === 'range' ? endDate : null) > 0;
+  const complete = startable && (mode === 'single' || endDate !== '') && dateProblem === null;
+  const request: EstimateRequest | null = complete
+    ? {
+        participantIds: selected.map((s) => s.participantId).sort(),
+        dataTypes: [...dataTypes].sort(),
+        dateRange: { startDate, endDate: mode === 'range' ? endDate : startDate, mode },
+      }
+    : null;
+  const estimate = useExtractionEstimate(studyId, request);
 
   const validationError = (): string | null => {
     if (selected.length === 0) return EXTRACTION_MESSAGES.selectParticipant;
     if (dataTypes.length === 0) return EXTRACTION_MESSAGES.selectDataType;
     if (mode === 'single' && !startDate) return EXTRACTION_MESSAGES.selectDate;
     if (mode === 'range' && (!startDate || !endDate)) return EXTRACTION_MESSAGES.selectBothDates;
-    return null;
+    return dateProblem;
   };
 
   return {
@@ -52,8 +70,13 @@ export function useExtractionSelection() {
     setSelected,
     dataTypes,
     setDataTypes,
-    estimate,
+    startable,
+    complete,
+    /** The server's estimate of the current selection; the last one while the next loads. */
+    estimate: complete ? estimate.data : undefined,
+    estimating: complete && estimate.isFetching,
     dates,
+    dateProblem,
     validationError,
   };
 }

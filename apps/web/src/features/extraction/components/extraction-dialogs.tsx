@@ -9,11 +9,12 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { previewList, EXTRACTION_PANEL_TEXTS as T } from '@research/contracts';
 import type { ExtractionSelection, StartExtractionDialogState } from '../use-extraction-form';
-import { participantNameOf } from './extraction-selection';
+import { participantLabelOf } from './extraction-selection';
 import { PreviewBlock, SummaryLines } from './summary-lines';
 
-const formatMinutes = (value: number) =>
-  value < 10 ? value.toFixed(1).replace(/\.0$/, '') : String(Math.round(value));
+/** The estimate's calls, '…' while the first answer for a complete selection is on its way. */
+const callsOf = (selection: ExtractionSelection) =>
+  selection.estimate ? String(selection.estimate.calls) : selection.complete ? '…' : '0';
 
 /** The counts, dates, calls and time the current selection gives. */
 export function SelectionSummary({ selection }: { selection: ExtractionSelection }) {
@@ -29,10 +30,14 @@ export function SelectionSummary({ selection }: { selection: ExtractionSelection
             [T.summaryParticipants, String(selection.selected.length)],
             [T.summaryDataTypes, String(selection.dataTypes.length)],
             [T.summaryDates, selection.dates],
-            [T.summaryCalls, String(estimate.calls)],
+            [T.summaryCalls, callsOf(selection)],
             [
               T.summaryTime,
-              T.minutes(formatMinutes(estimate.minMinutes), formatMinutes(estimate.maxMinutes)),
+              estimate
+                ? T.estimatedTime(estimate.seconds.min, estimate.seconds.max)
+                : selection.complete
+                  ? T.estimating
+                  : '—',
             ],
           ]}
         />
@@ -69,7 +74,7 @@ export function NameDialog({ selection, dialog }: NameDialogProps) {
             [T.summaryParticipants, String(selection.selected.length)],
             [T.summaryDataTypes, selection.dataTypes.join(', ')],
             [T.summaryDates, selection.dates],
-            [T.summaryCalls, String(selection.estimate.calls)],
+            [T.summaryCalls, callsOf(selection)],
           ]}
         />
       </DialogContent>
@@ -101,13 +106,13 @@ export function PreviewDialog({ selection, open, onClose }: PreviewDialogProps) 
       <DialogContent>
         <PreviewBlock
           title={T.summaryParticipants}
-          preview={previewList(selection.selected.map(participantNameOf))}
+          preview={previewList(selection.selected.map(participantLabelOf))}
         />
         <PreviewBlock title={T.summaryDataTypes} preview={previewList(selection.dataTypes)} />
         <SummaryLines
           lines={[
             [T.summaryDates, selection.dates],
-            [T.summaryCalls, String(selection.estimate.calls)],
+            [T.summaryCalls, callsOf(selection)],
           ]}
         />
       </DialogContent>

@@ -1,4 +1,4 @@
-import Autocomplete from '@mui/material/Autocomplete';
+import Autocomplete, { createFilterOptions } from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
@@ -20,6 +20,15 @@ import type { DateMode, ExtractionSelection } from '../use-extraction-form';
 
 export const participantNameOf = (row: WearableAuthorizationRow) =>
   row.name || row.email || row.participantId;
+
+/** Name and e-mail: several participants may share a name ('Bea Desk' three times). */
+export const participantLabelOf = (row: WearableAuthorizationRow) =>
+  T.participantLabel(row.name, row.email, row.participantId);
+
+/** The typed text is looked for in the name, the e-mail and the participant id. */
+const filterParticipants = createFilterOptions<WearableAuthorizationRow>({
+  stringify: (row) => `${row.name} ${row.email} ${row.participantId}`,
+});
 
 /** The types a participant's grant cannot give (a scope of the type is missing). */
 function missingTypes(row: WearableAuthorizationRow): DataType[] {
@@ -63,6 +72,8 @@ export function DateFields({ selection }: { selection: ExtractionSelection }) {
               inputLabel: { shrink: true },
               htmlInput: { min: startDate || undefined },
             }}
+            error={selection.dateProblem !== null}
+            helperText={selection.dateProblem ?? undefined}
             size="small"
           />
         )}
@@ -89,7 +100,8 @@ export function ParticipantPicker({ rows, loading, selection }: ParticipantPicke
         value={selection.selected}
         loading={loading}
         getOptionDisabled={(row) => !row.authorizationStatus}
-        getOptionLabel={participantNameOf}
+        getOptionLabel={participantLabelOf}
+        filterOptions={filterParticipants}
         isOptionEqualToValue={(a, b) => a.participantId === b.participantId}
         onChange={(_e, value) => selection.setSelected(value)}
         renderOption={(props, row, { selected: checked }) => {
@@ -97,7 +109,12 @@ export function ParticipantPicker({ rows, loading, selection }: ParticipantPicke
           return (
             <li key={key} {...rest}>
               <Checkbox size="small" checked={checked} sx={{ mr: 1 }} />
-              <ListItemText primary={participantNameOf(row)} secondary={participantNote(row)} />
+              <ListItemText
+                primary={participantNameOf(row)}
+                secondary={[row.name ? row.email : '', row.participantId, participantNote(row)]
+                  .filter(Boolean)
+                  .join(' · ')}
+              />
             </li>
           );
         }}
@@ -106,8 +123,12 @@ export function ParticipantPicker({ rows, loading, selection }: ParticipantPicke
         )}
       />
       <Stack direction="row" spacing={1} sx={{ mt: 1 }}>
-        <Button size="small" onClick={() => selection.setSelected(selectable)}>
-          {T.selectAll}
+        <Button
+          size="small"
+          onClick={() => selection.setSelected(selectable)}
+          disabled={selectable.length === 0}
+        >
+          {T.selectAll(selectable.length)}
         </Button>
         <Button size="small" onClick={() => selection.setSelected([])}>
           {T.clear}
@@ -117,10 +138,11 @@ export function ParticipantPicker({ rows, loading, selection }: ParticipantPicke
   );
 }
 
+/** Why a participant cannot be picked, or what their grant cannot give; '' when nothing. */
 function participantNote(row: WearableAuthorizationRow): string {
   if (!row.authorizationStatus) return T.notAuthorized;
   const missing = missingTypes(row);
-  return missing.length > 0 ? T.cannotGive(missing.join(', ')) : row.participantId;
+  return missing.length > 0 ? T.cannotGive(missing.join(', ')) : '';
 }
 
 /** The data types to extract, each with its note. */

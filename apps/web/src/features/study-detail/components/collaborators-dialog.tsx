@@ -163,6 +163,7 @@ export function CollaboratorsDialog({
         busy,
         onSend: send,
       }}
+      onExited={reset}
       onContinue={inviting ? continueInvite : mail.continueContact}
     >
       {inviting ? (

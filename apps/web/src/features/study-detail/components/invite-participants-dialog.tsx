@@ -10,7 +10,7 @@ import {
   type Study,
   validateCsvFile,
 } from '@research/contracts';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { ApiError } from '../../../lib/api-client';
 import { useParticipants } from '../api/get-participants';
 import { useSendInvitations } from '../api/send-invitations';
@@ -24,6 +24,7 @@ import {
   type InviteRow,
   InviteRows,
   inviteProblem,
+  typedRows,
 } from './invite-rows';
 import { MailDialogFrame, useContactMail, useMailDialogState } from './mail-dialog';
 import type { MailMode } from './mode-toggle';
@@ -80,6 +81,9 @@ export function InviteParticipantsDialog({
   const [csvError, setCsvError] = useState<string | null>(null);
   const [csvPreview, setCsvPreview] = useState<CsvPreview | null>(null);
   const [csvNotice, setCsvNotice] = useState<string | null>(null);
+  // Counts file choices (and clears): an answer for a file that was replaced, cleared or
+  // cancelled since is dropped instead of filling the rows.
+  const fileChoice = useRef(0);
 
   const roster = useUploadRoster();
   const sendInvitations = useSendInvitations();
@@ -97,15 +101,22 @@ export function InviteParticipantsDialog({
   }));
   const busy = sendInvitations.isPending || contactMail.isPending;
 
-  const reset = () => {
-    mail.reset();
+  /** Every row, the file and its messages go. */
+  const clearAll = () => {
+    fileChoice.current += 1;
     setRows([EMPTY_ROW]);
     setInviteIssue(null);
     setCsvError(null);
     setCsvPreview(null);
     setCsvNotice(null);
-    recipientList.setSearchInput('');
     roster.reset();
+  };
+
+  /** Back to a blank dialog, once it has closed: reopening never shows the last attempt. */
+  const reset = () => {
+    mail.reset();
+    clearAll();
+    recipientList.setSearchInput('');
   };
 
   const close = () => {
@@ -119,8 +130,15 @@ export function InviteParticipantsDialog({
   };
 
   const readCsv = async (file: File) => {
+    const choice = ++fileChoice.current;
+    const current = () => choice === fileChoice.current;
+    // A new file replaces the last one whatever it holds: the last file's rows, preview and
+    // messages go now, so a file with errors can never leave the previous one's addresses in.
+    setRows(typedRows);
+    setCsvPreview(null);
     setCsvError(null);
     setCsvNotice(null);
+    setInviteIssue(null);
     const problem = validateCsvFile(file);
     if (problem) {
       setCsvError(problem);
@@ -130,9 +148,10 @@ export function InviteParticipantsDialog({
     try {
       text = await readText(file);
     } catch {
-      setCsvError(CSV_MESSAGES.readFailed);
+      if (current()) setCsvError(CSV_MESSAGES.readFailed);
       return;
     }
+    if (!current()) return;
     if (text.replace(/^\uFEFF/, '').trim() === '') {
       setCsvError(CSV_MESSAGES.empty);
       return;
@@ -148,10 +167,12 @@ export function InviteParticipantsDialog({
         dryRun: true,
         intent: 'invite',
       });
+      if (!current()) return;
       const parsed: InviteRow[] = (result.participants ?? []).map((row) => ({
         email: normalizeEmail(row.email),
         // As the researcher would have typed it: North American numbers in the invite grouping.
         phone: row.phoneNumber ? formatPhoneInput(row.phoneNumber) : '',
+        fromFile: true,
       }));
       // Participants of the study (and repeats in the file) are left out by the server and
       // listed, so the researcher sees why fewer rows arrived.
@@ -168,9 +189,8 @@ export function InviteParticipantsDialog({
         const added = parsed.filter((row) => !seen.has(row.email) && seen.add(row.email));
         return [...kept, ...added];
       });
-      setInviteIssue(null);
     } catch (error) {
-      setCsvError(csvFailure(error));
+      if (current()) setCsvError(csvFailure(error));
     }
   };
 
@@ -253,6 +273,7 @@ export function InviteParticipantsDialog({
         busy,
         onSend: send,
       }}
+      onExited={reset}
       onContinue={inviting ? continueInvite : mail.continueContact}
       continueDisabled={inviting && !hasAnyEmail(rows)}
     >
@@ -269,6 +290,7 @@ export function InviteParticipantsDialog({
           csvNotice={csvNotice}
           csvPreview={csvPreview}
           onCsvFile={readCsv}
+          onClearAll={clearAll}
         />
       ) : (
         <ContactForm

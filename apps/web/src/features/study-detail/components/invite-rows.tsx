@@ -1,4 +1,5 @@
 import Add from '@mui/icons-material/Add';
+import ClearAll from '@mui/icons-material/ClearAll';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import UploadFile from '@mui/icons-material/UploadFile';
 import Alert from '@mui/material/Alert';
@@ -28,6 +29,8 @@ export interface InviteRow {
   email: string;
   /** As typed and shown: '(555) 123-4567', or '+44 7700 900123'. */
   phone: string;
+  /** Came from the last CSV file: the next file replaces it (edited or not). */
+  fromFile?: true;
 }
 
 export const EMPTY_ROW: InviteRow = { email: '', phone: '' };
@@ -35,6 +38,12 @@ export const EMPTY_ROW: InviteRow = { email: '', phone: '' };
 /** Rows with something typed in; wholly blank rows are ignored. */
 export const filledRows = (rows: readonly InviteRow[]): InviteRow[] =>
   rows.filter((row) => row.email.trim() !== '' || row.phone.trim() !== '');
+
+/** The rows the researcher typed: what is left when a new file replaces the last one. */
+export const typedRows = (rows: readonly InviteRow[]): InviteRow[] => {
+  const kept = rows.filter((row) => !row.fromFile);
+  return kept.length > 0 ? kept : [EMPTY_ROW];
+};
 
 /** Continue stays disabled until some participant has an e-mail. */
 export const hasAnyEmail = (rows: readonly InviteRow[]): boolean =>
@@ -70,6 +79,8 @@ export interface InviteRowsProps {
   csvNotice: string | null;
   csvPreview: CsvPreview | null;
   onCsvFile: (file: File) => void;
+  /** Empties the rows, the file's preview and the CSV messages. */
+  onClearAll: () => void;
   disabled?: boolean;
 }
 
@@ -83,6 +94,7 @@ export function InviteRows({
   csvNotice,
   csvPreview,
   onCsvFile,
+  onClearAll,
   disabled = false,
 }: InviteRowsProps) {
   const fileInput = useRef<HTMLInputElement>(null);
@@ -103,6 +115,12 @@ export function InviteRows({
     problem === INVITE_MESSAGES.validEmails || problem === INVITE_MESSAGES.enterEmails;
   const phoneProblem = problem === INVITE_MESSAGES.validPhones;
   const hiddenCount = csvPreview ? csvPreview.rows.length - CSV_PREVIEW_ROWS : 0;
+  const anythingToClear =
+    filledRows(rows).length > 0 ||
+    rows.length > 1 ||
+    csvPreview !== null ||
+    csvError !== null ||
+    csvNotice !== null;
 
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
@@ -188,6 +206,15 @@ export function InviteRows({
           disabled={disabled || csvBusy}
         >
           {csvBusy ? INVITE_DIALOG_TEXTS.uploading : INVITE_DIALOG_TEXTS.uploadCsv}
+        </Button>
+        <Button
+          color="inherit"
+          startIcon={<ClearAll />}
+          onClick={onClearAll}
+          disabled={disabled || csvBusy || !anythingToClear}
+          sx={{ ml: { sm: 'auto' } }}
+        >
+          {INVITE_DIALOG_TEXTS.clearAll}
         </Button>
       </Box>
       <Typography variant="caption" color="text.secondary">

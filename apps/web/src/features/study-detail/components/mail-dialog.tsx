@@ -110,6 +110,8 @@ export function useContactMail(
 export interface MailDialogFrameProps {
   open: boolean;
   onClose: () => void;
+  /** Once the dialog has finished closing: the place to forget what it held. */
+  onExited?: () => void;
   mail: MailDialogState;
   /** The compose step's title. */
   title: string;
@@ -126,6 +128,7 @@ export interface MailDialogFrameProps {
 export function MailDialogFrame({
   open,
   onClose,
+  onExited,
   mail,
   title,
   review,
@@ -139,6 +142,7 @@ export function MailDialogFrame({
     <Dialog
       open={open}
       onClose={onClose}
+      slotProps={{ transition: { onExited } }}
       aria-labelledby={titleId}
       maxWidth="md"
       fullWidth

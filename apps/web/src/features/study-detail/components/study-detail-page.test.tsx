@@ -10,7 +10,7 @@ import type {
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { type FakeRoute, failure, installAccount } from '../../../test/fake-api';
+import { type FakeRoute, failure, installAccount, makeProfile } from '../../../test/fake-api';
 import { renderRoute } from '../../../test/render-route';
 import { dialog, makeStudy, notification } from '../../../test/study-fixtures';
 
@@ -168,6 +168,31 @@ async function reviewCollaboratorInvitation(user: User) {
 }
 
 describe('Study detail', { timeout: 30_000 }, () => {
+  it('says "Loading study details..." from the first moment, while the account is still checked', async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    installAccount('approved', {
+      ...routes(),
+      'GET /api/auth/profile': async () => {
+        await gate;
+        return { body: { success: true, researcher: makeProfile({ status: 'approved' }) } };
+      },
+    });
+    renderRoute(`/researcher/study/${STUDY_ID}`);
+    expect(
+      await screen.findByText('Loading study details...', undefined, { timeout: 10_000 }),
+    ).toBeInTheDocument();
+    expect(screen.queryByText('Loading...')).toBeNull();
+    release();
+    await screen.findByRole(
+      'heading',
+      { level: 1, name: 'Sleep and Activity Study' },
+      { timeout: 10_000 },
+    );
+  });
+
   it('shows the loading text, then the header with fallbacks and live tab counts', async () => {
     let release: () => void = () => {};
     const gate = new Promise<void>((resolve) => {
@@ -273,7 +298,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
     expect(screen.getByRole('button', { name: 'Edit' })).toBeDisabled();
   });
 
-  it('participant details: every field, documents in whole KB, download with the token', async () => {
+  it('participant details: every field, documents in bytes or whole KB, download with the token', async () => {
     const documentPath = `/api/participants/${PARTICIPANT.participantId}/documents/doc-1`;
     const { user, calls } = await openStudy({
       [`GET /api/participants/${PARTICIPANT.participantId}/info`]: {
@@ -296,6 +321,13 @@ describe('Study detail', { timeout: 30_000 }, () => {
                 name: 'consent.pdf',
                 type: 'application/pdf',
                 size: 1_560,
+                uploadedAt: '2026-03-09T10:00:00.000Z',
+              },
+              {
+                id: 'doc-2',
+                name: 'note.txt',
+                type: 'text/plain',
+                size: 45,
                 uploadedAt: '2026-03-09T10:00:00.000Z',
               },
             ],
@@ -328,6 +360,8 @@ describe('Study detail', { timeout: 30_000 }, () => {
     expect(within(details).getByText('Completed')).toBeInTheDocument();
     // 1,560 bytes is 1.52 KiB: shown rounded, as 2 KB, with the en-US short date.
     expect(within(details).getByText('application/pdf · 2 KB · 3/9/2026')).toBeInTheDocument();
+    // Under 1 KB the size is in bytes, not rounded up to a kilobyte.
+    expect(within(details).getByText('text/plain · 45 bytes · 3/9/2026')).toBeInTheDocument();
     await user.click(within(details).getByRole('button', { name: 'Download consent.pdf' }));
     await waitFor(() => expect(saved).toEqual(['consent.pdf blob:document']));
     click.mockRestore();
@@ -630,6 +664,140 @@ describe('Study detail', { timeout: 30_000 }, () => {
     );
     const alert = await within(compose).findByText(/Participant 3: Invalid phone number format/);
     expect(alert).toHaveTextContent('Participant 2: Invalid email format');
+  });
+
+  it('CSV: a closed dialog reopens clean; a rejected file replaces the previous file’s rows', async () => {
+    let answer = 0;
+    const { user, calls } = await openStudy({
+      [`POST ${BASE}/roster`]: () =>
+        ++answer === 3
+          ? {
+              status: 400,
+              body: {
+                ...failure('Participant 1: Invalid email format', 'VALIDATION_ERROR'),
+                details: {
+                  fields: [
+                    {
+                      field: 'participants.0.email',
+                      message: 'Participant 1: Invalid email format',
+                    },
+                  ],
+                },
+              },
+            }
+          : {
+              body: {
+                success: true,
+                created: 0,
+                duplicates: [],
+                totalRows: 2,
+                dryRun: true,
+                participants: ['old1@example.test', 'old2@example.test'].map((email) => ({
+                  email,
+                  phoneNumber: null,
+                  firstName: null,
+                  lastName: null,
+                })),
+                message: 'ok',
+              },
+            },
+      'POST /api/email/invitations': {
+        body: { success: true, message: 'ok', emailId: 'm1', sentCount: 1, skippedCount: 0 },
+      },
+    });
+    const openCompose = async () => {
+      await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
+      return dialog('Invite/Contact Participants');
+    };
+    const good = () => new File(['email\nold1@example.test\n'], 'old.csv', { type: 'text/csv' });
+
+    let compose = await openCompose();
+    await user.upload(within(compose).getByTestId('roster-file-input'), good());
+    expect(await within(compose).findByText(/\(old\.csv\)/)).toBeInTheDocument();
+    expect(within(compose).getByLabelText('Email 2')).toHaveValue('old2@example.test');
+    await user.click(within(compose).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    // Reopened: nothing of the cancelled file is left.
+    compose = await openCompose();
+    expect(within(compose).getByLabelText('Email 1')).toHaveValue('');
+    expect(within(compose).queryByLabelText('Email 2')).toBeNull();
+    expect(within(compose).queryByText(/old\.csv/)).toBeNull();
+
+    // A typed address, a good file, then a file the server rejects: the typed row stays, the
+    // old file's rows and preview go, and only the typed address is invited.
+    await user.type(within(compose).getByLabelText('Email 1'), 'typed@example.test');
+    await user.upload(within(compose).getByTestId('roster-file-input'), good());
+    expect(await within(compose).findByLabelText('Email 3')).toHaveValue('old2@example.test');
+    await user.upload(
+      within(compose).getByTestId('roster-file-input'),
+      new File(['email\nbad\n'], 'new.csv', { type: 'text/csv' }),
+    );
+    expect(
+      await within(compose).findByText('Participant 1: Invalid email format'),
+    ).toBeInTheDocument();
+    expect(within(compose).queryByLabelText('Email 2')).toBeNull();
+    expect(within(compose).queryByText(/old\.csv/)).toBeNull();
+    expect(within(compose).getByLabelText('Email 1')).toHaveValue('typed@example.test');
+    await user.click(within(compose).getByRole('button', { name: 'Continue' }));
+    const review = await dialog('Review & Edit Invitation Email');
+    await user.click(within(review).getByRole('button', { name: 'Send Invitations' }));
+    await notification('Invitations Sent');
+    const sent = calls.find((c) => c.method === 'POST' && c.path === '/api/email/invitations');
+    expect(sent?.body).toMatchObject({ participants: [{ email: 'typed@example.test' }] });
+  });
+
+  it('collaborators: a cancelled invitation is gone when the dialog reopens', async () => {
+    const { user } = await openStudy();
+    await user.click(screen.getByRole('button', { name: 'Invite/Contact Collaborator' }));
+    let compose = await dialog('Invite/Contact Collaborators');
+    await user.type(within(compose).getByLabelText(/^Collaborator Emails/), 'ada@example.test');
+    await user.click(within(compose).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await user.click(screen.getByRole('button', { name: 'Invite/Contact Collaborator' }));
+    compose = await dialog('Invite/Contact Collaborators');
+    expect(within(compose).getByLabelText(/^Collaborator Emails/)).toHaveValue('');
+  });
+
+  it('CSV: "Clear all" empties the rows, the file and its messages', async () => {
+    const { user } = await openStudy({
+      [`POST ${BASE}/roster`]: {
+        body: {
+          success: true,
+          created: 0,
+          duplicates: [
+            {
+              row: 2,
+              email: 'grace@example.test',
+              reason: 'participant',
+              message: 'Participant 2: already in this study',
+            },
+          ],
+          totalRows: 2,
+          dryRun: true,
+          participants: [
+            { email: 'one@example.test', phoneNumber: null, firstName: null, lastName: null },
+          ],
+          message: 'ok',
+        },
+      },
+    });
+    await user.click(screen.getByRole('button', { name: 'Invite/Contact Participants' }));
+    const compose = await dialog('Invite/Contact Participants');
+    await user.type(within(compose).getByLabelText('Email 1'), 'typed@example.test');
+    await user.upload(
+      within(compose).getByTestId('roster-file-input'),
+      new File(['email\none@example.test\n'], 'list.csv', { type: 'text/csv' }),
+    );
+    expect(await within(compose).findByLabelText('Email 2')).toHaveValue('one@example.test');
+    expect(within(compose).getByText(/already in this study/)).toBeInTheDocument();
+    await user.click(within(compose).getByRole('button', { name: 'Clear all' }));
+    expect(within(compose).getByLabelText('Email 1')).toHaveValue('');
+    expect(within(compose).queryByLabelText('Email 2')).toBeNull();
+    expect(within(compose).queryByText(/list\.csv/)).toBeNull();
+    expect(within(compose).queryByText(/already in this study/)).toBeNull();
+    expect(within(compose).getByRole('button', { name: 'Continue' })).toBeDisabled();
+    expect(within(compose).getByRole('button', { name: 'Clear all' })).toBeDisabled();
   });
 
   it('contact: title and content, a recipient, typed extras kept only when e-mail-like', async () => {
