@@ -17,6 +17,7 @@ import TableRow from '@mui/material/TableRow';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { EXTRACTION_PANEL_TEXTS as T } from '@research/contracts';
+import { useId } from 'react';
 import { type fetchExtractionJob, useExtractionJobDetail } from '../api/get-extraction-job';
 import { SummaryLines } from './summary-lines';
 
@@ -33,10 +34,19 @@ export interface JobDetailsDialogProps {
 export function JobDetailsDialog({ studyId, jobId, onClose }: JobDetailsDialogProps) {
   const detail = useExtractionJobDetail(studyId, jobId);
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
+  const titleId = useId();
   return (
-    <Dialog open={jobId !== null} onClose={onClose} fullWidth maxWidth="md" fullScreen={phone}>
-      <DialogTitle>{T.detailsTitle}</DialogTitle>
-      <DialogContent>
+    <Dialog
+      open={jobId !== null}
+      onClose={onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="md"
+      fullScreen={phone}
+    >
+      <DialogTitle id={titleId}>{T.detailsTitle}</DialogTitle>
+      {/* Text only, and taller than the screen: the keyboard scrolls it once it has the focus. */}
+      <DialogContent tabIndex={0} role="region" aria-labelledby={titleId}>
         {!detail.data ? <Typography>{T.loading}</Typography> : <JobDetail data={detail.data} />}
       </DialogContent>
       <DialogActions>
@@ -64,7 +74,7 @@ function JobDetail({ data }: { data: JobDetail }) {
         </Alert>
       )}
       <TaskTable tasks={data.tasks} />
-      <Typography variant="subtitle2" sx={{ mt: 2 }}>
+      <Typography variant="subtitle2" component="h3" sx={{ mt: 2 }}>
         {T.runFiles}
       </Typography>
       <RunFiles files={data.runFiles} />
@@ -74,7 +84,9 @@ function JobDetail({ data }: { data: JobDetail }) {
 
 function TaskTable({ tasks }: { tasks: JobDetail['tasks'] }) {
   return (
-    <TableContainer sx={{ mt: 2 }}>
+    // Wider than a phone: the container scrolls, so it takes the focus (keyboard scrolling) and
+    // a name.
+    <TableContainer sx={{ mt: 2 }} role="region" tabIndex={0} aria-label={T.detailTasks}>
       <Table size="small">
         <TableHead>
           <TableRow>
