@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
 import { build } from 'vite';
+import { expectAccessibleAtBothWidths } from './a11y';
 import {
   APP_URL,
   addParticipant,
@@ -190,6 +191,7 @@ test.describe
         await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fitbit_'))),
       ).toEqual([]);
       await shotsAtBothWidths(page, testInfo, 'callback-failure');
+      await expectAccessibleAtBothWidths(page, 'callback-failure');
       await page.getByRole('link', { name: 'Try Again' }).click();
       await expect(page).toHaveURL(/\/fitbit\/reauthorize$/);
 
@@ -206,12 +208,14 @@ test.describe
         ),
       ).toBeVisible();
       await shotsAtBothWidths(page, testInfo, 'callback-other-account');
+      await expectAccessibleAtBothWidths(page, 'callback-other-account');
       await page.getByRole('link', { name: 'Try Again' }).click();
       await expect(page).toHaveURL(/\/fitbit\/reauthorize$/);
 
       await page.getByLabel('Participant ID').fill(participantId);
       await page.getByLabel('Email Address').fill(`  ${participantEmail.toUpperCase()} `);
       await shotsAtBothWidths(page, testInfo, 'reauthorize-form');
+      await expectAccessibleAtBothWidths(page, 'reauthorize-form');
       await reconnect.click();
 
       await expect(page).toHaveURL(new RegExp(`^${SANDBOX_URL}/o/oauth2/v2/auth`));
@@ -222,6 +226,7 @@ test.describe
       await expect(page).toHaveURL(/\/fitbit\/callback\?/);
       await expectConnected(page);
       await shotsAtBothWidths(page, testInfo, 'callback-success');
+      await expectAccessibleAtBothWidths(page, 'callback-success');
       // The stored verifier, study code and participant data are gone.
       expect(
         await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fitbit_'))),
@@ -241,6 +246,7 @@ test.describe
       await expect(row).not.toContainText('Sleep');
       await expect(listing).toContainText('Fitbit data now comes through the Google Health API');
       await shotsAtBothWidths(page, testInfo, 'authorization-listing');
+      await expectAccessibleAtBothWidths(page, 'authorization-listing');
     });
 
     test('a participant who was never connected cannot start at /fitbit/reauthorize', async ({
@@ -377,6 +383,7 @@ test.describe
       await expect(page).toHaveURL(/\/fitbit\/callback\?/);
       await expectConnected(page);
       await shot(page, testInfo, 'direct-callback-success');
+      await expectAccessibleAtBothWidths(page, 'direct-callback-success');
       expect(callbackCalls).toContain('/api/fitbit/callback');
       expect(callbackCalls).not.toContain('/api/data/exchange-fitbit-token');
       // 3 seconds later the person continues with the profile, with the session the call answered.
@@ -407,6 +414,7 @@ test.describe
       const modal = page.getByRole('alertdialog', { name: 'Failed to Refresh Token' });
       await expect(modal).toContainText('The participant must reconnect their wearable account');
       await shotsAtBothWidths(page, testInfo, 'refresh-needs-reauthorization');
+      await expectAccessibleAtBothWidths(page, 'refresh-needs-reauthorization');
       await modal.getByRole('button', { name: 'Got it' }).click();
       const row = listing.locator(`tr[data-participant-id="${participantId}"]`);
       await expect(row).toContainText('Needs Reauthorization');
@@ -425,6 +433,7 @@ test.describe
       await expect(page.getByRole('alert')).toHaveText('Email is required for verification.');
       await page.getByLabel('Email Address').fill(participantEmail);
       await shotsAtBothWidths(page, testInfo, 'quick-reauthorization');
+      await expectAccessibleAtBothWidths(page, 'quick-reauthorization');
       await page.getByRole('button', { name: 'Reconnect Fitbit Device' }).click();
       await consent(page, ACCOUNT);
       await expectConnected(page);
@@ -437,5 +446,6 @@ test.describe
         'Sleep',
       );
       await shotsAtBothWidths(page, testInfo, 'listing-active-again');
+      await expectAccessibleAtBothWidths(page, 'listing-active-again');
     });
   });
