@@ -24,6 +24,9 @@ const externalBaseURL = process.env.E2E_BASE_URL;
 export default defineConfig({
   testDir: './e2e',
   outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
+  // Each screen and dialog is also checked with axe at two widths (about a second each on a busy
+  // machine): the 30 s default is too tight for the longer journeys.
+  timeout: 60_000,
   fullyParallel: false,
   workers: 1,
   forbidOnly: Boolean(process.env.CI),

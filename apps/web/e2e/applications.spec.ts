@@ -1,4 +1,5 @@
 import { expect, type Page, type TestInfo, test } from '@playwright/test';
+import { expectAccessible } from './a11y';
 import { createMaster, latestMail, PASSWORD, shot, signUp, uniqueEmail } from './helpers';
 
 /** A small but valid PDF: the server checks documents by their content, not by their name. */
@@ -10,7 +11,8 @@ const SAMPLE_PDF = Buffer.from(
 
 /**
  * A full-page screenshot from the top: scrolled down, the sticky navigation bar would be drawn
- * across the middle of the page. The focused field is left, so no focus ring shows either.
+ * across the middle of the page. The focused field is left, so no focus ring shows either. Every
+ * screen shot is checked with axe at the same width.
  */
 async function screenshot(page: Page, testInfo: TestInfo, name: string) {
   await page.evaluate(() => {
@@ -18,6 +20,7 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string) {
     window.scrollTo(0, 0);
   });
   await shot(page, testInfo, name);
+  await expectAccessible(page, name);
 }
 
 interface Applicant {

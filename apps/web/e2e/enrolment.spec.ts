@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { expectAccessibleAtBothWidths } from './a11y';
 import {
   APP_URL,
   approveApplication,
@@ -159,12 +160,14 @@ test.describe
       await expect(page.getByText('Step 1 of 4')).toBeVisible();
       await expect(page.getByLabel('Study Code')).toHaveValue(studyCode);
       await shot(page, testInfo, 'enroll-1-study-code-390');
+      await expectAccessibleAtBothWidths(page, 'enroll-1-study-code');
       await page.getByRole('button', { name: 'Verify Study Code' }).click();
 
       await expect(page.getByRole('heading', { name: 'Study Information' })).toBeVisible();
       await expect(page.getByText(STUDY_NAME)).toBeVisible();
       await expect(page.getByText(owner.name)).toBeVisible();
       await shot(page, testInfo, 'enroll-2-study-information-390');
+      await expectAccessibleAtBothWidths(page, 'enroll-2-study-information');
       await page.getByRole('button', { name: 'Continue' }).click();
 
       await expect(page.getByRole('heading', { name: 'Personal Information' })).toBeVisible();
@@ -191,6 +194,7 @@ test.describe
       ).toBeVisible();
       await expect(page.getByRole('button', { name: /Resend code in \d+s/ })).toBeDisabled();
       await shot(page, testInfo, 'enroll-3-email-code-390');
+      await expectAccessibleAtBothWidths(page, 'enroll-3-email-code');
       const code = await newCode({ to: invitedEmail }, seen, (m) =>
         (m.subject ?? '').startsWith('Your verification code'),
       );
@@ -223,6 +227,7 @@ test.describe
       await expect(documents.getByText('shift-schedule.pdf')).toBeVisible();
       await expect(documents.getByText(`${pdf.length} Bytes`)).toBeVisible();
       await shot(page, testInfo, 'enroll-4-profile-390');
+      await expectAccessibleAtBothWidths(page, 'enroll-4-profile');
       await page.getByRole('button', { name: 'Complete Profile' }).click();
       await expect(page.getByText('Profile Complete!')).toBeVisible();
       await expect(page).toHaveURL(/\/participant\/success$/, { timeout: 10_000 });
@@ -231,6 +236,7 @@ test.describe
       expect(participantId).toMatch(/^P[0-9a-f]{16}$/);
       invitedParticipantId = participantId;
       await shot(page, testInfo, 'enroll-5-complete-390');
+      await expectAccessibleAtBothWidths(page, 'enroll-5-complete');
 
       // The researcher sees the participant, connected, with the document.
       const info = await api<{
@@ -309,6 +315,7 @@ test.describe
       );
       await page.getByRole('radio', { name: /^Text message/ }).check();
       await shot(page, testInfo, 'flow-4-method-390');
+      await expectAccessibleAtBothWidths(page, 'flow-4-method');
       const smsQuery = { channel: 'sms' };
       const seen = await knownIds(smsQuery);
       const forThisPhone = (m: InboxMessage) =>
@@ -357,6 +364,7 @@ test.describe
       await expect(page.getByText('Attempts: 3/3')).toBeVisible();
       await expect(codeInput).toBeDisabled();
       await shot(page, testInfo, 'flow-5-too-many-attempts-390');
+      await expectAccessibleAtBothWidths(page, 'flow-5-too-many-attempts');
 
       // A new code once the 30 seconds are over.
       const resend = page.getByRole('button', { name: 'Resend Code' });
@@ -370,6 +378,7 @@ test.describe
       await expect(page.getByRole('heading', { name: 'Fitbit Authorization' })).toBeVisible();
       await expect(page.getByRole('status').first()).toHaveText('Phone verification successful!');
       await shot(page, testInfo, 'flow-6-authorization-390');
+      await expectAccessibleAtBothWidths(page, 'flow-6-authorization');
       const popupPromise = page.waitForEvent('popup');
       await page.getByRole('button', { name: 'Connect Fitbit' }).click();
       const popup = await popupPromise;
@@ -381,12 +390,14 @@ test.describe
       await page.getByLabel('First Name').fill('Chien-Shiung');
       await page.getByLabel('Last Name').fill('Wu');
       await shot(page, testInfo, 'flow-7-profile-390');
+      await expectAccessibleAtBothWidths(page, 'flow-7-profile');
       await page.getByRole('button', { name: 'Complete Profile' }).click();
       await expect(page.getByRole('heading', { name: 'Complete', exact: true })).toBeVisible();
       await expect(page.getByRole('heading', { name: 'Enrollment Complete' })).toBeVisible();
       const participantId = (await page.getByTestId('participant-id').textContent()) ?? '';
       expect(participantId).toMatch(/^P[0-9a-f]{16}$/);
       await shot(page, testInfo, 'flow-8-complete-390');
+      await expectAccessibleAtBothWidths(page, 'flow-8-complete');
 
       const participants = await api<unknown>(`/api/studies/${studyId}/participants`);
       expect(JSON.stringify(participants)).toContain(rosteredEmail);
@@ -414,6 +425,7 @@ test.describe
         'You are not approved for this study. Please contact the researcher.',
       );
       await shot(page, testInfo, 'flow-refused-390');
+      await expectAccessibleAtBothWidths(page, 'flow-refused');
 
       // The direct flow refuses the same address.
       await page.goto(`/participant/enroll?code=${studyCode}`);
@@ -460,6 +472,7 @@ test.describe
         ),
       ).toBeVisible();
       await shot(page, testInfo, 'verify-status-390');
+      await expectAccessibleAtBothWidths(page, 'verify-status');
 
       const seen = await knownIds({ to: invitedEmail });
       await page.getByRole('button', { name: 'Send Verification Email' }).click();
@@ -474,6 +487,7 @@ test.describe
       await page.getByRole('button', { name: 'Verify Code' }).click();
       await expect(page.getByRole('heading', { name: 'Phone Verification' })).toBeVisible();
       await shot(page, testInfo, 'verify-email-phone-390');
+      await expectAccessibleAtBothWidths(page, 'verify-email-phone');
       await page.getByRole('button', { name: 'Skip' }).click();
       await expect(page.getByRole('heading', { name: 'Complete Enrollment' })).toBeVisible();
       // Back steps back one step (to the phone step), not to the start.
@@ -488,6 +502,7 @@ test.describe
       await expect(page.getByRole('heading', { name: 'Fitbit Authorization' })).toBeVisible();
       await expect(page.getByRole('button', { name: 'Connect Fitbit' })).toBeEnabled();
       await shot(page, testInfo, 'resumed-at-fitbit-390');
+      await expectAccessibleAtBothWidths(page, 'resumed-at-fitbit');
     });
 
     test('someone enrolled who enrols again is told so and updates their details', async ({
@@ -539,12 +554,15 @@ test.describe
       await shot(page, testInfo, 'verify-1280');
       await page.setViewportSize(PHONE);
       await shot(page, testInfo, 'verify-390');
+      await expectAccessibleAtBothWidths(page, 'verify');
       await page.goto('/participant/verify-email');
       await expect(page.getByRole('heading', { name: 'Enter Information' })).toBeVisible();
       await shot(page, testInfo, 'verify-email-390');
+      await expectAccessibleAtBothWidths(page, 'verify-email');
       await page.setViewportSize({ width: 1280, height: 900 });
       await page.goto('/participant/flow');
       await shot(page, testInfo, 'flow-1280');
+      await expectAccessibleAtBothWidths(page, 'flow');
       // The profile page without an enrolment in this tab.
       await page.goto('/participant/info');
       await page.getByLabel('First Name').fill('Nobody');
@@ -554,8 +572,10 @@ test.describe
         'Missing participant data. Please restart the enrollment process.',
       );
       await shot(page, testInfo, 'info-1280');
+      await expectAccessibleAtBothWidths(page, 'info');
       await page.goto('/participant/success');
       await expect(page.getByRole('heading', { name: 'Enrollment Complete' })).toBeVisible();
       await shot(page, testInfo, 'success-1280');
+      await expectAccessibleAtBothWidths(page, 'success');
     });
   });

@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { civilDayTotals } from '@research/sandbox';
+import { expectAccessibleAtBothWidths } from './a11y';
 import {
   APP_URL,
   addParticipant,
@@ -75,7 +76,7 @@ test.describe
       await signIn(page, owner.email);
       await expect(page).toHaveURL(/\/researcher\/dashboard/);
       await page.goto(`/researcher/study/${studyId}?tab=4`);
-      await expect(page.getByRole('heading', { name: 'Data Extraction', level: 3 })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Data Extraction', level: 2 })).toBeVisible();
 
       await page.getByRole('button', { name: 'Select all connected (2)' }).click();
       await page.getByRole('button', { name: 'Date Range' }).click();
@@ -102,10 +103,12 @@ test.describe
         page.getByText('Estimated time').locator('xpath=following-sibling::*[1]'),
       ).toHaveText(/^(about \d+ seconds?|\d+–\d+ seconds)$/);
       await shotsAtBothWidths(page, testInfo, 'extraction-panel');
+      await expectAccessibleAtBothWidths(page, 'extraction-panel');
 
       await page.getByRole('button', { name: 'Preview extraction' }).click();
       const preview = page.getByRole('dialog', { name: 'Extraction Preview' });
       await expect(preview.getByText('Alice Ball')).toBeVisible();
+      await expectAccessibleAtBothWidths(page, 'extraction-preview');
       await preview.getByRole('button', { name: 'Close' }).click();
 
       await page.getByRole('button', { name: 'Start Extraction' }).click();
@@ -114,6 +117,7 @@ test.describe
         /^Extraction_\d{4}-\d{2}-\d{2}_2participants$/,
       );
       await naming.getByLabel('Extraction name').fill('Pilot November');
+      await expectAccessibleAtBothWidths(page, 'extraction-naming');
       await naming.getByRole('button', { name: 'Start Extraction' }).click();
 
       const jobs = page.getByTestId('extraction-job');
@@ -124,6 +128,7 @@ test.describe
       }
       await expect(jobs.first().getByText('completed')).toBeVisible();
       await shotsAtBothWidths(page, testInfo, 'extraction-jobs-done');
+      await expectAccessibleAtBothWidths(page, 'extraction-jobs-done');
 
       await jobs.first().getByRole('button', { name: 'Detail' }).click();
       const details = page.getByRole('dialog', { name: 'Extraction Details' });
@@ -132,6 +137,7 @@ test.describe
         timeout: 30_000,
       });
       await shotsAtBothWidths(page, testInfo, 'extraction-details');
+      await expectAccessibleAtBothWidths(page, 'extraction-details');
       // On a phone each task can be read whole, without scrolling anything sideways.
       await page.setViewportSize({ width: 390, height: 844 });
       const task = details
@@ -156,6 +162,7 @@ test.describe
       const csvLink = listing.getByRole('link', { name: /activity_steps_timeseries\.csv$/ });
       await expect(csvLink).toBeVisible();
       await shotsAtBothWidths(listing, testInfo, 'extraction-bucket');
+      await expectAccessibleAtBothWidths(listing, 'extraction-bucket');
       await listing.setViewportSize({ width: 390, height: 844 });
       await expectNoSidewaysScroll(listing);
       const csvRow = listing.getByRole('row').or(listing.getByRole('listitem')).filter({

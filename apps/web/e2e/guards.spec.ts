@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { expectAccessibleAtBothWidths } from './a11y';
 import { createMaster, PASSWORD, shot, signIn, signUp, uniqueEmail } from './helpers';
 
 const GUARDED = [
@@ -62,6 +63,7 @@ test.describe('route guards', () => {
       await expect(item).toHaveClass(/Mui-selected/);
       await expect(page.getByRole('menuitem', { name: 'Dashboard', exact: true })).toHaveCount(0);
       await shot(page, testInfo, 'master-nav-menu');
+      await expectAccessibleAtBothWidths(page, 'master account menu');
     });
   });
 });

@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { expectAccessibleAtBothWidths } from './a11y';
 
 test.describe('landing page (signed out)', () => {
   test('shows the product, both entry cards and the footer', async ({ page }, testInfo) => {
@@ -51,6 +52,7 @@ test.describe('landing page (signed out)', () => {
     const screenshot = testInfo.outputPath('landing-full-page.png');
     await page.screenshot({ path: screenshot, fullPage: true });
     await testInfo.attach('landing-full-page', { path: screenshot, contentType: 'image/png' });
+    await expectAccessibleAtBothWidths(page, 'landing');
   });
 
   test('navigation offers Join Study and Researcher Login', async ({ page }) => {
@@ -98,4 +100,5 @@ test('an unknown path redirects to the landing page', async ({ page }) => {
   await expect(
     page.getByRole('heading', { level: 1, name: 'Wearable Health Research Platform' }),
   ).toBeVisible();
+  await expectAccessibleAtBothWidths(page, 'landing after an unknown path');
 });

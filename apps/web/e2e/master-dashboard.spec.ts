@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { expectAccessible, expectAccessibleAtBothWidths } from './a11y';
 import {
   type ApiApplicant,
   apiToken,
@@ -121,6 +122,7 @@ test.describe('master dashboard', () => {
       pendingTable.getByRole('row', { name: new RegExp(nameOf(waiting)) }),
     ).toContainText('No description provided');
     await shot(page, testInfo, 'tab-pending');
+    await expectAccessibleAtBothWidths(page, 'tab-pending');
 
     // Details and download.
     await page.getByRole('button', { name: `View Details: ${nameOf(approvee)}` }).click();
@@ -135,6 +137,7 @@ test.describe('master dashboard', () => {
     );
     await expect(details).not.toContainText('0.0 KB');
     await shot(page, testInfo, 'dialog-details');
+    await expectAccessibleAtBothWidths(page, 'dialog-details');
     const downloading = page.waitForEvent('download');
     await details.getByRole('button', { name: 'Download affiliation-letter.pdf' }).click();
     const download = await downloading;
@@ -148,6 +151,7 @@ test.describe('master dashboard', () => {
     const approveDialog = page.getByRole('dialog', { name: 'Approve Application' });
     await approveDialog.getByRole('textbox', { name: 'Approval Notes' }).fill('Welcome aboard.');
     await shot(page, testInfo, 'dialog-approve');
+    await expectAccessibleAtBothWidths(page, 'dialog-approve');
     await approveDialog.getByRole('button', { name: 'Approve' }).click();
     await expect(approveDialog).toBeHidden();
     await expect(page.getByText('Application approved')).toBeVisible();
@@ -170,9 +174,11 @@ test.describe('master dashboard', () => {
     );
     await expect(rejectButton).toBeDisabled();
     await shot(page, testInfo, 'dialog-reject-empty');
+    await expectAccessibleAtBothWidths(page, 'dialog-reject-empty');
     await reason.fill('Missing proof of affiliation.');
     await expect(rejectButton).toBeEnabled();
     await shot(page, testInfo, 'dialog-reject');
+    await expectAccessibleAtBothWidths(page, 'dialog-reject');
     await rejectButton.click();
     await expect(rejectDialog).toBeHidden();
     counts.pending -= 1;
@@ -189,6 +195,7 @@ test.describe('master dashboard', () => {
     // ('Never' is covered by the component tests).
     await expect(approvedRow).not.toContainText('Never');
     await shot(page, testInfo, 'tab-approved');
+    await expectAccessibleAtBothWidths(page, 'tab-approved');
     await approvedRow
       .getByRole('button', { name: `View Application: ${nameOf(approvee)}` })
       .click();
@@ -196,6 +203,7 @@ test.describe('master dashboard', () => {
     await expect(applicationDialog).toContainText('Postdoctoral Fellow');
     await expect(applicationDialog).toContainText('Welcome aboard.');
     await shot(page, testInfo, 'dialog-researcher-application');
+    await expectAccessibleAtBothWidths(page, 'dialog-researcher-application');
     await applicationDialog.getByRole('button', { name: 'Close' }).click();
 
     // Rejected tab, its details, then reset.
@@ -204,11 +212,13 @@ test.describe('master dashboard', () => {
     const rejectedRow = rejectedTable.getByRole('row', { name: new RegExp(nameOf(rejectee)) });
     await expect(rejectedRow).toContainText('Step counts and mood.');
     await shot(page, testInfo, 'tab-rejected');
+    await expectAccessibleAtBothWidths(page, 'tab-rejected');
     await rejectedRow.getByRole('button', { name: `View Details: ${nameOf(rejectee)}` }).click();
     const rejectedDialog = page.getByRole('dialog', { name: /Rejected Application/ });
     await expect(rejectedDialog).toContainText('Missing proof of affiliation.');
     await expect(rejectedDialog).toContainText(rejectee.email);
     await shot(page, testInfo, 'dialog-rejected-details');
+    await expectAccessibleAtBothWidths(page, 'dialog-rejected-details');
     await rejectedDialog.getByRole('button', { name: 'Close' }).click();
     const resetButton = rejectedRow.getByRole('button', {
       name: `Reset for Resubmission: ${nameOf(rejectee)}`,
@@ -218,6 +228,7 @@ test.describe('master dashboard', () => {
     const confirmReset = page.getByRole('alertdialog', { name: 'Reset for Resubmission?' });
     await expect(confirmReset).toContainText(nameOf(rejectee));
     await shot(page, testInfo, 'dialog-reset-confirm');
+    await expectAccessibleAtBothWidths(page, 'dialog-reset-confirm');
     await confirmReset.getByRole('button', { name: 'Cancel' }).click();
     await expect(confirmReset).toBeHidden();
     await expect(rejectedRow).toBeVisible();
@@ -264,17 +275,21 @@ test.describe('master dashboard', () => {
       await expect(page.getByRole('tab', { name })).toBeInViewport();
     }
     await shot(page, testInfo, 'phone-tab-pending');
+    await expectAccessible(page, 'phone-tab-pending');
     // The only rejected application was reset above: the tab shows its empty state.
     await page.getByRole('tab', { name: /^Rejected Applications/ }).click();
     await expect(page.getByText('No Rejected Applications')).toBeVisible();
     await shot(page, testInfo, 'phone-tab-rejected');
+    await expectAccessible(page, 'phone-tab-rejected');
     await page.getByRole('tab', { name: /^Approved Researchers/ }).click();
     await expect(page.getByRole('list', { name: 'Approved researchers' })).toBeVisible();
     await shot(page, testInfo, 'phone-tab-approved');
+    await expectAccessible(page, 'phone-tab-approved');
     await page.getByRole('tab', { name: /^Pending Applications/ }).click();
     await page.getByRole('button', { name: `View Details: ${nameOf(waiting)}` }).click();
     await expect(page.getByRole('dialog', { name: 'Application Details' })).toBeVisible();
     await shot(page, testInfo, 'phone-dialog-details');
+    await expectAccessible(page, 'phone-dialog-details');
     await page.keyboard.press('Escape');
     await expect(page.getByRole('dialog')).toBeHidden();
 

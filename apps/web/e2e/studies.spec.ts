@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
+import { expectAccessible } from './a11y';
 import {
   approveApplication,
   createMaster,
@@ -58,11 +59,14 @@ async function expectNotification(
   return text;
 }
 
+/** The screen (or open dialog) at 1280 and 390 px: a screenshot and the axe check at each. */
 async function bothWidths(page: Page, testInfo: TestInfo, name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
   await shot(page, testInfo, `${name}-1280`);
+  await expectAccessible(page, name);
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, testInfo, `${name}-390`);
+  await expectAccessible(page, name);
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
@@ -97,6 +101,7 @@ test.describe
 
       await page.getByRole('tab', { name: 'Collaborative Studies (0)' }).click();
       await expect(page.getByText('No Collaborative Studies Yet')).toBeVisible();
+      await bothWidths(page, testInfo, 'dashboard-collaborative-empty');
       await expect(
         page.getByRole('button', { name: 'Join Your First Collaborative Study' }),
       ).toBeVisible();
@@ -312,7 +317,7 @@ test.describe
       const confirm = page.getByRole('alertdialog', { name: 'Delete Study?' });
       await expect(confirm).toBeVisible();
       await expect(page.getByRole('menu')).toHaveCount(0);
-      await shot(page, testInfo, 'dialog-delete-1280');
+      await bothWidths(page, testInfo, 'dialog-delete');
       await confirm.getByRole('button', { name: 'Delete' }).click();
       await expectNotification(page, 'Study Deleted', 'has been deleted');
       await expect(page.getByText('No Studies Yet')).toBeVisible();

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect, type Locator, type Page, type TestInfo, test } from '@playwright/test';
 import { formatDateShort } from '@research/contracts';
+import { expectAccessible } from './a11y';
 import {
   APP_URL,
   addParticipant,
@@ -64,14 +65,17 @@ async function capture(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, { path: file, contentType: 'image/png' });
 }
 
+/** The screen (or open dialog) at 1280 and 390 px: a screenshot and the axe check at each. */
 async function bothWidths(page: Page, testInfo: TestInfo, name: string) {
   await page.setViewportSize({ width: 1280, height: 900 });
   await capture(page, testInfo, `${name}-1280`);
+  await expectAccessible(page, name);
   await page.setViewportSize({ width: 390, height: 844 });
   // On a phone the tab strip scrolls; the open tab is scrolled into view.
   if ((await page.getByRole('dialog').count()) === 0 && (await page.getByRole('tab').count()) > 0)
     await expect(page.getByRole('tab', { selected: true })).toBeInViewport({ ratio: 0.9 });
   await capture(page, testInfo, `${name}-390`);
+  await expectAccessible(page, name);
   await page.setViewportSize({ width: 1280, height: 900 });
 }
 
@@ -197,8 +201,10 @@ test.describe
       await tab(page, 'Pending Participants').click();
       await expect(page).toHaveURL(/\?tab=1$/);
       await expect(page.getByText('No Pending Participants')).toBeVisible();
+      await bothWidths(page, testInfo, '01c-pending-tab-empty');
       await tab(page, 'Email History').click();
       await expect(page.getByText('No Emails Sent Yet')).toBeVisible();
+      await bothWidths(page, testInfo, '01d-email-history-empty');
       await tab(page, 'Data Extraction').click();
       await expect(page.getByRole('button', { name: 'Go to Bucket' })).toBeVisible();
       await bothWidths(page, testInfo, '02-data-extraction-tab');
@@ -642,5 +648,6 @@ test.describe
       await expect(page).toHaveURL(/\/researcher\/dashboard$/);
       await page.goto(`/researcher/study/${studyId}`);
       await expect(page.getByRole('heading', { name: 'Study not found' })).toBeVisible();
+      await bothWidths(page, testInfo, '21-study-not-found');
     });
   });

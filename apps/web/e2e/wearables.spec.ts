@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { expect, type Page, test } from '@playwright/test';
 import { build } from 'vite';
+import { expectAccessibleAtBothWidths } from './a11y';
 import {
   APP_URL,
   addParticipant,
@@ -193,6 +194,7 @@ test.describe
       );
       await page.getByLabel('Email Address').fill(`  ${participantEmail.toUpperCase()} `);
       await shotsAtBothWidths(page, testInfo, 'reauthorize-form');
+      await expectAccessibleAtBothWidths(page, 'reauthorize-form');
       await reconnect.click();
 
       // Cancel on Google's page: the callback shows the failure texts and forgets the flow.
@@ -217,6 +219,7 @@ test.describe
         'participant_enrolment',
       );
       await shotsAtBothWidths(page, testInfo, 'callback-failure');
+      await expectAccessibleAtBothWidths(page, 'callback-failure');
       // Try Again goes straight back to Google's page: nothing to fill in again.
       await page.getByRole('button', { name: 'Try Again' }).click();
       await expect(page).toHaveURL(new RegExp(`^${SANDBOX_URL}/o/oauth2/v2/auth`));
@@ -231,6 +234,7 @@ test.describe
         ),
       ).toBeVisible();
       await shotsAtBothWidths(page, testInfo, 'callback-other-account');
+      await expectAccessibleAtBothWidths(page, 'callback-other-account');
       await page.getByRole('button', { name: 'Try Again' }).click();
       await expect(page).toHaveURL(new RegExp(`^${SANDBOX_URL}/o/oauth2/v2/auth`));
       await shotsAtBothWidths(page, testInfo, 'google-consent');
@@ -240,6 +244,7 @@ test.describe
       await expect(page).toHaveURL(/\/fitbit\/callback\?/);
       await expectSleepNotShared(page);
       await shotsAtBothWidths(page, testInfo, 'callback-partial');
+      await expectAccessibleAtBothWidths(page, 'callback-partial');
       // The stored verifier, study code and participant data are gone.
       expect(
         await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('fitbit_'))),
@@ -263,6 +268,7 @@ test.describe
       await expect(row).toContainText(/Not shared:\s*Sleep/);
       await expect(listing).toContainText('Fitbit data now comes through the Google Health API');
       await shotsAtBothWidths(page, testInfo, 'authorization-listing');
+      await expectAccessibleAtBothWidths(page, 'authorization-listing');
     });
 
     test('a participant who was never connected cannot start at /fitbit/reauthorize', async ({
@@ -399,6 +405,7 @@ test.describe
       await expect(page).toHaveURL(/\/fitbit\/callback\?/);
       await expectConnected(page);
       await shot(page, testInfo, 'direct-callback-success');
+      await expectAccessibleAtBothWidths(page, 'direct-callback-success');
       expect(callbackCalls).toContain('/api/fitbit/callback');
       expect(callbackCalls).not.toContain('/api/data/exchange-fitbit-token');
       // 3 seconds later the person continues with the profile, with the session the call answered.
@@ -475,6 +482,7 @@ test.describe
       const modal = page.getByRole('alertdialog', { name: 'Failed to Refresh Token' });
       await expect(modal).toContainText('The participant must reconnect their wearable account');
       await shotsAtBothWidths(page, testInfo, 'refresh-needs-reauthorization');
+      await expectAccessibleAtBothWidths(page, 'refresh-needs-reauthorization');
       await modal.getByRole('button', { name: 'Got it' }).click();
       const row = listing.locator(`tr[data-participant-id="${participantId}"]`);
       await expect(row).toContainText('Needs Reauthorization');
@@ -493,6 +501,7 @@ test.describe
       await expect(page.getByRole('alert')).toHaveText('Email is required for verification.');
       await page.getByLabel('Email Address').fill(participantEmail);
       await shotsAtBothWidths(page, testInfo, 'quick-reauthorization');
+      await expectAccessibleAtBothWidths(page, 'quick-reauthorization');
       await page.getByRole('button', { name: 'Reconnect Fitbit Device' }).click();
       // Sleep left out at first, then shared from the callback's button.
       await consent(page, ACCOUNT, [SLEEP_SCOPE]);
@@ -515,5 +524,6 @@ test.describe
         'Not shared',
       );
       await shotsAtBothWidths(page, testInfo, 'listing-active-again');
+      await expectAccessibleAtBothWidths(page, 'listing-active-again');
     });
   });

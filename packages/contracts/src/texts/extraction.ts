@@ -104,6 +104,8 @@ export const EXTRACTION_PANEL_TEXTS = {
   jobProgress: (name: string) => `${name} progress`,
   callsProgress: (done: number, planned: number) => `${done} / ${planned} calls`,
   detailsTitle: 'Extraction Details',
+  /** The accessible name of the job's task table (it scrolls sideways on a phone). */
+  detailTasks: 'Tasks of this extraction',
   detailType: 'Data type',
   detailDates: 'Dates',
   detailStatus: 'Status',

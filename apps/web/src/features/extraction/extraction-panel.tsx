@@ -41,7 +41,7 @@ export function ExtractionPanel({ studyId, signedIn, notify }: ExtractionPanelPr
   return (
     <Card variant="outlined">
       <CardContent>
-        <Typography variant="h6" component="h3">
+        <Typography variant="h6" component="h2">
           {T.title}
         </Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>

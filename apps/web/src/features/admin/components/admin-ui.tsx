@@ -31,7 +31,7 @@ export function StatusChip({ status }: { status: ApplicationStatus }) {
 export function EmptyState({ title, text }: { title: string; text: string }) {
   return (
     <Box sx={{ textAlign: 'center', py: { xs: 5, sm: 7 }, px: 2 }}>
-      <Typography variant="h6" component="h3" gutterBottom>
+      <Typography variant="h6" component="h2" gutterBottom>
         {title}
       </Typography>
       <Typography color="text.secondary">{text}</Typography>

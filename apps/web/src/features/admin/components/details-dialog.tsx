@@ -32,7 +32,10 @@ export function DetailsDialog({ title, onClose, actions, children }: DetailsDial
       fullScreen={fullScreen}
     >
       <DialogTitle id={titleId}>{title}</DialogTitle>
-      <DialogContent dividers>{children}</DialogContent>
+      {/* Text only, and taller than a phone: the keyboard scrolls it once it has the focus. */}
+      <DialogContent dividers tabIndex={0} role="region" aria-labelledby={titleId}>
+        {children}
+      </DialogContent>
       {actions ?? (
         <DialogActions sx={{ px: 3, py: 2 }}>
           <Button onClick={onClose}>{ADMIN_TEXTS.actions.close}</Button>

@@ -22,7 +22,7 @@ export function SelectionSummary({ selection }: { selection: ExtractionSelection
   return (
     <Card variant="outlined" sx={{ bgcolor: 'action.hover' }}>
       <CardContent>
-        <Typography variant="subtitle1" component="h4" gutterBottom>
+        <Typography variant="subtitle1" component="h3" gutterBottom>
           {T.summaryTitle}
         </Typography>
         <SummaryLines

@@ -12,6 +12,7 @@ import { useTheme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { EXTRACTION_PANEL_TEXTS as T } from '@research/contracts';
+import { useId } from 'react';
 import { type ResponsiveColumn, ResponsiveTable } from '../../../components/responsive-table';
 import { type fetchExtractionJob, useExtractionJobDetail } from '../api/get-extraction-job';
 import { SummaryLines } from './summary-lines';
@@ -29,10 +30,19 @@ export interface JobDetailsDialogProps {
 export function JobDetailsDialog({ studyId, jobId, onClose }: JobDetailsDialogProps) {
   const detail = useExtractionJobDetail(studyId, jobId);
   const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
+  const titleId = useId();
   return (
-    <Dialog open={jobId !== null} onClose={onClose} fullWidth maxWidth="md" fullScreen={phone}>
-      <DialogTitle>{T.detailsTitle}</DialogTitle>
-      <DialogContent>
+    <Dialog
+      open={jobId !== null}
+      onClose={onClose}
+      aria-labelledby={titleId}
+      fullWidth
+      maxWidth="md"
+      fullScreen={phone}
+    >
+      <DialogTitle id={titleId}>{T.detailsTitle}</DialogTitle>
+      {/* Text only, and taller than the screen: the keyboard scrolls it once it has the focus. */}
+      <DialogContent tabIndex={0} role="region" aria-labelledby={titleId}>
         {!detail.data ? <Typography>{T.loading}</Typography> : <JobDetail data={detail.data} />}
       </DialogContent>
       <DialogActions>
@@ -60,7 +70,7 @@ function JobDetail({ data }: { data: JobDetail }) {
         </Alert>
       )}
       <TaskTable tasks={data.tasks} />
-      <Typography variant="subtitle2" sx={{ mt: 2 }}>
+      <Typography variant="subtitle2" component="h3" sx={{ mt: 2 }}>
         {T.runFiles}
       </Typography>
       <RunFiles files={data.runFiles} />
@@ -92,7 +102,7 @@ function TaskTable({ tasks }: { tasks: JobDetail['tasks'] }) {
   return (
     <Box sx={{ mt: 2 }}>
       <ResponsiveTable
-        label={T.detailsTitle}
+        label={T.detailTasks}
         columns={TASK_COLUMNS}
         rows={tasks}
         rowKey={(task) => `${task.dataType}-${task.windowStart}`}

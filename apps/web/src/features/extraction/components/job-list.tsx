@@ -34,7 +34,7 @@ export interface JobListProps {
 export function JobList({ jobs, loading, onDetail }: JobListProps) {
   return (
     <Box>
-      <Typography variant="subtitle1" component="h4" gutterBottom>
+      <Typography variant="subtitle1" component="h3" gutterBottom>
         {T.jobsTitle}
       </Typography>
       {loading ? (

@@ -32,7 +32,9 @@ export function PreviewBlock({
 }) {
   return (
     <Box sx={{ mb: 2 }}>
-      <Typography variant="subtitle2">{title}</Typography>
+      <Typography variant="subtitle2" component="h3">
+        {title}
+      </Typography>
       <List dense disablePadding>
         {preview.items.map((item) => (
           <ListItem key={item} disableGutters>

@@ -172,7 +172,7 @@ export function ProfileForm({
         }}
       />
       <Box role="group" aria-labelledby={documentsLabel}>
-        <Typography id={documentsLabel} variant="subtitle1" component="h3">
+        <Typography id={documentsLabel} variant="subtitle1" component="h2">
           {PARTICIPANT_INFO_TEXTS.documentsTitle}
         </Typography>
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>

@@ -1,7 +1,8 @@
+import CheckBox from '@mui/icons-material/CheckBox';
+import CheckBoxOutlineBlank from '@mui/icons-material/CheckBoxOutlineBlank';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Checkbox from '@mui/material/Checkbox';
 import CircularProgress from '@mui/material/CircularProgress';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
@@ -202,15 +203,14 @@ export function ContactForm({
                     role="checkbox"
                     aria-checked={selected.has(option.email)}
                   >
+                    {/* The row is the checkbox: a second control inside it (even unfocusable)
+                        would be a nested interactive element, so only the box's picture shows. */}
                     <ListItemIcon sx={{ minWidth: 36 }}>
-                      <Checkbox
-                        edge="start"
-                        size="small"
-                        checked={selected.has(option.email)}
-                        tabIndex={-1}
-                        disableRipple
-                        slotProps={{ input: { 'aria-hidden': true } }}
-                      />
+                      {selected.has(option.email) ? (
+                        <CheckBox fontSize="small" color={disabled ? 'disabled' : 'primary'} />
+                      ) : (
+                        <CheckBoxOutlineBlank fontSize="small" color="action" />
+                      )}
                     </ListItemIcon>
                     <ListItemText
                       primary={option.label || option.email}

@@ -88,7 +88,7 @@ function CloudStorageCard({ studyId, signedIn, notify }: DataExtractionTabProps)
       >
         <CloudOutlined color="secondary" sx={{ fontSize: 40 }} aria-hidden />
         <Box sx={{ flex: 1, minWidth: 0 }}>
-          <Typography variant="h6" component="h3">
+          <Typography variant="h6" component="h2">
             {STUDY_STORAGE_TEXTS.storageTitle}
           </Typography>
           <Typography variant="body2" color="text.secondary">

@@ -95,6 +95,9 @@ export function EmailDetailsDialog({
                 {full.participants.length > 0 ? (
                   <Box
                     component="ul"
+                    // Long lists scroll: the list takes the focus so the keyboard can scroll it.
+                    tabIndex={0}
+                    aria-label={EMAIL_HISTORY_TEXTS.recipients}
                     sx={{
                       m: 0,
                       pl: 2.5,
@@ -123,6 +126,10 @@ export function EmailDetailsDialog({
               </Section>
               <Section label={EMAIL_HISTORY_TEXTS.body}>
                 <Box
+                  // A long body scrolls: focusable and named, so the keyboard can scroll it.
+                  role="region"
+                  tabIndex={0}
+                  aria-label={EMAIL_HISTORY_TEXTS.body}
                   sx={{
                     whiteSpace: 'pre-wrap',
                     overflowWrap: 'anywhere',

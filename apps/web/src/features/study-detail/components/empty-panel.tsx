@@ -21,7 +21,7 @@ export function EmptyPanel({
 }) {
   return (
     <Box sx={{ textAlign: 'center', py: { xs: 5, sm: 7 }, px: 2 }}>
-      <Typography variant="h6" component="h3" gutterBottom>
+      <Typography variant="h6" component="h2" gutterBottom>
         {title}
       </Typography>
       {body && (

@@ -99,10 +99,14 @@ function MemberTable({
   if (onRemove) headers.push(c.actions);
   return (
     <Box component="section" aria-label={title}>
-      <Typography variant="h6" component="h3" sx={{ mb: 1 }}>
+      <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
         {title}
       </Typography>
+      {/* Wider than a phone: it scrolls sideways, so it takes the focus for the keyboard. */}
       <TableContainer
+        tabIndex={0}
+        role="group"
+        aria-label={title}
         sx={{ overflowX: 'auto', border: 1, borderColor: 'divider', borderRadius: 2 }}
       >
         <Table size="small" aria-label={title} sx={{ minWidth: 720 }}>

@@ -76,7 +76,8 @@ export function ParticipantDetailsDialog({
   return (
     <Dialog open={open} onClose={onClose} aria-labelledby={titleId} maxWidth="sm" fullWidth>
       <DialogTitle id={titleId}>{STUDY_PARTICIPANT_TEXTS.detailsTitle}</DialogTitle>
-      <DialogContent dividers>
+      {/* Text only, and taller than a phone: the keyboard scrolls it once it has the focus. */}
+      <DialogContent dividers tabIndex={0} role="region" aria-labelledby={titleId}>
         {info.data ? (
           <DetailsBody details={info.data} />
         ) : (

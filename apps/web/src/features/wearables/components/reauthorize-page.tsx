@@ -89,7 +89,8 @@ export default function ReauthorizePage() {
   );
 
   return (
-    <Box component="main" sx={{ maxWidth: 720, mx: 'auto', px: 2, py: 5 }}>
+    // The layout's <main> holds this page: a second main region would confuse screen readers.
+    <Box sx={{ maxWidth: 720, mx: 'auto', px: 2, py: 5 }}>
       <Typography variant="h4" component="h1" gutterBottom>
         {REAUTHORIZE_TEXTS.title}
       </Typography>
