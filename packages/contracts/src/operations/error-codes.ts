@@ -111,10 +111,3 @@ export const ERROR_CODES = [
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
-
-const known: ReadonlySet<string> = new Set(ERROR_CODES);
-
-/** Whether a string from the wire is one of the codes (an older server may send others). */
-export function isErrorCode(value: unknown): value is ErrorCode {
-  return typeof value === 'string' && known.has(value);
-}
