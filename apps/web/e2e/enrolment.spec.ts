@@ -1,13 +1,15 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { expectAccessibleAtBothWidths } from './a11y';
 import {
   APP_URL,
   approveApplication,
+  consent,
   createMaster,
   loginToken,
   PASSWORD,
   registerAndApply,
   SANDBOX_URL,
+  SLEEP_SCOPE,
   samplePdf,
   shot,
   uniqueEmail,
@@ -91,12 +93,6 @@ async function newCode(
 
 async function knownIds(query: Record<string, string>): Promise<Set<string>> {
   return new Set((await inbox(query)).map((m) => m.id));
-}
-
-/** On the sandbox's Google page: pick the account (all scopes granted). */
-async function consent(page: Page, account: string) {
-  await expect(page.getByRole('heading', { name: 'Choose an account' })).toBeVisible();
-  await page.getByRole('button', { name: new RegExp(account.replace(/\./g, '\\.')) }).click();
 }
 
 test.describe
@@ -382,10 +378,19 @@ test.describe
       const popupPromise = page.waitForEvent('popup');
       await page.getByRole('button', { name: 'Connect Fitbit' }).click();
       const popup = await popupPromise;
-      await consent(popup, 'jordan.okafor@gmail.test');
-      await popup.waitForEvent('close', { timeout: 15_000 });
-
+      // Sleep left out on Google's page: the popup stays open to say so, and this page does not
+      // call it a success.
+      await consent(popup, 'jordan.okafor@gmail.test', [SLEEP_SCOPE]);
+      await expect(
+        popup.getByRole('heading', { name: 'Fitbit Connected — Some Data Not Shared' }),
+      ).toBeVisible();
       await expect(page.getByRole('heading', { name: 'Personal Information' })).toBeVisible();
+      await expect(page.getByText('Fitbit Connected — Some Data Not Shared')).toBeVisible();
+      await expect(page.getByText('Fitbit Connected Successfully!')).toHaveCount(0);
+      const closed = popup.waitForEvent('close', { timeout: 15_000 });
+      await popup.getByRole('button', { name: 'Close This Window' }).click();
+      await closed;
+
       await expect(page.getByLabel('Email Address')).toHaveValue(rosteredEmail);
       await page.getByLabel('First Name').fill('Chien-Shiung');
       await page.getByLabel('Last Name').fill('Wu');

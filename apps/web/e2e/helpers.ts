@@ -442,3 +442,13 @@ export async function expectFullyShown(locator: Locator) {
   });
   expect(problem, `"${await locator.innerText()}" is not fully shown`).toBeNull();
 }
+
+export const SLEEP_SCOPE = 'https://www.googleapis.com/auth/googlehealth.sleep.readonly';
+
+/** On the sandbox's Google page: untick the given scopes, then pick the account. */
+export async function consent(page: Page, account: string, untick: string[] = []) {
+  await expect(page.getByRole('heading', { name: 'Choose an account' })).toBeVisible();
+  for (const scope of untick)
+    await page.locator(`input[name="granted_scope"][value="${scope}"]`).uncheck();
+  await page.getByRole('button', { name: new RegExp(account.replace(/\./g, '\\.')) }).click();
+}

@@ -7,12 +7,14 @@ import {
   addParticipant,
   approveApplication,
   connectOverHttp,
+  consent,
   createMaster,
   latestMail,
   loginToken,
   PASSWORD,
   registerAndApply,
   SANDBOX_URL,
+  SLEEP_SCOPE,
   shot,
   shotsAtBothWidths,
   signIn,
@@ -38,7 +40,6 @@ const participantEmail = uniqueEmail('wear-participant');
 const popupParticipantEmail = uniqueEmail('wear-popup');
 const ACCOUNT = 'priya.patel@gmail.test';
 const POPUP_ACCOUNT = 'jordan.okafor@gmail.test';
-const SLEEP_SCOPE = 'https://www.googleapis.com/auth/googlehealth.sleep.readonly';
 
 let studyId = '';
 
@@ -98,12 +99,6 @@ async function verifiedSession(id: string, email: string): Promise<string> {
 }
 
 /** On the sandbox's Google page: untick the given scopes, then pick the account. */
-async function consent(page: Page, account: string, untick: string[] = []) {
-  await expect(page.getByRole('heading', { name: 'Choose an account' })).toBeVisible();
-  for (const scope of untick)
-    await page.locator(`input[name="granted_scope"][value="${scope}"]`).uncheck();
-  await page.getByRole('button', { name: new RegExp(account.replace(/\./g, '\\.')) }).click();
-}
 
 async function expectConnected(page: Page) {
   await expect(page.getByText('Fitbit Connected Successfully!')).toBeVisible();

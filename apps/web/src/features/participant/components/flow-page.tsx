@@ -5,6 +5,7 @@ import {
   ENROLMENT_MESSAGES,
   FLOW_STEPS,
   isValidEmail,
+  missingReadScopes,
   normalizeEmail,
   PARTICIPANT_FLOW_TEXTS,
   PARTICIPANT_LIST_MESSAGES,
@@ -363,9 +364,14 @@ export default function FlowPage() {
         session: sessionHeaders(participant.participantId)[PARTICIPANT_SESSION_HEADER],
       }),
     ).then(
-      () => {
+      (result) => {
         setBusy(false);
-        setNotice(WEARABLE_MESSAGES.connectedTitle);
+        // A grant without some kinds of data is not called a success: the popup names them.
+        setNotice(
+          missingReadScopes(result.scope).length > 0
+            ? WEARABLE_MESSAGES.connectedPartlyTitle
+            : WEARABLE_MESSAGES.connectedTitle,
+        );
         setStep(STEP.profile);
       },
       (cause: unknown) => {
