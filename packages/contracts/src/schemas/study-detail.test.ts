@@ -71,7 +71,7 @@ describe('request schemas', () => {
     });
     expect(bad.error?.issues.map((i) => i.message)).toEqual([
       'Please enter valid email addresses',
-      'Please enter valid phone numbers in format (111) - 0000 - 000',
+      'Please enter valid phone numbers, such as (555) 123-4567 or +44 7700 900123',
     ]);
   });
 
