@@ -87,6 +87,15 @@ describe('google-auth-library with the key file', () => {
 });
 
 describe('JWT-bearer grant', () => {
+  it('is advertised in the discovery document', async () => {
+    const discovery = (await (
+      await fetch(`${sandbox.issuer}/.well-known/openid-configuration`)
+    ).json()) as { grant_types_supported: string[] };
+    expect(discovery.grant_types_supported).toContain(
+      'urn:ietf:params:oauth:grant-type:jwt-bearer',
+    );
+  });
+
   it('answers a good assertion with an hour’s bearer token', async () => {
     const key = await downloadKeyFile(sandbox);
     const { status, json } = await exchange(key, await assertion(key));
