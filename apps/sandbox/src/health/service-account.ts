@@ -114,7 +114,7 @@ export class ServiceAccount {
       private_key: this.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       client_email: this.email,
       client_id: this.clientId,
-      auth_uri: `${issuer}/o/oauth2/auth`,
+      auth_uri: `${issuer}/o/oauth2/v2/auth`,
       token_uri: `${issuer}/token`,
       universe_domain: 'googleapis.com',
     };

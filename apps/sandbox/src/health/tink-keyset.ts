@@ -64,8 +64,9 @@ interface PersistedKey {
  *   message EcdsaPublicKey { uint32 version = 1; EcdsaParams params = 2; bytes x = 3; bytes y = 4; }
  *
  * proto3 leaves out fields at their default, so `version = 0` is not written. x and y are the point's
- * coordinates as unsigned big-endian numbers; Tink writes them one byte longer than the field size
- * with a leading zero, so readers that take them as signed (two's complement) still see positives.
+ * coordinates as big-endian numbers, written here with one leading zero byte so that a reader
+ * taking them as signed (two's complement) still sees positives; receivers should accept any
+ * length and strip leading zeros.
  */
 export function encodeEcdsaPublicKey(x: Uint8Array, y: Uint8Array): Uint8Array {
   const withLeadingZero = (coordinate: Uint8Array) => {
