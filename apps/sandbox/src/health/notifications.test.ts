@@ -104,7 +104,7 @@ const stepPoints = (json: Json) =>
   (json.dataPoints ?? []) as { steps: { count: string; interval: { endTime: string } } }[];
 
 describe('sync horizon', () => {
-  it('hides data after the last sync from list, dailyRollUp and pairedDevices until the next', async () => {
+  it('hides data after the last sync from list, reconcile, the roll-ups and pairedDevices until the next', async () => {
     const email = 'priya.patel@gmail.test';
     const person = await connect(sandbox, email);
     const before = await stepsBetween(
@@ -147,6 +147,36 @@ describe('sync horizon', () => {
     );
     const [bucket] = rolled.json.rollupDataPoints as { steps: { countSum: string } }[];
     expect(Number(bucket?.steps.countSum)).toBe(stepsToNoon);
+
+    const hourly = await api(
+      sandbox,
+      person.access_token,
+      '/v4/users/me/dataTypes/steps/dataPoints:rollUp',
+      {
+        range: { startTime: '2026-11-20T05:00:00Z', endTime: '2026-11-21T05:00:00Z' },
+        windowSize: '3600s',
+      },
+    );
+    const buckets = hourly.json.rollupDataPoints as {
+      endTime: string;
+      steps: { countSum: string };
+    }[];
+    expect(buckets.every((b) => Date.parse(b.endTime) <= Date.parse(NOON))).toBe(true);
+    expect(buckets.reduce((sum, b) => sum + Number(b.steps.countSum), 0)).toBe(stepsToNoon);
+    const reconciled = await api(
+      sandbox,
+      person.access_token,
+      `/v4/users/me/dataTypes/heart-rate/dataPoints:reconcile?pageSize=10000&filter=${encodeURIComponent(
+        'heart_rate.sample_time.physical_time >= "2026-11-20T16:00:00Z"',
+      )}`,
+    );
+    const samples = reconciled.json.dataPoints as {
+      heartRate: { sampleTime: { physicalTime: string } };
+    }[];
+    expect(samples.length).toBeGreaterThan(0);
+    expect(
+      samples.every((p) => Date.parse(p.heartRate.sampleTime.physicalTime) <= Date.parse(NOON)),
+    ).toBe(true);
 
     const devices = await api(sandbox, person.access_token, '/v4/users/me/pairedDevices');
     expect((devices.json.pairedDevices as { lastSyncTime: string }[])[0]?.lastSyncTime).toBe(NOON);
