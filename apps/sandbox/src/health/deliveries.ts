@@ -251,6 +251,8 @@ export class Deliveries {
       record.error = describeFailure(error);
     }
     d.attempts.push(record);
+    // Dropped meanwhile (its subscriber was deleted): the answer changes nothing.
+    if (d.state !== 'pending') return;
     if (record.status === 204) {
       d.state = 'delivered';
       this.flushBacklog(d.subscriber);

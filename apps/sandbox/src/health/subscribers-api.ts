@@ -190,6 +190,9 @@ export function registerSubscribersApi(app: FastifyInstance, options: Subscriber
   }
 
   async function answer(request: FastifyRequest) {
+    if (request.body === MALFORMED) {
+      throw invalidArgument('Invalid JSON payload received. Unexpected token.');
+    }
     const raw = request.raw.url ?? '';
     const q = raw.indexOf('?');
     const query = new URLSearchParams(q < 0 ? '' : raw.slice(q + 1));
@@ -240,5 +243,29 @@ export function registerSubscribersApi(app: FastifyInstance, options: Subscriber
     }
   }
 
-  app.route({ method: ['GET', 'POST', 'PATCH', 'DELETE'], url: '/v4/projects/*', handler: handle });
+  // In a scope of their own: a DELETE that says `Content-Type: application/json` without a body
+  // (as some client libraries send) is fine, and malformed JSON gets Google's error envelope.
+  app.register(async (scope) => {
+    scope.removeContentTypeParser('application/json');
+    scope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'string' },
+      (_request, body, done) => {
+        const text = String(body);
+        if (text.trim() === '') return done(null, undefined);
+        try {
+          done(null, JSON.parse(text));
+        } catch {
+          done(null, MALFORMED);
+        }
+      },
+    );
+    scope.route({
+      method: ['GET', 'POST', 'PATCH', 'DELETE'],
+      url: '/v4/projects/*',
+      handler: handle,
+    });
+  });
 }
+
+const MALFORMED = Symbol('malformed JSON');

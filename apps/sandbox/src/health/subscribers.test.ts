@@ -263,6 +263,24 @@ describe('patch and delete', () => {
     expect(badMask.status).toBe(400);
   });
 
+  it('reads a body-less DELETE that names a JSON type, and answers bad JSON in Google’s envelope', async () => {
+    await call('POST', `/v4/projects/${project}/subscribers?subscriberId=json-type`, createBody());
+    const url = `${sandbox.health.urls.apiBaseUrl}/v4/projects/${project}/subscribers/json-type`;
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const deleted = await fetch(url, { method: 'DELETE', headers });
+    expect([deleted.status, await deleted.json()]).toEqual([200, {}]);
+    const bad = await fetch(
+      `${sandbox.health.urls.apiBaseUrl}/v4/projects/${project}/subscribers`,
+      {
+        method: 'POST',
+        headers,
+        body: '{"endpointUri": ',
+      },
+    );
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { code: 400, status: 'INVALID_ARGUMENT' } });
+  });
+
   it('deletes with {} (force or not) and answers 404 for an unknown subscriber', async () => {
     await call('POST', `/v4/projects/${project}/subscribers?subscriberId=delete-me`, createBody());
     const deleted = await call(
