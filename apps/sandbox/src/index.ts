@@ -5,10 +5,22 @@ import { registerHealthAdmin } from './health/admin.js';
 import { SandboxClock } from './health/clock.js';
 import { type HealthConnection, toConnection } from './health/connections.js';
 import { DEFAULT_HEALTH_CONTROLS, type HealthControls } from './health/controls.js';
+import { Deliveries, type DeliveryState, type DeliveryView } from './health/deliveries.js';
 import { Faults } from './health/faults.js';
 import { registerLegacyFitbit } from './health/legacy-fitbit.js';
 import { Quota } from './health/quota.js';
 import { registerResourceServer } from './health/resource-server.js';
+import {
+  type CloudProject,
+  ServiceAccount,
+  type ServiceAccountKeyFile,
+} from './health/service-account.js';
+import { SubscriberStore } from './health/subscribers.js';
+import { registerSubscribersApi } from './health/subscribers-api.js';
+import { SyncHorizons } from './health/sync-horizons.js';
+import { type TinkKeyset, WebhookSigner } from './health/tink-keyset.js';
+import { KEYSET_PATH, registerWebhookAdmin } from './health/webhook-admin.js';
+import { type SyncResult, WebhookHub } from './health/webhooks.js';
 import { registerInbox } from './inbox-page.js';
 import { type IdTokenTamper, type OAuthClient, registerOidc } from './oidc.js';
 import { startSmtpCatcher } from './smtp-catcher.js';
@@ -34,8 +46,12 @@ export {
 } from './health/data-generator.js';
 export { pointsOfUnit } from './health/data-points.js';
 export { DATA_TYPES } from './health/data-types.js';
+export type { DeliveryAttempt, DeliveryState, DeliveryView } from './health/deliveries.js';
 export { type CivilDayTotals, civilDayTotals } from './health/expected.js';
 export { UNBOUNDED_LOOKBACK_DAYS } from './health/resource-server.js';
+export type { CloudProject, ServiceAccountKeyFile } from './health/service-account.js';
+export { encodeEcdsaPublicKey, type TinkKeyset } from './health/tink-keyset.js';
+export type { SyncResult } from './health/webhooks.js';
 export type { IdTokenTamper, OAuthClient } from './oidc.js';
 export { TESTING_REFRESH_TOKEN_MS } from './oidc.js';
 export type { CapturedMessage } from './store.js';
@@ -59,6 +75,8 @@ export interface SandboxOptions {
     clients?: OAuthClient[];
     /** Start with the simulated client in "Testing" publishing status (7-day refresh tokens). */
     testingMode?: boolean;
+    /** The Cloud project the clients and the service account belong to. */
+    project?: CloudProject;
   };
 }
 
@@ -72,6 +90,25 @@ export interface GoogleHealthUrls {
   revokeUrl: string;
   /** `https://health.googleapis.com` (paths start with /v4/) */
   apiBaseUrl: string;
+  /** The Tink JSON keyset that verifies webhook signatures (Google publishes its own). */
+  webhookKeysetUrl: string;
+}
+
+/** The webhook side of the simulated Google Health API. */
+export interface WebhooksHandle {
+  /** The project in `projects/{number}/subscribers`. */
+  project: CloudProject;
+  /** The service account's key file (also `GET /__admin/health/service-account.json`). */
+  serviceAccountKey(): ServiceAccountKeyFile;
+  keyset(): TinkKeyset;
+  /** A new primary signing key; older keys stay in the keyset. */
+  rotateKey(): TinkKeyset;
+  /** Notifications sent, retrying or dropped, oldest first. */
+  deliveries(filter?: { subscriber?: string; state?: DeliveryState }): DeliveryView[];
+  /** Resolves when no notification is pending (all delivered or dropped); rejects on timeout. */
+  settled(timeoutMs?: number): Promise<DeliveryView[]>;
+  /** Forgets delivered and dropped notifications. */
+  clearDeliveries(): number;
 }
 
 /** Test controls of the simulated Google Health API (also over `POST /__admin/health`). */
@@ -82,8 +119,18 @@ export interface HealthHandle {
   /** Changes some knobs; returns all of them. */
   setControls(update: Partial<HealthControls>): HealthControls;
   resetControls(): HealthControls;
-  /** Revokes every live grant of the account, as Google account settings → Connections does. */
+  /**
+   * Revokes every live grant of the account, as Google account settings → Connections does;
+   * subscribers get DELETE notifications for the types the grants covered.
+   */
   revoke(email: string): number;
+  /**
+   * The account's tracker syncs: its data becomes visible up to `until` (default now; never later
+   * than now) and UPSERT notifications go out for what appeared. An earlier `until` hides data
+   * as if the device had not synced yet. `'live'` returns to the default: data up to now.
+   */
+  sync(email: string, until?: Date | number | 'live'): SyncResult;
+  webhooks: WebhooksHandle;
   connections(email?: string): HealthConnection[];
   /**
    * Plays the person on the consent page over HTTP: opens `authorizationUrl` (as built by the
@@ -131,6 +178,8 @@ export const SANDBOX_DEFAULTS = {
   twilioAuthToken: 'sandbox-auth-token',
   googleClientId: 'sandbox-client-id.apps.googleusercontent.com',
   googleClientSecret: 'sandbox-client-secret',
+  googleProjectNumber: '424242424242',
+  googleProjectId: 'sandbox-health-project',
 } as const;
 
 function urlHost(host: string): string {
@@ -151,7 +200,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...DEFAULT_HEALTH_CONTROLS,
     testingMode: options.google?.testingMode ?? DEFAULT_HEALTH_CONTROLS.testingMode,
   };
+  const project: CloudProject = options.google?.project ?? {
+    number: SANDBOX_DEFAULTS.googleProjectNumber,
+    id: SANDBOX_DEFAULTS.googleProjectId,
+  };
+  const serviceAccount = new ServiceAccount(project, clock, options.dataDir);
   const oidc = await registerOidc(app, {
+    jwtBearer: (assertion, tokenUrl) => serviceAccount.exchange(assertion, tokenUrl),
     clock,
     testingMode: () => controls.testingMode,
     issuer: () => issuer,
@@ -175,18 +230,48 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   };
   const quota = new Quota(clock);
   const faults = new Faults();
+  const horizons = new SyncHorizons(options.dataDir);
   registerResourceServer(app, {
     clock,
     grants: oidc.grants,
     controls: () => controls,
     quota,
     faults,
+    horizons,
   });
   registerLegacyFitbit(app);
+
+  const signer = new WebhookSigner(options.dataDir, () => clock.now());
+  const subscribers = new SubscriberStore(options.dataDir);
+  const deliveries = new Deliveries({
+    clock,
+    signer,
+    knobs: () => controls,
+    endpoint: (name) => {
+      const found = subscribers.get(name);
+      return found?.state === 'ACTIVE' ? { uri: found.endpointUri, secret: found.secret } : null;
+    },
+  });
+  const hub = new WebhookHub({ clock, grants: oidc.grants, horizons, subscribers, deliveries });
+  registerSubscribersApi(app, {
+    serviceAccount,
+    grants: oidc.grants,
+    store: subscribers,
+    clock,
+    controls: () => controls,
+    onDeleted: (name) => deliveries.dropFor(name, 'subscriber deleted'),
+  });
   registerHealthAdmin(app, {
     controls: () => ({ ...controls, clockOffsetMs: clock.offsetMs }),
     setControls,
-    revoke: (email) => oidc.grants.revokeAccount(email),
+    revoke: (email) => hub.revoke(email),
+  });
+  registerWebhookAdmin(app, {
+    serviceAccountKey: () => serviceAccount.keyFile(issuer),
+    keyset: () => signer.keyset(),
+    rotateKey: () => signer.rotate(),
+    sync: (email, until) => hub.sync(email, until),
+    deliveries,
   });
   registerTwilio(app, {
     store,
@@ -221,6 +306,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       port: options.smtpPort ?? SANDBOX_DEFAULTS.smtpPort,
     });
   } catch (error) {
+    deliveries.close();
     await app.close();
     throw error;
   }
@@ -231,6 +317,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       tokenUrl: `${issuer}/token`,
       revokeUrl: `${issuer}/revoke`,
       apiBaseUrl: issuer,
+      webhookKeysetUrl: `${issuer}${KEYSET_PATH}`,
     },
     clock,
     controls: () => ({ ...controls, clockOffsetMs: clock.offsetMs }),
@@ -245,7 +332,27 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       quota.reset();
       return { ...controls };
     },
-    revoke: (email) => oidc.grants.revokeAccount(email),
+    revoke: (email) => hub.revoke(email).revoked,
+    sync: (email, until) =>
+      hub.sync(
+        email,
+        until === 'live'
+          ? null
+          : until === undefined
+            ? Number.POSITIVE_INFINITY
+            : until instanceof Date
+              ? until.getTime()
+              : until,
+      ),
+    webhooks: {
+      project,
+      serviceAccountKey: () => serviceAccount.keyFile(issuer),
+      keyset: () => signer.keyset(),
+      rotateKey: () => signer.rotate(),
+      deliveries: (filter) => deliveries.list(filter),
+      settled: (timeoutMs) => deliveries.settled(timeoutMs),
+      clearDeliveries: () => deliveries.clearFinished(),
+    },
     connections,
     async consent(authorizationUrl, choice) {
       const page = await fetch(authorizationUrl, { redirect: 'manual' });
@@ -290,6 +397,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     tamperNextIdToken: (tamper) => oidc.tamperNextIdToken(tamper),
     health,
     close() {
+      deliveries.close();
       closed ??= Promise.all([app.close(), smtp.close()]).then(() => undefined);
       return closed;
     },

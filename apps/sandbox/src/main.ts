@@ -32,7 +32,7 @@ async function main(): Promise<void> {
     ...(process.env.SANDBOX_PUBLIC_URL ? { publicUrl: process.env.SANDBOX_PUBLIC_URL } : {}),
   });
   console.log(
-    `sandbox: inbox ${sandbox.issuer}/inbox · OIDC issuer ${sandbox.issuer} · Google Health API ${sandbox.health.urls.apiBaseUrl}/v4 (admin ${sandbox.httpUrl}/__admin/health) · Twilio ${sandbox.httpUrl}/2010-04-01 · SMTP smtp://127.0.0.1:${sandbox.smtpPort} · data ${dataDir}`,
+    `sandbox: inbox ${sandbox.issuer}/inbox · OIDC issuer ${sandbox.issuer} · Google Health API ${sandbox.health.urls.apiBaseUrl}/v4 (admin ${sandbox.httpUrl}/__admin/health, service-account key ${sandbox.httpUrl}/__admin/health/service-account.json, webhook keyset ${sandbox.health.urls.webhookKeysetUrl}) · Twilio ${sandbox.httpUrl}/2010-04-01 · SMTP smtp://127.0.0.1:${sandbox.smtpPort} · data ${dataDir}`,
   );
 
   let stopping = false;

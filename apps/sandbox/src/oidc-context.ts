@@ -20,7 +20,18 @@ export interface OidcContext {
   clock: Clock;
   /** Read per consent: the client's publishing status is "Testing" (7-day refresh tokens). */
   testingMode: () => boolean;
+  /** The JWT-bearer grant of service accounts (no client authentication); absent: unsupported. */
+  jwtBearer?: JwtBearerGrant;
 }
+
+/** Trades a signed assertion for an access token, or says why not in OAuth's error terms. */
+export type JwtBearerGrant = (
+  assertion: string | undefined,
+  tokenUrl: string,
+) => Promise<
+  | { ok: true; body: Record<string, unknown> }
+  | { ok: false; status: number; error: string; description: string }
+>;
 
 export const findClient = (ctx: OidcContext, clientId: string) =>
   ctx.clients.find((c) => c.clientId === clientId);

@@ -36,7 +36,11 @@ export function registerDiscovery(app: FastifyInstance, ctx: OidcContext, signin
         'sub',
       ],
       code_challenge_methods_supported: ['S256', 'plain'],
-      grant_types_supported: ['authorization_code', 'refresh_token'],
+      grant_types_supported: [
+        'authorization_code',
+        'refresh_token',
+        'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      ],
       // Not in Google's document; lets a developer see what the sandbox accepts.
       sandbox_supported_scopes: SUPPORTED_SCOPES,
     };

@@ -128,7 +128,12 @@ function refreshTokenGrant(ctx: OidcContext, idTokens: IdTokens): GrantHandler {
   };
 }
 
-/** The token endpoint: authorization code and refresh token grants. */
+const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/**
+ * The token endpoint: authorization code and refresh token grants for OAuth clients, and the
+ * JWT-bearer grant for service accounts, whose signed assertion stands in for client credentials.
+ */
 export function registerToken(app: FastifyInstance, ctx: OidcContext, idTokens: IdTokens) {
   const grantTypes = new Map<string, GrantHandler>([
     ['authorization_code', authorizationCodeGrant(ctx, idTokens)],
@@ -136,6 +141,11 @@ export function registerToken(app: FastifyInstance, ctx: OidcContext, idTokens: 
   ]);
   app.post('/token', async (request, reply) => {
     reply.header('Pragma', 'no-cache');
+    if (param(request.body, 'grant_type') === JWT_BEARER && ctx.jwtBearer) {
+      const result = await ctx.jwtBearer(param(request.body, 'assertion'), `${ctx.issuer()}/token`);
+      if (!result.ok) return oauthError(reply, result.status, result.error, result.description);
+      return reply.header('Cache-Control', 'no-store').send(result.body);
+    }
     const auth = authenticateClient(ctx, request);
     if (!('client' in auth)) return oauthError(reply, auth.status, auth.error, auth.description);
     const grantType = param(request.body, 'grant_type');

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from './health/clock.js';
 import { registerAuthorize } from './oidc-authorize.js';
-import type { OAuthClient, OidcContext } from './oidc-context.js';
+import type { JwtBearerGrant, OAuthClient, OidcContext } from './oidc-context.js';
 import { registerDiscovery } from './oidc-discovery.js';
 import { GrantStore } from './oidc-grants.js';
 import { createIdTokens, type IdTokenTamper, type MintOptions } from './oidc-id-token.js';
@@ -10,7 +10,7 @@ import { registerToken } from './oidc-token.js';
 import { registerTokenUse } from './oidc-userinfo.js';
 
 export { TESTING_REFRESH_TOKEN_MS } from './oidc-authorize.js';
-export type { OAuthClient } from './oidc-context.js';
+export type { JwtBearerGrant, OAuthClient } from './oidc-context.js';
 export { AUTHORIZE_PATH, isAllowedRedirectUri } from './oidc-http.js';
 export type { IdTokenTamper, MintOptions } from './oidc-id-token.js';
 
@@ -23,6 +23,8 @@ export interface OidcOptions {
   clock?: Clock;
   /** Read per consent: the client's publishing status is "Testing" (7-day refresh tokens). */
   testingMode?: () => boolean;
+  /** Service accounts' JWT-bearer grant at the token endpoint. */
+  jwtBearer?: JwtBearerGrant;
 }
 
 export interface OidcIssuer {
@@ -48,6 +50,7 @@ export async function registerOidc(
     grants: new GrantStore(options.dataDir, clock),
     clock,
     testingMode: options.testingMode ?? (() => false),
+    ...(options.jwtBearer ? { jwtBearer: options.jwtBearer } : {}),
   };
   const idTokens = createIdTokens(ctx, signingKey);
 

@@ -4,13 +4,14 @@ import { type HealthControls, parseControls } from './controls.js';
 export interface AdminTarget {
   controls(): HealthControls;
   setControls(update: Partial<HealthControls>): HealthControls;
-  revoke(email: string): number;
+  /** Revokes the account's grants; DELETE notifications follow for the types they covered. */
+  revoke(email: string): { revoked: number; notifications: number };
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 
 /** The admin routes change the sandbox for everyone using it: only the machine itself may call. */
-function fromLoopback(request: FastifyRequest): boolean {
+export function fromLoopback(request: FastifyRequest): boolean {
   return LOOPBACK.has(request.socket.remoteAddress ?? '');
 }
 
@@ -38,6 +39,6 @@ export function registerHealthAdmin(app: FastifyInstance, target: AdminTarget): 
     if (typeof body?.email !== 'string' || !body.email.trim()) {
       return reply.code(400).send({ error: 'email is required' });
     }
-    return { revoked: target.revoke(body.email) };
+    return target.revoke(body.email);
   });
 }

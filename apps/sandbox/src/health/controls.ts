@@ -17,6 +17,15 @@ export interface HealthControls {
   testingMode: boolean;
   /** Milliseconds added to the real time (the sandbox clock). */
   clockOffsetMs: number;
+  /**
+   * How much faster than Google the webhook retry schedule runs: Google keeps retrying a
+   * notification for 7 days; at 1440 that week passes in 7 real minutes (a day per minute).
+   */
+  webhookTimeScale: number;
+  /** Real milliseconds the sandbox waits for a webhook endpoint (handshake or notification). */
+  webhookTimeoutMs: number;
+  /** false: the service account lacks its Google Health API IAM role (subscriber calls get 403). */
+  serviceAccountHasRole: boolean;
 }
 
 export const DEFAULT_HEALTH_CONTROLS: Readonly<HealthControls> = {
@@ -27,18 +36,23 @@ export const DEFAULT_HEALTH_CONTROLS: Readonly<HealthControls> = {
   perProjectPerMinute: 120_000,
   testingMode: false,
   clockOffsetMs: 0,
+  webhookTimeScale: 1440,
+  webhookTimeoutMs: 10_000,
+  serviceAccountHasRole: true,
 };
 
-const NUMERIC: Record<
-  Exclude<keyof HealthControls, 'testingMode'>,
-  { min: number; max: number }
-> = {
+const BOOLEAN = new Set<keyof HealthControls>(['testingMode', 'serviceAccountHasRole']);
+type BooleanKnob = 'testingMode' | 'serviceAccountHasRole';
+
+const NUMERIC: Record<Exclude<keyof HealthControls, BooleanKnob>, { min: number; max: number }> = {
   latencyMs: { min: 0, max: 60_000 },
   error500Rate: { min: 0, max: 1 },
   error503Rate: { min: 0, max: 1 },
   perUserPerMinute: { min: 1, max: 10_000_000 },
   perProjectPerMinute: { min: 1, max: 100_000_000 },
   clockOffsetMs: { min: -10 * 365 * 86_400_000, max: 10 * 365 * 86_400_000 },
+  webhookTimeScale: { min: 1, max: 1_000_000_000 },
+  webhookTimeoutMs: { min: 1, max: 120_000 },
 };
 
 /** Validates a partial update (from JSON); returns the error text for a bad field. */
@@ -50,9 +64,9 @@ export function parseControls(
   }
   const value: Partial<HealthControls> = {};
   for (const [key, raw] of Object.entries(input)) {
-    if (key === 'testingMode') {
-      if (typeof raw !== 'boolean') return { ok: false, error: 'testingMode must be a boolean' };
-      value.testingMode = raw;
+    if (BOOLEAN.has(key as keyof HealthControls)) {
+      if (typeof raw !== 'boolean') return { ok: false, error: `${key} must be a boolean` };
+      value[key as BooleanKnob] = raw;
       continue;
     }
     const range = NUMERIC[key as keyof typeof NUMERIC];

@@ -192,7 +192,8 @@ describe('Google OAuth for health scopes', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'Admin.Revoke@example.test' }),
     });
-    expect(await response.json()).toEqual({ revoked: 1 });
+    // No subscriber listens here, so no DELETE notification goes out.
+    expect(await response.json()).toEqual({ revoked: 1, notifications: 0 });
     expect((await refresh(tokens.refresh_token ?? '')).json.error).toBe('invalid_grant');
   });
 

@@ -17,7 +17,10 @@ export interface Caller {
   email: string;
   healthUserId: string;
   legacyUserId: string;
+  /** Data is visible up to here: the sandbox's now, or the account's last sync when earlier. */
   now: number;
+  /** The instant of the account's last simulated sync; null while it syncs continuously. */
+  syncedAt: number | null;
 }
 
 export type Access = 'read' | 'self-only';

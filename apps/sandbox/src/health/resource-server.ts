@@ -11,6 +11,7 @@ import { getSleep, listPoints } from './list-points.js';
 import type { Quota } from './quota.js';
 import { access, type Caller, requireType } from './resource-common.js';
 import { dailyRollUp, rollUp } from './roll-up.js';
+import type { SyncHorizons } from './sync-horizons.js';
 import { identity, pairedDevices, profile, settings } from './user-resources.js';
 
 export { type ListCaller, listPoints, UNBOUNDED_LOOKBACK_DAYS } from './list-points.js';
@@ -21,6 +22,7 @@ export interface ResourceServerOptions {
   controls: () => HealthControls;
   quota: Quota;
   faults: Faults;
+  horizons: SyncHorizons;
 }
 
 interface Call {
@@ -76,7 +78,14 @@ function callerOf(
       [errorInfo('ACCOUNT_NOT_LINKED', { redirect_uri: 'https://fitbit.google.com/auth/signup' })],
     );
   }
-  return { grant, email: grant.account.email, ...ids, now: options.clock.now() };
+  const email = grant.account.email;
+  return {
+    grant,
+    email,
+    ...ids,
+    now: options.horizons.visibleUntil(email, options.clock.now()),
+    syncedAt: options.horizons.syncedAt(email),
+  };
 }
 
 /** `dataTypes/{type}/dataPoints…`: list, reconcile, rollUp, dailyRollUp and get. */

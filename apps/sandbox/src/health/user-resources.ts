@@ -87,7 +87,10 @@ export function device(caller: Caller) {
     deviceVersion: 'Charge 6',
     batteryStatus: 'High',
     batteryLevel: 84,
-    lastSyncTime: rfc3339(Math.floor(caller.now / 900_000) * 900_000),
+    // A device told to sync reports that sync; otherwise it synced within the last 15 minutes.
+    lastSyncTime: rfc3339(
+      caller.syncedAt !== null ? caller.now : Math.floor(caller.now / 900_000) * 900_000,
+    ),
     macAddress: [...mac.subarray(0, 6)]
       .map((b) => b.toString(16).padStart(2, '0').toUpperCase())
       .join(':'),
