@@ -26,10 +26,9 @@
  * is left.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import os from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.js';
 import { loadConfig } from '../apps/server/src/config.js';
@@ -43,6 +42,7 @@ import {
 } from '../apps/server/src/db/schema/index.js';
 import { createBenchDatabase } from './lib/database.js';
 import { freePort } from './lib/ports.js';
+import { startServer } from './lib/server-process.js';
 
 const COUNT = Number(process.env.ENROLMENT_BENCH_COUNT ?? process.env.BENCH_ENROLMENTS ?? 500);
 if (!Number.isInteger(COUNT) || COUNT < 1)
@@ -67,34 +67,6 @@ async function cpuMs(pid: number | undefined): Promise<number | undefined> {
   } catch {
     return undefined;
   }
-}
-
-/** Starts the API as `npm start` does, and resolves once it answers its health check. */
-async function startServer(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--conditions=source',
-      // BENCH_PROFILE=1: the server writes a CPU profile to bench-profiles/ when it stops.
-      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=bench-profiles'] : []),
-      'apps/server/src/main.ts',
-    ],
-    { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill();
-  throw new Error('server did not start');
 }
 
 const STEPS = ['enroll', 'verify', 'resume'] as const;

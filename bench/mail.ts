@@ -20,10 +20,9 @@
  * unless every invitation and the code were accepted by the relay.
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { invitationEmail, VERIFICATION_CODE_TEXTS } from '@research/contracts';
 import { and, count, eq, sql } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
@@ -39,6 +38,7 @@ import { createMailer } from '../apps/server/src/platform/mailer.js';
 import { createBenchDatabase, sandboxEnv, UNREACHED_RATE_LIMIT } from './lib/database.js';
 import { freePort } from './lib/ports.js';
 import { spawnSandbox } from './lib/sandbox-process.js';
+import { startServer } from './lib/server-process.js';
 
 const COUNT = Number(process.env.MAIL_BENCH_COUNT ?? 500);
 if (!Number.isInteger(COUNT) || COUNT < 1 || COUNT > 1000)
@@ -48,34 +48,6 @@ const DRAIN_TIMEOUT_MS = 15 * 60_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-
-/** Starts the API with its workers as `npm start` does; resolves once it answers /readyz. */
-async function startServer(env: Record<string, string>, port: number): Promise<ChildProcess> {
-  const root = fileURLToPath(new URL('..', import.meta.url));
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      '--conditions=source',
-      // BENCH_PROFILE=1: the server writes a CPU profile to bench-profiles/ when it stops.
-      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', '--cpu-prof-dir=bench-profiles'] : []),
-      'apps/server/src/main.ts',
-    ],
-    { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  child.kill();
-  throw new Error('server did not start');
-}
 
 interface InboxMessage {
   to: string;
