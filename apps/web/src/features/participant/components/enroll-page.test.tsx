@@ -2,27 +2,18 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { installFakeApi } from '../../../test/fake-api';
+import {
+  EMAIL,
+  emailVerifiedReply,
+  PARTICIPANT_ID,
+  participantSession,
+  STUDY,
+} from '../../../test/participant-fixtures';
 import { renderRoute } from '../../../test/render-route';
-
-const PARTICIPANT_ID = 'P0123456789abcdef';
-const EMAIL = 'p@example.org';
-const STUDY = {
-  studyName: 'Sleep',
-  studyDescription: 'Sleep and shifts',
-  studyCode: 'ABC123',
-  researcherName: 'Ada',
-};
-const iso = (msFromNow: number) => new Date(Date.now() + msFromNow).toISOString();
 
 /** The server as /participant/enroll sees it: a code first, then the answer with the session. */
 function stubServer(options: { alreadyEnrolled?: boolean } = {}) {
-  const session = {
-    sessionId: 'session-token',
-    participantId: PARTICIPANT_ID,
-    studyCode: STUDY.studyCode,
-    verified: true,
-    expiresAt: iso(3_600_000),
-  };
+  const session = participantSession();
   let enrolCalls = 0;
   return installFakeApi({
     'POST /api/auth/verify-study-code': { body: { success: true, study: STUDY } },
@@ -51,21 +42,7 @@ function stubServer(options: { alreadyEnrolled?: boolean } = {}) {
               wearableConnected: options.alreadyEnrolled === true,
             },
           },
-    'POST /api/verification/verify-email-code': {
-      body: {
-        success: true,
-        message: 'Email verification successful!',
-        data: {
-          participantId: PARTICIPANT_ID,
-          email: EMAIL,
-          studyCode: STUDY.studyCode,
-          verificationStatus: 'email_verified',
-          emailVerifiedAt: iso(0),
-          phoneVerifiedAt: null,
-        },
-        session,
-      },
-    },
+    'POST /api/verification/verify-email-code': emailVerifiedReply(),
   });
 }
 

@@ -2,19 +2,17 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { type FakeRequest, failure, installFakeApi } from '../../../test/fake-api';
+import {
+  EMAIL,
+  emailVerifiedReply,
+  iso,
+  PARTICIPANT_ID,
+  participantSession,
+  STUDY,
+} from '../../../test/participant-fixtures';
 import { renderRoute } from '../../../test/render-route';
 
-const PARTICIPANT_ID = 'P0123456789abcdef';
-const EMAIL = 'p@example.org';
 const PHONE = '+16175550142';
-const STUDY = {
-  studyName: 'Sleep',
-  studyDescription: null,
-  studyCode: 'ABC123',
-  researcherName: 'Ada',
-};
-
-const iso = (msFromNow: number) => new Date(Date.now() + msFromNow).toISOString();
 
 /**
  * The server as /participant/flow sees it: the study, the roster check (the number on record
@@ -46,13 +44,7 @@ function stubServer(options: { phoneOnRecord?: boolean; alreadyEnrolled?: boolea
       },
     };
   };
-  const session = {
-    sessionId: 'session-token',
-    participantId: PARTICIPANT_ID,
-    studyCode: STUDY.studyCode,
-    verified: true,
-    expiresAt: iso(3_600_000),
-  };
+  const session = participantSession();
   return installFakeApi({
     'POST /api/auth/verify-study-code': { body: { success: true, study: STUDY } },
     'POST /api/participants/check-pending': (request: FakeRequest) => {
@@ -76,21 +68,7 @@ function stubServer(options: { phoneOnRecord?: boolean; alreadyEnrolled?: boolea
     },
     'POST /api/verification/send-email-code': sendCode('email'),
     'POST /api/verification/send-phone-code': sendCode('phone'),
-    'POST /api/verification/verify-email-code': {
-      body: {
-        success: true,
-        message: 'Email verification successful!',
-        data: {
-          participantId: PARTICIPANT_ID,
-          email: EMAIL,
-          studyCode: STUDY.studyCode,
-          verificationStatus: 'email_verified',
-          emailVerifiedAt: iso(0),
-          phoneVerifiedAt: null,
-        },
-        session,
-      },
-    },
+    'POST /api/verification/verify-email-code': emailVerifiedReply(),
     'POST /api/participants/enroll': {
       body: {
         success: true,
@@ -224,7 +202,7 @@ describe('/participant/flow', () => {
       expect(await screen.findByLabelText(/Verification Code/)).toBeInTheDocument();
       expect(screen.getByRole('button', { name: /Resend code in \d+s/ })).toBeDisabled();
       await user.click(screen.getByRole('button', { name: 'Back' }));
-      expect(screen.getByRole('radio', { name: `Text message (${PHONE})` })).toBeChecked();
+      expect(screen.getByRole('radio', { name: 'Text message ((617) 555-0142)' })).toBeChecked();
       await user.click(screen.getByRole('radio', { name: /^Email/ }));
       await user.click(screen.getByRole('button', { name: 'Send Code' }));
       await fill(user, await screen.findByLabelText(/Verification Code/), '123456');
