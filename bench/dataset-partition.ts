@@ -28,7 +28,8 @@ import { createDataset } from '../apps/server/src/modules/dataset/index.js';
 import { toParquet } from '../apps/server/src/modules/dataset/parquet.js';
 import { partitionTable, type RawPage } from '../apps/server/src/modules/dataset/partition-rows.js';
 import { filterOf } from '../apps/server/src/modules/extraction/engine.js';
-import { addDays, DATA_TYPE_CALLS } from '../apps/server/src/modules/extraction/plan.js';
+import { addDays, callsFor, DATA_TYPE_CALLS } from '../apps/server/src/modules/extraction/plan.js';
+import { createProviderCall } from '../apps/server/src/modules/extraction/provider-call.js';
 import { createFsObjectStore } from '../apps/server/src/platform/object-store/index.js';
 import { printSummary, profileDuring, summarize } from './lib/profile.js';
 import { spawnSandbox } from './lib/sandbox-process.js';
@@ -85,7 +86,7 @@ async function benchDatabase() {
 
 const { database, drop } = await benchDatabase();
 try {
-  const { access_token } = await connect(asSandbox, 'bench.dataset.001@gmail.test');
+  const { access_token, scope } = await connect(asSandbox, 'bench.dataset.001@gmail.test');
   await fetch(`${issuer}/__admin/health`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -217,6 +218,51 @@ try {
   const ratio = write / parse;
   console.log(
     `ratio to JSON.parse: ${ratio.toFixed(2)} (goal ≤ ${GOAL}): ${ratio <= GOAL ? 'met' : 'NOT met'}`,
+  );
+
+  // A daily-summary partition: activity_summary, nine roll-up calls of one row each.
+  const exchange = createProviderCall({
+    endpoints: {
+      authUrl: `${issuer}/o/oauth2/v2/auth`,
+      tokenUrl: `${issuer}/token`,
+      revokeUrl: `${issuer}/revoke`,
+      apiUrl: issuer,
+      clientId: 'sandbox-client-id.apps.googleusercontent.com',
+      clientSecret: 'sandbox-client-secret',
+    },
+    fetch,
+    beforeEach: async () => {},
+  });
+  const summaryPages: RawPage[] = [];
+  for (const call of callsFor('activity_summary', START, START, scope.split(' '))) {
+    const { bytes } = await exchange(access_token, call, null, null);
+    summaryPages.push({ call: call.spec.key, body: bytes });
+  }
+  const summaryWrites = 20;
+  const summaryIds: string[] = [];
+  for (let i = 0; i < summaryWrites * 2; i++) summaryIds.push(await newParticipant());
+  let summaryRow: Awaited<ReturnType<typeof dataset.writePartition>> | undefined;
+  const writeSummary = async () => {
+    for (let i = 0; i < summaryWrites; i++) {
+      summaryRow = await dataset.writePartition({
+        studyId,
+        participantId: summaryIds.pop() as string,
+        type: 'activity_summary',
+        date: START,
+        timeZone: 'America/New_York',
+        rawPages: summaryPages,
+        trigger: { kind: 'sweep' },
+      });
+    }
+  };
+  await writeSummary();
+  const summary = (await best(1, writeSummary)) / summaryWrites;
+  const summaryParse = await best(5, () => {
+    for (let i = 0; i < 100; i++)
+      for (const page of summaryPages) JSON.parse(page.body.toString('utf8'));
+  });
+  console.log(
+    `daily-summary partition (activity_summary: ${summaryPages.length} pages, ${summaryPages.reduce((n, p) => n + p.body.length, 0)} B received, ${summaryRow?.rowCount} row): ${(summary * 1e3).toFixed(2)} ms CPU a write (JSON.parse of its pages: ${((summaryParse / 100) * 1e3).toFixed(3)} ms), ${summaryRow?.rowsFile?.bytes} B of Parquet`,
   );
 
   if (process.env.BENCH_PROFILE) {
