@@ -1,6 +1,7 @@
 export * from './applications.js';
 export * from './auth.js';
 export * from './common.js';
+export * from './dataset.js';
 export * from './enrolment.js';
 export * from './errors.js';
 export * from './extraction.js';

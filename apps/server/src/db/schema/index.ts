@@ -1,5 +1,6 @@
 export * from './applications.js';
 export * from './auth.js';
+export * from './dataset.js';
 export * from './email.js';
 export * from './extraction.js';
 export * from './participant-access.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toCsv } from './csv.js';
-import { TidiedPage, tidyHeartRatePage } from './heart-rate-page.js';
+import { heartRatePageColumns, TidiedPage, tidyHeartRatePage } from './heart-rate-page.js';
 import { rowsOfPage } from './tidy.js';
 
 const PARTICIPANT = '6f1c2a9e-0000-4000-8000-000000000001';
@@ -212,5 +212,27 @@ describe('raw heart-rate pages read from their bytes', () => {
     }
     // Edits of digits and white space keep the shape: the fast path is exercised, not skipped.
     expect(accepted).toBeGreaterThan(200);
+  });
+  it('give the same rows as typed columns, oldest first, across the DST change and date shifts', () => {
+    for (const bytes of [
+      json({ dataPoints: samples('2026-11-01T07:00:00Z', 10_000, 3, newYork), nextPageToken: 'x' }),
+      json({ dataPoints: samples('2026-11-10T16:00:00Z', 4000, 1, () => '32400s') }),
+    ]) {
+      const columns = heartRatePageColumns(bytes);
+      const rows = generic(bytes)
+        .csv.trimEnd()
+        .split('\n')
+        .map((line) => line.split(','));
+      expect(columns?.rows).toBe(rows.length);
+      const seen = rows.map((_, n) => [
+        PARTICIPANT,
+        new Date(columns?.timeMs[n] as number).toISOString().replace('.000Z', 'Z'),
+        String(columns?.utcOffsetSeconds[n]),
+        new Date(columns?.civilMs[n] as number).toISOString().slice(0, 19),
+        String(columns?.bpm[n]),
+      ]);
+      expect(seen).toEqual(rows);
+    }
+    expect(heartRatePageColumns(json({ dataPoints: [{ heartRate: {} }] }))).toBeNull();
   });
 });

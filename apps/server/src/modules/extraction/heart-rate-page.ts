@@ -81,6 +81,8 @@ function grow(n: number) {
 
 /** A UTC day's civil date and those of the days before and after, as `yyyy-mm-ddT` bytes. */
 interface Day {
+  /** Midnight of the UTC day, ms since the epoch. */
+  ms: number;
   previous: Buffer;
   same: Buffer;
   next: Buffer;
@@ -97,7 +99,7 @@ function dayFor(yyyymmdd: number): Day | null {
     day =
       Number.isNaN(ms) || !new Date(ms).toISOString().startsWith(text)
         ? null
-        : { previous: dayText(ms - DAY_MS), same: dayText(ms), next: dayText(ms + DAY_MS) };
+        : { ms, previous: dayText(ms - DAY_MS), same: dayText(ms), next: dayText(ms + DAY_MS) };
     if (dayTexts.size >= 10_000) dayTexts.clear();
     dayTexts.set(yyyymmdd, day);
   }
@@ -153,6 +155,64 @@ function canonicalDigits(b: Buffer, i: number, max: number): number {
 
 /** The page's rows, or null when it is not exactly the shape above (read it as JSON then). */
 export function tidyHeartRatePage(b: Buffer, participantId: string): TidiedPage | null {
+  const page = scanPage(b);
+  if (!page) return null;
+  const { count, days, nextPageToken } = page;
+  const timeText = (n: number) => {
+    const t = timeAt[n] as number;
+    return b.toString('latin1', t, t + TIME_LENGTH);
+  };
+  return new TidiedPage(
+    writeRows(b, count, days, Buffer.from(`${csvField(participantId)},`)),
+    count,
+    count ? timeText(0) : null,
+    count ? timeText(count - 1) : null,
+    nextPageToken,
+  );
+}
+
+/**
+ * The same rows as typed columns, oldest first, for writers that store values rather than text
+ * (the dataset's Parquet files); null exactly when `tidyHeartRatePage` is.
+ */
+export interface HeartRateColumns {
+  rows: number;
+  /** timestamp_utc, ms since the epoch. */
+  timeMs: Float64Array;
+  utcOffsetSeconds: Int32Array;
+  /** civil_time read as if it were UTC, ms since the epoch (timestamp_utc + offset). */
+  civilMs: Float64Array;
+  bpm: Float64Array;
+  nextPageToken: string | undefined;
+}
+
+export function heartRatePageColumns(b: Buffer): HeartRateColumns | null {
+  const page = scanPage(b);
+  if (!page) return null;
+  const { count, days } = page;
+  const timeMs = new Float64Array(count);
+  const utcOffsetSeconds = new Int32Array(count);
+  const civilMs = new Float64Array(count);
+  const bpm = new Float64Array(count);
+  for (let n = count - 1, r = 0; n >= 0; n--, r++) {
+    const ms = (days[dayOf[n] as number] as Day).ms + (secondOfDay[n] as number) * 1000;
+    const offset = offsetValue[n] as number;
+    timeMs[r] = ms;
+    utcOffsetSeconds[r] = offset;
+    civilMs[r] = ms + offset * 1000;
+    let value = 0;
+    const at = bpmAt[n] as number;
+    for (let k = at; k < at + (bpmLength[n] as number); k++)
+      value = value * 10 + (b[k] as number) - ZERO;
+    bpm[r] = value;
+  }
+  return { rows: count, timeMs, utcOffsetSeconds, civilMs, bpm, nextPageToken: page.nextPageToken };
+}
+
+/** Reads the page into the per-sample arrays above; null when it is not exactly that shape. */
+function scanPage(
+  b: Buffer,
+): { count: number; days: Day[]; nextPageToken: string | undefined } | null {
   let count = 0;
   let date = -1;
   let previousKey = Number.POSITIVE_INFINITY;
@@ -255,17 +315,7 @@ export function tidyHeartRatePage(b: Buffer, participantId: string): TidiedPage 
     i++;
   }
   if (token(b, i, 0x7d) !== b.length) return null;
-  const timeText = (n: number) => {
-    const t = timeAt[n] as number;
-    return b.toString('latin1', t, t + TIME_LENGTH);
-  };
-  return new TidiedPage(
-    writeRows(b, count, days, Buffer.from(`${csvField(participantId)},`)),
-    count,
-    count ? timeText(0) : null,
-    count ? timeText(count - 1) : null,
-    nextPageToken,
-  );
+  return { count, days, nextPageToken };
 }
 
 /** `participant,timestamp_utc,utc_offset_seconds,civil_time,heart_rate_bpm` rows, oldest first. */

@@ -1,0 +1,256 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  DATA_TYPES,
+  DATASET_MARKED_STATES,
+  type DatasetMarkedState,
+  type DatasetPartitionKey,
+  type DatasetTrigger,
+  datasetPartitionKeySchema,
+  datasetTriggerSchema,
+} from '@research/contracts';
+import type { Db } from '../../db/client.js';
+import type { DatasetFile } from '../../db/schema/index.js';
+import type { ObjectStore } from '../../platform/object-store/types.js';
+import { assertTimeZone, dayState } from './day-state.js';
+import {
+  insertMissing,
+  type LedgerInsert,
+  type LedgerRow,
+  markRows,
+  type PartitionSelector,
+  putRow,
+  readRow,
+  selectRows,
+  withPartitionLock,
+} from './ledger.js';
+import { toParquet } from './parquet.js';
+import { partitionTable, type RawPage } from './partition-rows.js';
+import { partitionPrefix, rawKey, rowsKey } from './paths.js';
+import { summarize } from './summary.js';
+
+/**
+ * The study's dataset: each participant's data kept as partitions (one per data type and civil
+ * day), files in the study bucket under `dataset/` and a ledger row per partition saying what is
+ * there. A write replaces a partition whole:
+ *
+ * 1. the rows are made and the files' bytes are ready in memory; the same pages give the same
+ *    bytes, hence the same version (a digest of the contents);
+ * 2. in one transaction holding the partition's lock: a version the row already names writes no
+ *    file and moves only `fetched_at`; otherwise files left by a write that died before its switch
+ *    are removed, the new files are written under a folder of their own (nothing a reader follows
+ *    points there yet), and the row is switched to them;
+ * 3. after the commit, the files of the version replaced are removed.
+ *
+ * A process dying anywhere leaves the row naming a complete set of files. Each write's folder is
+ * new (version plus a random part), so removing a replaced folder outside the lock never meets a
+ * writer putting the same contents back. A reader follows the row; one that read the row just
+ * before a switch may find its files gone after step 3, and reads the row again.
+ */
+
+export interface WritePartitionInput {
+  studyId: string;
+  participantId: string;
+  type: DatasetPartitionKey['type'];
+  /** The civil day, yyyy-mm-dd, in `timeZone`. */
+  date: string;
+  /** The participant's IANA time zone. */
+  timeZone: string;
+  /** The provider's answers for the day as received, in fetch order. */
+  rawPages: RawPage[];
+  trigger: DatasetTrigger;
+  /** The device's last sync, when known: a day it has not synced past stays partial. */
+  syncedThrough?: Date | undefined;
+}
+
+export interface DatasetDeps {
+  db: Db;
+  objectStore: ObjectStore;
+  bucketOf: (studyId: string) => string;
+  now?: () => Date;
+}
+
+/** Changes whenever the files' layout or encoding does, so old and new bytes never share a name. */
+const FORMAT = 'dataset-partition-1';
+const CALL_KEY = /^[a-z0-9-]{1,64}$/;
+
+const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+
+export function createDataset(deps: DatasetDeps) {
+  const { db, objectStore } = deps;
+  const now = deps.now ?? (() => new Date());
+  const buckets = new Set<string>();
+
+  async function bucketOf(studyId: string) {
+    const bucket = deps.bucketOf(studyId);
+    if (!buckets.has(bucket)) {
+      await objectStore.ensureBucket(bucket);
+      buckets.add(bucket);
+    }
+    return bucket;
+  }
+
+  async function writePartition(input: WritePartitionInput): Promise<LedgerRow> {
+    const key = datasetPartitionKeySchema.parse({
+      studyId: input.studyId,
+      participantId: input.participantId,
+      type: input.type,
+      date: input.date,
+    });
+    const trigger = datasetTriggerSchema.parse(input.trigger);
+    assertTimeZone(input.timeZone);
+    for (const page of input.rawPages) {
+      if (!CALL_KEY.test(page.call)) throw new RangeError(`Invalid call key: ${page.call}`);
+    }
+
+    const table = partitionTable(key.type, key.participantId, key.date, input.rawPages);
+    const parquet = toParquet(table);
+    const rawHashes = input.rawPages.map((page) => sha256(page.body));
+    const rowsHash = sha256(parquet);
+    const version = sha256(
+      Buffer.from(
+        [FORMAT, rowsHash, ...input.rawPages.map((p, n) => `${p.call}:${rawHashes[n]}`)].join('\n'),
+      ),
+    ).slice(0, 24);
+    const folder = `${version}-${randomBytes(4).toString('hex')}`;
+    const rowsFile: DatasetFile = {
+      key: rowsKey(key, folder),
+      bytes: parquet.length,
+      sha256: rowsHash,
+    };
+    const rawFiles: DatasetFile[] = input.rawPages.map((page, n) => ({
+      key: rawKey(key, folder, n, page.call),
+      bytes: page.body.length,
+      sha256: rawHashes[n] as string,
+    }));
+    const fetchedAt = now();
+    const row: LedgerInsert = {
+      studyId: key.studyId,
+      participantId: key.participantId,
+      dataType: key.type,
+      date: key.date,
+      timeZone: input.timeZone,
+      state: dayState({
+        dataType: key.type,
+        date: key.date,
+        timeZone: input.timeZone,
+        rows: table.rows,
+        now: fetchedAt,
+        syncedThrough: input.syncedThrough,
+      }),
+      reason: null,
+      version,
+      rowCount: table.rows,
+      rowsFile,
+      rawFiles,
+      fetchedAt,
+      trigger,
+      ...summarize(table),
+      updatedAt: fetchedAt,
+    };
+
+    const bucket = await bucketOf(key.studyId);
+    const { written, replaced } = await withPartitionLock(db, key, async (tx) => {
+      const current = await readRow(tx, key);
+      if (current?.version === version) {
+        // The same contents: the row keeps its files and its own updated_at; only the fetch is new.
+        const again = { ...row, rowsFile: current.rowsFile, rawFiles: current.rawFiles };
+        return {
+          written: await putRow(tx, { ...again, updatedAt: current.updatedAt }),
+          replaced: null,
+        };
+      }
+      await removeFiles(bucket, key, (object) => !current || !listedIn(current, object));
+      await Promise.all([
+        objectStore.putObject(bucket, rowsFile.key, parquet, {
+          contentType: 'application/vnd.apache.parquet',
+        }),
+        ...input.rawPages.map((page, n) =>
+          objectStore.putObject(bucket, (rawFiles[n] as DatasetFile).key, page.body, {
+            contentType: 'application/json',
+          }),
+        ),
+      ]);
+      return { written: await putRow(tx, row), replaced: current };
+    });
+    if (replaced) {
+      await Promise.all(
+        filesOf(replaced).map((file) => objectStore.deleteObject(bucket, file.key)),
+      );
+    }
+    return written;
+  }
+
+  const filesOf = (row: LedgerRow) => [...(row.rowsFile ? [row.rowsFile] : []), ...row.rawFiles];
+  const listedIn = (row: LedgerRow, objectKey: string) =>
+    filesOf(row).some((file) => file.key === objectKey);
+
+  /** Removes the partition's objects that `remove` picks. */
+  async function removeFiles(
+    bucket: string,
+    key: DatasetPartitionKey,
+    remove: (objectKey: string) => boolean,
+  ) {
+    const doomed: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await objectStore.listObjects(bucket, { prefix: partitionPrefix(key), cursor });
+      for (const object of page.objects) if (remove(object.key)) doomed.push(object.key);
+      cursor = page.nextCursor;
+    } while (cursor);
+    await Promise.all(doomed.map((objectKey) => objectStore.deleteObject(bucket, objectKey)));
+  }
+
+  /** The ledger rows a selector picks, by participant, type and day. */
+  function readLedger(selector: PartitionSelector): Promise<LedgerRow[]> {
+    return selectRows(db, selector);
+  }
+
+  /**
+   * Marks partitions failed, scope_missing, revoked or deleted_at_source, with the reason. Rows
+   * that exist are updated (their files stay, and stay listed); with `dates` and `timeZone`, the
+   * partitions of those days that have no row yet get one, without files.
+   */
+  async function markPartitions(
+    selector: PartitionSelector & { timeZone?: string | undefined },
+    state: DatasetMarkedState,
+    reason: string,
+  ): Promise<LedgerRow[]> {
+    if (!DATASET_MARKED_STATES.includes(state))
+      throw new RangeError(`Not a marked state: ${state}`);
+    if (!reason.trim()) throw new RangeError('A marked partition needs a reason');
+    const { timeZone, ...select } = selector;
+    return db.transaction(async (tx) => {
+      const marked = await markRows(tx, select, state, reason);
+      if (!select.dates || timeZone === undefined || select.participantId === undefined) {
+        return marked;
+      }
+      assertTimeZone(timeZone);
+      const participantId = select.participantId;
+      const missing = (select.types ?? DATA_TYPES).flatMap((dataType) =>
+        (select.dates ?? []).map((date) => {
+          datasetPartitionKeySchema.parse({
+            studyId: select.studyId,
+            participantId,
+            type: dataType,
+            date,
+          });
+          return {
+            studyId: select.studyId,
+            participantId,
+            dataType,
+            date,
+            timeZone,
+            state,
+            reason,
+          };
+        }),
+      );
+      const inserted = await insertMissing(tx, missing);
+      return [...marked, ...inserted];
+    });
+  }
+
+  return { writePartition, readLedger, markPartitions };
+}
+
+export type Dataset = ReturnType<typeof createDataset>;

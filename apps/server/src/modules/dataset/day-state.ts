@@ -1,0 +1,52 @@
+import type { DataType } from '@research/contracts';
+
+/**
+ * Whether a partition's day is settled: over in the participant's time zone, and synced past by
+ * the device when the caller knows its last sync. Until then what is stored is `partial`.
+ */
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** The civil date of an instant in an IANA time zone, `yyyy-mm-dd`. */
+export function civilDateIn(timeZone: string, at: Date): string {
+  let format = formats.get(timeZone);
+  if (!format) {
+    // en-CA writes dates as yyyy-mm-dd.
+    format = new Intl.DateTimeFormat('en-CA', {
+      timeZone,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    });
+    formats.set(timeZone, format);
+  }
+  return format.format(at);
+}
+
+/** Throws a clear error for a time zone the runtime does not know. */
+export function assertTimeZone(timeZone: string): void {
+  try {
+    civilDateIn(timeZone, new Date(0));
+  } catch {
+    throw new RangeError(`Unknown time zone: ${JSON.stringify(timeZone)}`);
+  }
+}
+
+export function dayState(input: {
+  dataType: DataType;
+  date: string;
+  timeZone: string;
+  rows: number;
+  now: Date;
+  /** The device's last sync, when known. */
+  syncedThrough?: Date | undefined;
+}): 'complete' | 'partial' | 'empty' {
+  // The profile is not a day's data: what was fetched is the whole of it.
+  if (input.dataType === 'profile') return input.rows > 0 ? 'complete' : 'empty';
+  const over = civilDateIn(input.timeZone, input.now) > input.date;
+  const synced =
+    input.syncedThrough === undefined ||
+    civilDateIn(input.timeZone, input.syncedThrough) > input.date;
+  if (!over || !synced) return 'partial';
+  return input.rows > 0 ? 'complete' : 'empty';
+}

@@ -1,0 +1,3 @@
+export { createDataset, type Dataset, type WritePartitionInput } from './dataset.js';
+export type { LedgerRow, PartitionSelector } from './ledger.js';
+export type { RawPage } from './partition-rows.js';
