@@ -130,7 +130,7 @@ export const PARTICIPANT_FLOW_TEXTS = {
   checkAgain: 'Check Again',
   methodLabel: 'Verification method',
   methodEmail: (email: string) => `Email (${email})`,
-  methodPhone: (phone: string) => `Text message (${phone})`,
+  methodPhone: (phone: string) => `Text message to ${phone}`,
   /**
    * The text option when check-pending gave back no number: either none is on record or the
    * typed one differs. One text for both, so the page tells nobody which.

@@ -202,7 +202,7 @@ describe('/participant/flow', () => {
       expect(await screen.findByLabelText(/Verification Code/)).toBeInTheDocument();
       expect(screen.getByRole('button', { name: /Resend code in \d+s/ })).toBeDisabled();
       await user.click(screen.getByRole('button', { name: 'Back' }));
-      expect(screen.getByRole('radio', { name: 'Text message ((617) 555-0142)' })).toBeChecked();
+      expect(screen.getByRole('radio', { name: 'Text message to (617) 555-0142' })).toBeChecked();
       await user.click(screen.getByRole('radio', { name: /^Email/ }));
       await user.click(screen.getByRole('button', { name: 'Send Code' }));
       await fill(user, await screen.findByLabelText(/Verification Code/), '123456');
