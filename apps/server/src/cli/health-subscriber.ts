@@ -139,6 +139,11 @@ export async function healthSubscriberCommand(
   }
   const { webhooks } = config.googleHealth;
   const name = `projects/${webhooks.projectNumber}/subscribers/${id}`;
+  const endpoint = action === 'create' ? endpointProblem(webhooks.endpointUrl) : null;
+  if (endpoint) {
+    console.error(endpoint);
+    return 1;
+  }
   try {
     const client = await openClient(config);
     if (action === 'show') {
@@ -175,11 +180,6 @@ export async function healthSubscriberCommand(
       await client.delete(id);
       console.log(`Deleted subscriber ${name}.`);
       return 0;
-    }
-    const endpoint = endpointProblem(webhooks.endpointUrl);
-    if (endpoint) {
-      console.error(endpoint);
-      return 1;
     }
     const fields = {
       endpointUri: webhooks.endpointUrl,
