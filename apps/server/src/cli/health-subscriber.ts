@@ -187,7 +187,7 @@ export async function healthSubscriberCommand(
       subscriberConfigs: wantedConfigs(),
     };
     console.log(
-      `Google now checks ${webhooks.endpointUrl}: a POST with the secret must get 201, one without it 401.`,
+      `Google first checks ${webhooks.endpointUrl}: a POST with the secret must get 201, one without it 401.`,
     );
     const existing = await client.get(id);
     const subscriber = existing ? await client.patch(id, fields) : await client.create(id, fields);

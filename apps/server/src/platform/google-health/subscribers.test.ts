@@ -140,9 +140,10 @@ describe('the subscribers client on the sandbox', () => {
 });
 
 describe('answers the sandbox does not give', () => {
-  // Google has answered create with a bare Subscriber, named the flag `authorizationTokenSet`, and
-  // answered delete with an Operation: a stub API plays those (tokens still come from the sandbox).
-  it('reads a bare Subscriber, authorizationTokenSet and a delete Operation', async () => {
+  // Google has answered create with a bare Subscriber, named the flag `authorizationTokenSet`,
+  // answered delete with an Operation and may answer an Operation not yet done: a stub API plays
+  // those (tokens still come from the sandbox).
+  it('reads a bare Subscriber, authorizationTokenSet, a delete Operation and a pending one', async () => {
     const configs: SubscriberConfig[] = [
       { dataTypes: ['steps'], subscriptionCreatePolicy: 'AUTOMATIC' },
     ];
@@ -159,11 +160,18 @@ describe('answers the sandbox does not give', () => {
       request.resume();
       request.on('end', () => {
         response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(
-          JSON.stringify(
-            request.method === 'DELETE' ? { name: 'operations/del-1', done: true } : subscriber,
-          ),
-        );
+        const answers: Record<string, unknown> = {
+          POST: subscriber,
+          DELETE: { name: 'operations/del-1', done: true },
+          // A patch still running, which then fails its verification.
+          PATCH: { name: 'operations/patch-1', done: false },
+          GET: {
+            name: 'operations/patch-1',
+            done: true,
+            error: { code: 9, message: 'Endpoint verification failed.' },
+          },
+        };
+        response.end(JSON.stringify(answers[request.method ?? '']));
       });
     });
     await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
@@ -180,9 +188,14 @@ describe('answers the sandbox does not give', () => {
       });
       expect(created).toMatchObject({ id: 'bare-one', secretSet: true, createTime: null });
       await client.delete('bare-one');
+      const patch = await failure(client.patch('bare-one', { secret: SECRET }));
+      expect(patch.kind).toBe('verification_failed');
+      expect(patch.message).toContain('("Endpoint verification failed.")');
       expect(seen).toEqual([
         'POST /v4/projects/424242424242/subscribers?subscriberId=bare-one Bearer ya29.',
         'DELETE /v4/projects/424242424242/subscribers/bare-one Bearer ya29.',
+        'PATCH /v4/projects/424242424242/subscribers/bare-one?updateMask=endpointAuthorization Bearer ya29.',
+        'GET /v4/operations/patch-1 Bearer ya29.',
       ]);
     } finally {
       await new Promise((resolve) => stub.close(resolve));

@@ -324,8 +324,8 @@ export function createSubscribersClient(options: SubscribersClientOptions): Subs
     }
     throw new SubscriberApiError(
       'unavailable',
-      `Google answered HTTP ${status}${said}; try again later.`,
-      status,
+      `Google ${status > 0 ? `answered HTTP ${status}` : 'reported an error'}${said}; try again later.`,
+      status > 0 ? status : null,
     );
   }
 
@@ -378,7 +378,7 @@ export function createSubscribersClient(options: SubscribersClientOptions): Subs
       if (!isOperation) return toSubscriber(current);
       const { done, response, error, name } = op.data;
       if (error) {
-        failure(error.code ?? 500, { error: { ...error, status: statusOf(error) } }, context);
+        failure(0, { error: { ...error, status: statusOf(error) } }, context);
       }
       if (done) return toSubscriber(stripType(response));
       if (!name || attempt >= 20) {
@@ -458,11 +458,7 @@ export function createSubscribersClient(options: SubscribersClientOptions): Subs
       // `{}` or an Operation; an Operation that failed says why.
       const op = operationSchema.safeParse(answer);
       if (op.success && op.data.error) {
-        failure(
-          op.data.error.code ?? 500,
-          { error: { ...op.data.error, status: statusOf(op.data.error) } },
-          {},
-        );
+        failure(0, { error: { ...op.data.error, status: statusOf(op.data.error) } }, {});
       }
     },
   };
