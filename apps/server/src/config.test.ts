@@ -85,4 +85,63 @@ describe('loadConfig', () => {
     const config = loadConfig({ ENCRYPTION_KEY: key, ENCRYPTION_KEY_PREVIOUS: ` ${key} , ` });
     expect(config.encryption).toEqual({ key, previousKeys: [key] });
   });
+
+  it('registers the webhook subscriber with the sandbox locally, and needs the real values against Google', () => {
+    const local = loadConfig({ SANDBOX_PORT: '4100', PUBLIC_URL: 'https://research.example.org/' });
+    expect(local.googleHealth.webhooks).toEqual({
+      serviceAccount: {
+        kind: 'url',
+        url: 'http://localhost:4100/__admin/health/service-account.json',
+      },
+      projectNumber: '424242424242',
+      secret: expect.stringMatching(/^Bearer /),
+      endpointUrl: 'https://research.example.org/webhooks/google-health',
+      usesSandbox: true,
+    });
+    const google = loadConfig({
+      GOOGLE_ISSUER: 'https://accounts.google.com',
+      GOOGLE_CLIENT_ID: 'id',
+      GOOGLE_CLIENT_SECRET: 'secret',
+    });
+    expect(google.googleHealth.webhooks).toMatchObject({
+      serviceAccount: null,
+      projectNumber: null,
+      secret: null,
+    });
+    const configured = loadConfig({
+      GOOGLE_ISSUER: 'https://accounts.google.com',
+      GOOGLE_CLIENT_ID: 'id',
+      GOOGLE_CLIENT_SECRET: 'secret',
+      GOOGLE_HEALTH_SERVICE_ACCOUNT_FILE: 'keys/health.json',
+      GOOGLE_HEALTH_PROJECT_NUMBER: '123456789012',
+      GOOGLE_HEALTH_WEBHOOK_SECRET: `Bearer ${'a'.repeat(32)}`,
+      INIT_CWD: '/srv/app',
+    });
+    expect(configured.googleHealth.webhooks).toMatchObject({
+      serviceAccount: { kind: 'file', path: '/srv/app/keys/health.json' },
+      projectNumber: '123456789012',
+      secret: `Bearer ${'a'.repeat(32)}`,
+      usesSandbox: false,
+    });
+  });
+
+  it('refuses a project id where the number belongs, and a short or multi-line webhook secret', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        GOOGLE_HEALTH_PROJECT_NUMBER: 'my-health-project',
+        GOOGLE_HEALTH_WEBHOOK_SECRET: 'short',
+      });
+    } catch (e) {
+      error = e;
+    }
+    const problems = (error as ConfigError).problems.join('\n');
+    expect(problems).toContain(
+      'GOOGLE_HEALTH_PROJECT_NUMBER: must be the Cloud project number (digits only), not the project id',
+    );
+    expect(problems).toContain('GOOGLE_HEALTH_WEBHOOK_SECRET: must be 24 to 1024 printable ASCII');
+    expect(() =>
+      loadConfig({ GOOGLE_HEALTH_WEBHOOK_SECRET: `Bearer ${'a'.repeat(30)}\nX-Other: 1` }),
+    ).toThrow(/GOOGLE_HEALTH_WEBHOOK_SECRET/);
+  });
 });

@@ -77,6 +77,20 @@ const envSchema = z.object({
   GOOGLE_HEALTH_API_URL: url.optional(),
   GOOGLE_HEALTH_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_HEALTH_CLIENT_SECRET: z.string().min(1).optional(),
+  /** Change notifications: the service account that manages the project's webhook subscriber. */
+  GOOGLE_HEALTH_SERVICE_ACCOUNT_FILE: z.string().min(1).optional(),
+  GOOGLE_HEALTH_PROJECT_NUMBER: z
+    .string()
+    .regex(/^\d{6,20}$/, 'must be the Cloud project number (digits only), not the project id')
+    .optional(),
+  /** The exact Authorization header Google sends with each notification (e.g. "Bearer …"). */
+  GOOGLE_HEALTH_WEBHOOK_SECRET: z
+    .string()
+    .regex(
+      /^[\x20-\x7e]{24,1024}$/,
+      'must be 24 to 1024 printable ASCII characters (e.g. "Bearer " + openssl rand -hex 32)',
+    )
+    .optional(),
 
   /** Google Health quotas the extraction engine keeps to, across all workers. */
   EXTRACTION_PER_USER_PER_MINUTE: z.coerce.number().int().positive().default(300),
@@ -133,6 +147,10 @@ const SANDBOX_TWILIO_SID = 'AC00000000000000000000000000000000';
 const SANDBOX_TWILIO_TOKEN = 'sandbox-auth-token';
 const SANDBOX_GOOGLE_CLIENT_ID = 'sandbox-client-id.apps.googleusercontent.com';
 const SANDBOX_GOOGLE_CLIENT_SECRET = 'sandbox-client-secret';
+const SANDBOX_PROJECT_NUMBER = '424242424242';
+const SANDBOX_WEBHOOK_SECRET = 'Bearer sandbox-webhook-secret-not-for-production';
+/** Where the server receives Google Health change notifications, under PUBLIC_URL. */
+export const GOOGLE_HEALTH_WEBHOOK_PATH = '/webhooks/google-health';
 
 export interface AppConfig {
   port: number;
@@ -175,6 +193,19 @@ export interface AppConfig {
     apiUrl: string;
     clientId: string;
     clientSecret: string;
+    /**
+     * The project's webhook subscriber. Locally (GOOGLE_ISSUER unset) everything points at the
+     * sandbox; against Google, the values left unset are null and the operator commands say so.
+     */
+    webhooks: {
+      /** The service-account key: a file, or the sandbox's download URL. */
+      serviceAccount: { kind: 'file'; path: string } | { kind: 'url'; url: string } | null;
+      projectNumber: string | null;
+      secret: string | null;
+      /** PUBLIC_URL + /webhooks/google-health */
+      endpointUrl: string;
+      usesSandbox: boolean;
+    };
   };
   extraction: {
     perUserPerMinute: number;
@@ -240,6 +271,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const googleIssuer = (env.GOOGLE_ISSUER ?? sandboxHttp).replace(/\/$/, '');
   const healthDefaults = googleHealthDefaults(googleIssuer);
   const trim = (value: string) => value.replace(/\/$/, '');
+  const publicUrl = trim(new URL(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).href);
+  const webhooksOnSandbox = env.GOOGLE_ISSUER === undefined;
 
   return {
     port: env.PORT,
@@ -247,7 +280,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     // Written the way URL parsing writes it (lower-case host, no default port): Google compares
     // the callback of the consent request with that of the code exchange, which openid-client
     // sends in this form.
-    publicUrl: trim(new URL(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).href),
+    publicUrl,
     dataDir,
     database: env.DATABASE_URL
       ? { kind: 'postgres', url: env.DATABASE_URL }
@@ -304,6 +337,19 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       clientId: env.GOOGLE_HEALTH_CLIENT_ID ?? env.GOOGLE_CLIENT_ID ?? SANDBOX_GOOGLE_CLIENT_ID,
       clientSecret:
         env.GOOGLE_HEALTH_CLIENT_SECRET ?? env.GOOGLE_CLIENT_SECRET ?? SANDBOX_GOOGLE_CLIENT_SECRET,
+      webhooks: {
+        serviceAccount: env.GOOGLE_HEALTH_SERVICE_ACCOUNT_FILE
+          ? { kind: 'file', path: path.resolve(baseDir, env.GOOGLE_HEALTH_SERVICE_ACCOUNT_FILE) }
+          : webhooksOnSandbox
+            ? { kind: 'url', url: `${sandboxHttp}/__admin/health/service-account.json` }
+            : null,
+        projectNumber:
+          env.GOOGLE_HEALTH_PROJECT_NUMBER ?? (webhooksOnSandbox ? SANDBOX_PROJECT_NUMBER : null),
+        secret:
+          env.GOOGLE_HEALTH_WEBHOOK_SECRET ?? (webhooksOnSandbox ? SANDBOX_WEBHOOK_SECRET : null),
+        endpointUrl: `${publicUrl}${GOOGLE_HEALTH_WEBHOOK_PATH}`,
+        usesSandbox: webhooksOnSandbox && env.GOOGLE_HEALTH_SERVICE_ACCOUNT_FILE === undefined,
+      },
     },
     extraction: {
       perUserPerMinute: env.EXTRACTION_PER_USER_PER_MINUTE,

@@ -14,6 +14,7 @@ import { ADMIN_KEY_FILE, SERVER_INFO_FILE } from '../http/local-admin.js';
 import { createMasterService } from '../modules/auth/index.js';
 import { addParticipant } from '../modules/participant-access/index.js';
 import { loadConfigOrExit } from '../process-lifecycle.js';
+import { HEALTH_SUBSCRIBER_USAGE, healthSubscriberCommand } from './health-subscriber.js';
 
 const USAGE = `Usage:
   npm run admin -- create-master --email <address> [--password <password>] [--name "<display name>"]
@@ -25,7 +26,9 @@ server is running.
   npm run admin -- add-participant --study-code <code> --email <address> [--first-name <name>] [--last-name <name>] [--phone <number>]
 
 Adds a participant to a study (or finds the one with that e-mail) and prints the participant id,
-for demos, support and browser tests (participants normally enrol themselves).`;
+for demos, support and browser tests (participants normally enrol themselves).
+
+${HEALTH_SUBSCRIBER_USAGE}`;
 
 type Result = { email: string; created: boolean; setPasswordUrl?: string | undefined };
 
@@ -59,8 +62,17 @@ async function main(): Promise<number> {
       'first-name': { type: 'string' },
       'last-name': { type: 'string' },
       phone: { type: 'string' },
+      id: { type: 'string' },
+      force: { type: 'boolean' },
     },
   });
+  if (positionals[0] === 'health-subscriber' && !values.help) {
+    return healthSubscriberCommand(
+      positionals[1],
+      { id: values.id, force: values.force },
+      loadConfigOrExit(),
+    );
+  }
   if (positionals[0] === 'add-participant' && !values.help) return addParticipantCommand(values);
   if (values.help || positionals[0] !== 'create-master') {
     console.log(USAGE);

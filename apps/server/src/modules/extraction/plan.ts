@@ -178,6 +178,15 @@ export const DATA_TYPE_CALLS: Record<DataType, readonly CallSpec[]> = {
   ],
 };
 
+/** The Google Health data types (kebab-case) behind the given research types, each once, sorted. */
+export function googleDataTypes(dataTypes: readonly DataType[]): string[] {
+  const types = new Set<string>();
+  for (const dataType of dataTypes) {
+    for (const spec of DATA_TYPE_CALLS[dataType]) if (spec.apiType) types.add(spec.apiType);
+  }
+  return [...types].sort();
+}
+
 /** One request (before paging) of a task: a call spec over [from, toExclusive). */
 export interface PlannedCall {
   spec: CallSpec;

@@ -10,6 +10,16 @@ describe('GOOGLE_HEALTH_* settings', () => {
       apiUrl: 'http://localhost:3100',
       clientId: 'sandbox-client-id.apps.googleusercontent.com',
       clientSecret: 'sandbox-client-secret',
+      webhooks: {
+        serviceAccount: {
+          kind: 'url',
+          url: 'http://localhost:3100/__admin/health/service-account.json',
+        },
+        projectNumber: '424242424242',
+        secret: 'Bearer sandbox-webhook-secret-not-for-production',
+        endpointUrl: 'http://localhost:3000/webhooks/google-health',
+        usesSandbox: true,
+      },
     });
   });
 
@@ -26,6 +36,13 @@ describe('GOOGLE_HEALTH_* settings', () => {
       apiUrl: 'https://health.googleapis.com',
       clientId: 'signin.apps.googleusercontent.com',
       clientSecret: 'signin-secret',
+      webhooks: {
+        serviceAccount: null,
+        projectNumber: null,
+        secret: null,
+        endpointUrl: 'http://localhost:3000/webhooks/google-health',
+        usesSandbox: false,
+      },
     });
     const own = loadConfig({
       ...google,
