@@ -77,6 +77,18 @@ const envSchema = z.object({
   GOOGLE_HEALTH_API_URL: url.optional(),
   GOOGLE_HEALTH_CLIENT_ID: z.string().min(1).optional(),
   GOOGLE_HEALTH_CLIENT_SECRET: z.string().min(1).optional(),
+  /**
+   * Change notifications: the `Authorization` value registered with the subscriber (compared
+   * verbatim), the one before it while a rotation is under way, and Google's public keyset.
+   */
+  GOOGLE_HEALTH_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  GOOGLE_HEALTH_WEBHOOK_SECRET_PREVIOUS: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .optional(),
+  GOOGLE_HEALTH_WEBHOOK_KEYSET_URL: url.optional(),
+  /** Notifications per sending address per minute: Google delivers in bursts (a backlog after an outage). */
+  GOOGLE_HEALTH_WEBHOOK_RATE_LIMIT: z.coerce.number().int().positive().default(6000),
 
   /** Google Health quotas the extraction engine keeps to, across all workers. */
   EXTRACTION_PER_USER_PER_MINUTE: z.coerce.number().int().positive().default(300),
@@ -133,6 +145,7 @@ const SANDBOX_TWILIO_SID = 'AC00000000000000000000000000000000';
 const SANDBOX_TWILIO_TOKEN = 'sandbox-auth-token';
 const SANDBOX_GOOGLE_CLIENT_ID = 'sandbox-client-id.apps.googleusercontent.com';
 const SANDBOX_GOOGLE_CLIENT_SECRET = 'sandbox-client-secret';
+const SANDBOX_WEBHOOK_SECRET = 'Bearer sandbox-webhook-secret';
 
 export interface AppConfig {
   port: number;
@@ -176,6 +189,13 @@ export interface AppConfig {
     clientId: string;
     clientSecret: string;
   };
+  /** The receiving side of Google Health's change notifications. */
+  healthNotifications: {
+    /** Accepted `Authorization` values (current first); none configured refuses every call. */
+    secrets: string[];
+    keysetUrl: string;
+    ratePerMinute: number;
+  };
   extraction: {
     perUserPerMinute: number;
     perProjectPerMinute: number;
@@ -198,6 +218,8 @@ function googleHealthDefaults(issuer: string) {
       tokenUrl: 'https://oauth2.googleapis.com/token',
       revokeUrl: 'https://oauth2.googleapis.com/revoke',
       apiUrl: 'https://health.googleapis.com',
+      webhookKeysetUrl:
+        'https://www.gstatic.com/googlehealthapi/webhooks/webhooks_public_keyset.json',
     };
   }
   return {
@@ -205,6 +227,7 @@ function googleHealthDefaults(issuer: string) {
     tokenUrl: `${issuer}/token`,
     revokeUrl: `${issuer}/revoke`,
     apiUrl: issuer,
+    webhookKeysetUrl: `${issuer}/googlehealthapi/webhooks/webhooks_public_keyset.json`,
   };
 }
 
@@ -304,6 +327,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       clientId: env.GOOGLE_HEALTH_CLIENT_ID ?? env.GOOGLE_CLIENT_ID ?? SANDBOX_GOOGLE_CLIENT_ID,
       clientSecret:
         env.GOOGLE_HEALTH_CLIENT_SECRET ?? env.GOOGLE_CLIENT_SECRET ?? SANDBOX_GOOGLE_CLIENT_SECRET,
+    },
+    healthNotifications: {
+      // The sandbox's well-known secret only while Google itself is the sandbox: a real
+      // deployment without a secret refuses every notification rather than trusting any.
+      secrets: [
+        env.GOOGLE_HEALTH_WEBHOOK_SECRET ??
+          (env.GOOGLE_ISSUER === undefined ? SANDBOX_WEBHOOK_SECRET : undefined),
+        env.GOOGLE_HEALTH_WEBHOOK_SECRET_PREVIOUS,
+      ].filter((secret): secret is string => secret !== undefined),
+      keysetUrl: env.GOOGLE_HEALTH_WEBHOOK_KEYSET_URL ?? healthDefaults.webhookKeysetUrl,
+      ratePerMinute: env.GOOGLE_HEALTH_WEBHOOK_RATE_LIMIT,
     },
     extraction: {
       perUserPerMinute: env.EXTRACTION_PER_USER_PER_MINUTE,
