@@ -80,9 +80,7 @@ export const healthNotificationWork = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    unique('health_notification_work_key')
-      .on(t.connectionId, t.dataType, t.day)
-      .nullsNotDistinct(),
+    unique('health_notification_work_key').on(t.connectionId, t.dataType, t.day).nullsNotDistinct(),
     index('health_notification_work_pending_idx')
       .on(t.updatedAt)
       .where(sql`${t.state} = 'pending'`),
