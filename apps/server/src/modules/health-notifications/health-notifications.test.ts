@@ -222,6 +222,11 @@ describe('POST /webhooks/google-health', () => {
         return rows[0] && rows[0].generation === 2 ? rows : undefined;
       });
       expect(bumped).toHaveLength(1);
+
+      // The job run again (a duplicate copy, a retry after a crash) changes nothing.
+      const [first] = await storedFor(person.healthUserId);
+      expect(await t.app.healthNotifications.resolve(first?.id ?? '')).toEqual([]);
+      expect((await workOf(connection))[0]?.generation).toBe(2);
     });
 
     it('marks a DELETE, and reads a JSON array whose intervals carry one form each', async () => {
@@ -274,6 +279,20 @@ describe('POST /webhooks/google-health', () => {
         'x-healthapi-signature': tinkSign(googleKey, body),
       });
       expect(res.statusCode).toBe(204);
+      // Signed bytes are what counts, whatever the content type says (or if it says nothing).
+      const other = JSON.stringify(notification(person.healthUserId));
+      const untyped = await t.app.inject({
+        method: 'POST',
+        url: URL,
+        remoteAddress: someAddress(),
+        headers: {
+          authorization: SECRET,
+          'google-health-api-signature': tinkSign(googleKey, other),
+        },
+        payload: other,
+      });
+      expect(untyped.statusCode, untyped.body).toBe(204);
+      expect(await storedFor(person.healthUserId)).toHaveLength(2);
     });
 
     it('refuses a tampered body, another key, an unknown key id or no signature: 401, counted, nothing stored', async () => {
