@@ -8,8 +8,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import type { NotificationRefusal } from '../../db/schema/index.js';
-import { defineJob, type JobQueue, jobExecutorOn } from '../../platform/jobs.js';
+import { defineJob, type JobQueue } from '../../platform/jobs.js';
 import { civilDaysOfAll, kebabDataType } from './civil-days.js';
+import { groupCommit } from './group-commit.js';
 import * as repo from './notifications.repository.js';
 import { createKeysetVerifier, type KeysetVerifier } from './signature.js';
 
@@ -51,6 +52,10 @@ const digest = (value: string) => createHash('sha256').update(value, 'utf8').dig
 
 /** Refusals are added up in memory and written at most this often (a flood costs no writes). */
 const REFUSAL_FLUSH_MS = 1_000;
+/** A drain job is queued at most this often from one process while notifications arrive. */
+const DRAIN_THROTTLE_MS = 250;
+/** Notifications one drain job resolves before it hands on to the next one. */
+const DRAIN_LIMIT = 2_000;
 
 export function createHealthNotifications(deps: HealthNotificationsDeps) {
   const { db, config } = deps;
@@ -86,23 +91,73 @@ export function createHealthNotifications(deps: HealthNotificationsDeps) {
     flushTimer ??= setTimeout(() => void flushRefusals(), REFUSAL_FLUSH_MS).unref();
   }
 
-  // ---- Jobs -----------------------------------------------------------------------------
-  const resolveJob = defineJob<{ notificationId: string }>({
-    name: 'health-notification-resolve',
+  // ---- Resolving (jobs) -----------------------------------------------------------------
+
+  /**
+   * The stored notifications are the queue: every one not yet resolved is work, found by its
+   * index. A drain job is queued shortly after notifications are stored (at most one per
+   * DRAIN_THROTTLE_MS from this process), and the same job runs every minute too, so a job lost
+   * between a commit and its queueing (a crash there) only delays them.
+   */
+  const drainJob = defineJob<Record<string, never>>({
+    name: 'health-notification-drain',
     retryLimit: deps.retry.limit,
     retryDelaySeconds: deps.retry.delaySeconds,
-    expireInSeconds: 5 * 60,
-    concurrency: 4,
-    handler: async (job) => {
-      await resolve(job.data.notificationId);
+    expireInSeconds: 10 * 60,
+    concurrency: 2,
+    cron: '* * * * *',
+    handler: async () => {
+      await drain();
     },
   });
 
+  /** Resolves unresolved notifications, oldest first, up to `limit` of them; answers how many. */
+  async function drain(limit = DRAIN_LIMIT): Promise<number> {
+    let done = 0;
+    while (done < limit) {
+      const ids = await repo.unresolvedIds(db, Math.min(100, limit - done));
+      if (ids.length === 0) return done;
+      for (const id of ids) {
+        try {
+          await resolve(id);
+        } catch (error) {
+          // Left unresolved: the next drain tries it again. The rest go on meanwhile.
+          deps.log.warn({ err: error, notificationId: id }, 'notification not resolved');
+        }
+      }
+      done += ids.length;
+    }
+    // More than one job's worth waiting: the next job takes over.
+    requestDrain();
+    return done;
+  }
+
+  let drainSentAt = Number.NEGATIVE_INFINITY;
+  let drainTimer: NodeJS.Timeout | null = null;
+  /** Queues a drain soon: one send per throttle window, the last one after a burst ends. */
+  function requestDrain() {
+    if (drainTimer) return;
+    const wait = Math.max(0, drainSentAt + DRAIN_THROTTLE_MS - Date.now());
+    drainTimer = setTimeout(() => {
+      drainTimer = null;
+      drainSentAt = Date.now();
+      deps
+        .jobs()
+        .send(drainJob, {})
+        .catch((error: Error) =>
+          // The minute's drain will find the notifications all the same.
+          deps.log.warn({ err: error }, 'notification drain not queued'),
+        );
+    }, wait);
+    drainTimer.unref();
+  }
+
   /**
    * One notification → a work row per (connection of its account, data type, civil day), in
-   * one transaction with marking it resolved: a second copy of the job, a retry after a crash,
-   * or the same body delivered again finds it resolved and does nothing. Order does not
-   * matter: each row means "fetch this day again", and the fetch reads what Google holds then.
+   * one transaction with marking it resolved: a second drain, a retry after a crash, or the same
+   * body delivered again finds it resolved (or locked by another drain) and does nothing. Order
+   * does not matter: each row means "fetch this day again", and the fetch reads what Google
+   * holds then.
    */
   async function resolve(notificationId: string): Promise<repo.WorkRow[]> {
     const rows = await db.transaction(async (tx) => {
@@ -130,6 +185,21 @@ export function createHealthNotifications(deps: HealthNotificationsDeps) {
     if (rows.length > 0 && deps.processWork) await deps.processWork(rows);
     return rows;
   }
+
+  // ---- Storing --------------------------------------------------------------------------
+
+  /**
+   * A notification is answered 204 only once it is committed, so none that Google was told we
+   * have can be missing. Requests that arrive together share one statement (group commit): under
+   * a burst, a commit per notification would cost more than the notifications themselves.
+   */
+  const store = groupCommit<repo.IncomingNotification[]>(
+    async (bodies) => {
+      await repo.insertNotifications(db, bodies.flat());
+      requestDrain();
+    },
+    { maxBatch: 500, maxInFlight: 2 },
+  );
 
   // ---- Receiving ------------------------------------------------------------------------
 
@@ -168,9 +238,10 @@ export function createHealthNotifications(deps: HealthNotificationsDeps) {
       refuse(check.reason);
       return { status: 401, refusal: check.reason };
     }
+    const text = body.toString('utf8');
     let parsed: unknown;
     try {
-      parsed = JSON.parse(body.toString('utf8'));
+      parsed = JSON.parse(text);
     } catch {
       refuse('invalid_payload');
       return { status: 400, refusal: 'invalid_payload' };
@@ -181,7 +252,6 @@ export function createHealthNotifications(deps: HealthNotificationsDeps) {
       return { status: 400, refusal: 'invalid_payload' };
     }
     const list = Array.isArray(result.data) ? result.data : [result.data];
-    const raw = Array.isArray(parsed) ? parsed : [parsed];
     const bodySha256 = createHash('sha256').update(body).digest('hex');
     const rows = list.map((notification, position) => ({
       bodySha256,
@@ -189,33 +259,22 @@ export function createHealthNotifications(deps: HealthNotificationsDeps) {
       healthUserId: notification.data.healthUserId,
       operation: notification.data.operation,
       dataType: kebabDataType(notification.data.dataType),
-      intervals: notification.data.intervals,
-      payload: raw[position] as object,
+      // Stored as it arrived: a single notification is the body itself.
+      payloadJson: Array.isArray(parsed) ? JSON.stringify(parsed[position]) : text,
     }));
-    const queued = await db.transaction(async (tx) => {
-      const { inserted, unresolved } = await repo.insertNotifications(tx, rows);
-      const ids = [...inserted, ...unresolved];
-      if (ids.length > 0) {
-        await deps.jobs().boss.insert(
-          resolveJob.name,
-          ids.map((notificationId) => ({ data: { notificationId } })),
-          { db: jobExecutorOn(tx) },
-        );
-      }
-      return ids.length;
-    });
-    if (queued > 0) deps.jobs().wake(resolveJob as never);
+    await store(rows);
     return { status: 204 };
   }
 
   return {
-    jobs: [resolveJob],
+    jobs: [drainJob],
     authorize,
     receive,
     refuse,
     /** Writes the refusals counted so far (tests; the app's close). */
     flushRefusals,
     resolve,
+    drain,
     refusalCounts: () => repo.refusalCounts(db),
     finishWork: (id: string, generation: number, state: 'done' | 'failed') =>
       repo.finishWork(db, id, generation, state),

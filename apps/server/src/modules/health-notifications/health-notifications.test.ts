@@ -328,6 +328,30 @@ describe('POST /webhooks/google-health', () => {
       expect((await refusals()).invalid_payload).toBe((before.invalid_payload ?? 0) + 1);
     });
 
+    it('resolves a notification stored by a process that died before queueing its drain', async () => {
+      const person = await personInTwoStudies();
+      const [row] = await t.app.platform.db
+        .insert(healthNotifications)
+        .values({
+          bodySha256: randomBytes(32).toString('hex'),
+          healthUserId: person.healthUserId,
+          operation: 'UPSERT',
+          dataType: 'weight',
+          intervals: [],
+          payload: notification(person.healthUserId),
+        })
+        .returning();
+      // The drain that runs every minute (called here rather than waited for).
+      await t.app.healthNotifications.drain();
+      const [resolved] = await storedFor(person.healthUserId);
+      expect(resolved?.id).toBe(row?.id);
+      expect(resolved?.connectionCount).toBe(2);
+      // No interval: the whole range of that data type is to be fetched again.
+      expect(
+        (await workOf(person.connections[0]?.id ?? '')).map((w) => [w.dataType, w.day]),
+      ).toEqual([['weight', null]]);
+    });
+
     it('resolves a notification about an account nobody here holds to no work', async () => {
       const healthUserId = '99999999999';
       expect((await signed(notification(healthUserId))).statusCode).toBe(204);

@@ -8,37 +8,56 @@ import {
 } from '../../db/schema/index.js';
 
 export type NotificationRow = typeof healthNotifications.$inferSelect;
-export type NewNotification = typeof healthNotifications.$inferInsert;
 
-/**
- * Stores the notifications of one body; those already stored (same body, same position) are
- * left as they are. Answers the rows that are new and the rows already there but not yet
- * resolved (their job may have been lost: it is queued again).
- */
-export async function insertNotifications(
-  db: DbOrTx,
-  rows: NewNotification[],
-): Promise<{ inserted: string[]; unresolved: string[] }> {
-  const inserted = await db
-    .insert(healthNotifications)
-    .values(rows)
-    .onConflictDoNothing({ target: [healthNotifications.bodySha256, healthNotifications.position] })
-    .returning({ id: healthNotifications.id });
-  if (inserted.length === rows.length)
-    return { inserted: inserted.map((r) => r.id), unresolved: [] };
-  const hash = rows[0]?.bodySha256 ?? '';
-  const fresh = new Set(inserted.map((r) => r.id));
-  const pending = await db
-    .select({ id: healthNotifications.id })
-    .from(healthNotifications)
-    .where(and(eq(healthNotifications.bodySha256, hash), isNull(healthNotifications.resolvedAt)));
-  return {
-    inserted: [...fresh],
-    unresolved: pending.map((r) => r.id).filter((id) => !fresh.has(id)),
-  };
+/** A notification to store: its place in the body it came in, its key fields, its JSON text. */
+export interface IncomingNotification {
+  bodySha256: string;
+  /** 0 for a body holding one notification; its index when the body is a JSON array. */
+  position: number;
+  healthUserId: string;
+  operation: 'UPSERT' | 'DELETE';
+  dataType: string;
+  /** The notification as it arrived (for a single notification, the body itself). */
+  payloadJson: string;
 }
 
-/** The notification, locked for its job (a second copy of the job waits, then sees it resolved). */
+/**
+ * Stores notifications (of one body or of many) in one statement, leaving those already stored
+ * (same body, same position) as they are: Google sends a body again until it gets a 204. The
+ * columns go as arrays and the JSON is parsed by the database: under a burst, building a
+ * many-row insert value by value cost more than the insert.
+ */
+export async function insertNotifications(db: DbOrTx, rows: IncomingNotification[]) {
+  if (rows.length === 0) return;
+  const column = <K extends keyof IncomingNotification>(key: K) =>
+    sql.param(rows.map((row) => row[key]));
+  await db.execute(sql`
+    insert into ${healthNotifications}
+      (body_sha256, position, health_user_id, operation, data_type, intervals, payload)
+    select u.sha, u.pos::smallint, u.uid, u.op, u.dt,
+           coalesce(u.p -> 'data' -> 'intervals', '[]'::jsonb), u.p
+    from (
+      select sha, pos, uid, op, dt, p::jsonb as p
+      from unnest(${column('bodySha256')}::text[], ${column('position')}::int[],
+                  ${column('healthUserId')}::text[], ${column('operation')}::text[],
+                  ${column('dataType')}::text[], ${column('payloadJson')}::text[])
+           as r(sha, pos, uid, op, dt, p)
+    ) u
+    on conflict (body_sha256, position) do nothing`);
+}
+
+/** Notifications not resolved yet, oldest first. */
+export async function unresolvedIds(db: DbOrTx, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ id: healthNotifications.id })
+    .from(healthNotifications)
+    .where(isNull(healthNotifications.resolvedAt))
+    .orderBy(healthNotifications.receivedAt)
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/** The notification, locked while it is resolved; undefined when another drain holds it. */
 export async function lockNotification(
   db: DbOrTx,
   id: string,
@@ -47,7 +66,8 @@ export async function lockNotification(
     .select()
     .from(healthNotifications)
     .where(eq(healthNotifications.id, id))
-    .for('update');
+    // Another drain holding it resolves it: this one moves on.
+    .for('update', { skipLocked: true });
   return row;
 }
 
