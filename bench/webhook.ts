@@ -2,8 +2,9 @@
  * Google Health change notifications arriving in a burst (budget in
  * docs/architecture.md#performance-budgets): autocannon at 50 connections posts N distinct,
  * signed notifications to POST /webhooks/google-health (secret, Tink ECDSA P-256 signature over
- * the raw body against a keyset served on loopback, stored with its job in one transaction) and,
- * in the same run, the same bodies to a bare Fastify route that parses the JSON and answers 204.
+ * the raw body against a keyset served on loopback, stored before the 204) and, in the same run
+ * and in turns, the same bodies to a bare Fastify route that parses the JSON and answers 204, and
+ * to one that also runs a `select 1` on the pool (the floor the API budget is stated against).
  *
  *   npm run bench:webhook    (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres)
  *   BENCH_NOTIFICATIONS=5000 npm run bench:webhook     (a quick run)

@@ -291,7 +291,7 @@ function addShutdownHooks(app: FastifyInstance) {
 
   // Closing the app finishes in-flight requests first (Fastify), then running jobs, then the pool.
   app.addHook('onClose', async () => {
-    await app.healthNotifications.flushRefusals();
+    await app.healthNotifications.close();
     await app.platform.jobs.stop();
     app.platform.mailer.close();
     await app.platform.database.close();

@@ -273,6 +273,12 @@ export function createHealthNotifications(deps: HealthNotificationsDeps) {
     refuse,
     /** Writes the refusals counted so far (tests; the app's close). */
     flushRefusals,
+    /** At the app's close: no drain is queued any more, and the counts so far are written. */
+    async close() {
+      if (drainTimer) clearTimeout(drainTimer);
+      drainTimer = null;
+      await flushRefusals();
+    },
     resolve,
     drain,
     refusalCounts: () => repo.refusalCounts(db),
