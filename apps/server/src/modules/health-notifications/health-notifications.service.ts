@@ -38,8 +38,8 @@ export interface HealthNotificationsDeps {
   ) => Promise<{ connectionId: string; studyId: string }[]>;
   /**
    * Handed the work rows a notification set pending, once they are stored (the dataset fetch
-   * plugs in here). The rows stay pending until it, or a later sweep, ends them with
-   * `finishWork`, so nothing is lost if it fails.
+   * plugs in here). The rows stay pending until it (or whatever later reads the pending rows)
+   * ends them with `finishWork`, so nothing is lost if it fails.
    */
   processWork?: (rows: repo.WorkRow[]) => Promise<void>;
 }
@@ -182,7 +182,14 @@ export function createHealthNotifications(deps: HealthNotificationsDeps) {
       await repo.markResolved(tx, notification.id, connections.length);
       return work;
     });
-    if (rows.length > 0 && deps.processWork) await deps.processWork(rows);
+    if (rows.length > 0 && deps.processWork) {
+      try {
+        await deps.processWork(rows);
+      } catch (error) {
+        // The notification is resolved; its rows stay pending for a later fetch.
+        deps.log.warn({ err: error, notificationId }, 'notification work not handed on');
+      }
+    }
     return rows;
   }
 
