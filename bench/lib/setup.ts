@@ -19,9 +19,17 @@ export interface BenchEnvironment {
  * The app on a database of its own (created here, dropped on close), configured as production
  * is, with a rate limit no single load generator reaches; nothing else on the server is touched.
  */
-export async function startBenchEnvironment(name: string): Promise<BenchEnvironment> {
+export async function startBenchEnvironment(
+  name: string,
+  env: Record<string, string> = {},
+): Promise<BenchEnvironment> {
   const database = await createBenchDatabase(name);
-  const config = loadConfig({ ...database.env, ...UNREACHED_RATE_LIMIT, RUN_WORKERS: 'false' });
+  const config = loadConfig({
+    ...database.env,
+    ...UNREACHED_RATE_LIMIT,
+    RUN_WORKERS: 'false',
+    ...env,
+  });
   // BENCH_VALIDATE_RESPONSES=1 parses every response with zod as well, the cost the generated
   // serializer removed: the "before" side of the README's profile comparison.
   const app = await buildApp(config, {

@@ -19,10 +19,15 @@ import { registerSecurity } from './http/security.js';
 import { registerWebApp } from './http/web-app.js';
 import { createAuthPurgeJob } from './modules/auth/index.js';
 import { createExtractionEngine } from './modules/extraction/index.js';
+import { createHealthNotifications } from './modules/health-notifications/index.js';
 import { MODULE_ROUTES } from './modules/index.js';
 import { createMessaging, DELIVERY_CONCURRENCY } from './modules/messaging/index.js';
 import { createRetentionJob } from './modules/studies/index.js';
-import { bindTokensToParticipants, revokeStudyGrants } from './modules/wearables/index.js';
+import {
+  bindTokensToParticipants,
+  connectionsOfHealthUser,
+  revokeStudyGrants,
+} from './modules/wearables/index.js';
 import {
   type Cipher,
   createCipher,
@@ -193,10 +198,20 @@ function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
     log: app.log,
   });
   app.decorate('extraction', extraction);
+  const healthNotifications = createHealthNotifications({
+    db: database.db,
+    config,
+    jobs: startedJobs,
+    retry,
+    log: app.log,
+    connectionsOf: connectionsOfHealthUser,
+  });
+  app.decorate('healthNotifications', healthNotifications);
   const definitions = [
     ...messaging.jobs,
     ...maintenanceJobs(config, database, cipher, objectStore),
     ...extraction.jobs,
+    ...healthNotifications.jobs,
   ];
   return { objectStore, messaging, definitions };
 }
@@ -276,6 +291,7 @@ function addShutdownHooks(app: FastifyInstance) {
 
   // Closing the app finishes in-flight requests first (Fastify), then running jobs, then the pool.
   app.addHook('onClose', async () => {
+    await app.healthNotifications.close();
     await app.platform.jobs.stop();
     app.platform.mailer.close();
     await app.platform.database.close();

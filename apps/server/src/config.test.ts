@@ -36,6 +36,33 @@ describe('loadConfig', () => {
     expect(config.dataDir).toBe(path.resolve('/srv/app/var'));
   });
 
+  it('takes the sandbox’s webhook secret and keyset only while Google is the sandbox', () => {
+    expect(loadConfig({}).healthNotifications).toEqual({
+      secrets: ['Bearer sandbox-webhook-secret-not-for-production'],
+      keysetUrl: 'http://localhost:3100/googlehealthapi/webhooks/webhooks_public_keyset.json',
+      ratePerMinute: 6000,
+    });
+    const google = loadConfig({
+      GOOGLE_ISSUER: 'https://accounts.google.com',
+      GOOGLE_CLIENT_ID: 'id.apps.googleusercontent.com',
+      GOOGLE_CLIENT_SECRET: 'secret',
+    }).healthNotifications;
+    // No secret configured against the real Google: every notification is refused.
+    expect(google.secrets).toEqual([]);
+    expect(google.keysetUrl).toBe(
+      'https://www.gstatic.com/googlehealthapi/webhooks/webhooks_public_keyset.json',
+    );
+    const rotating = loadConfig({
+      GOOGLE_HEALTH_WEBHOOK_SECRET: 'Bearer new-secret-0123456789',
+      GOOGLE_HEALTH_WEBHOOK_SECRET_PREVIOUS: 'Bearer old-secret-0123456789',
+    }).healthNotifications;
+    expect(rotating.secrets).toEqual([
+      'Bearer new-secret-0123456789',
+      'Bearer old-secret-0123456789',
+    ]);
+    expect(() => loadConfig({ GOOGLE_HEALTH_WEBHOOK_SECRET: 'short' })).toThrow(ConfigError);
+  });
+
   it('hands a dead worker’s extraction job on after 30 minutes unless told otherwise', () => {
     expect(loadConfig({}).extraction.jobExpireSeconds).toBe(1800);
     expect(loadConfig({ EXTRACTION_JOB_EXPIRE_SECONDS: '60' }).extraction.jobExpireSeconds).toBe(

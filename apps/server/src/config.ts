@@ -91,6 +91,15 @@ const envSchema = z.object({
       'must be 24 to 1024 printable ASCII characters (e.g. "Bearer " + openssl rand -hex 32)',
     )
     .optional(),
+  /** The secret before the current one, accepted too while a rotation is under way. */
+  GOOGLE_HEALTH_WEBHOOK_SECRET_PREVIOUS: z
+    .string()
+    .regex(/^[\x20-\x7e]{24,1024}$/, 'must be 24 to 1024 printable ASCII characters')
+    .optional(),
+  /** Google's public Tink keyset that signs the notifications. */
+  GOOGLE_HEALTH_WEBHOOK_KEYSET_URL: url.optional(),
+  /** Notifications per sending address per minute: Google delivers in bursts (a backlog after an outage). */
+  GOOGLE_HEALTH_WEBHOOK_RATE_LIMIT: z.coerce.number().int().positive().default(6000),
 
   /** Google Health quotas the extraction engine keeps to, across all workers. */
   EXTRACTION_PER_USER_PER_MINUTE: z.coerce.number().int().positive().default(300),
@@ -207,6 +216,13 @@ export interface AppConfig {
       usesSandbox: boolean;
     };
   };
+  /** The receiving side of Google Health's change notifications. */
+  healthNotifications: {
+    /** Accepted `Authorization` values (current first); none configured refuses every call. */
+    secrets: string[];
+    keysetUrl: string;
+    ratePerMinute: number;
+  };
   extraction: {
     perUserPerMinute: number;
     perProjectPerMinute: number;
@@ -229,6 +245,8 @@ function googleHealthDefaults(issuer: string) {
       tokenUrl: 'https://oauth2.googleapis.com/token',
       revokeUrl: 'https://oauth2.googleapis.com/revoke',
       apiUrl: 'https://health.googleapis.com',
+      webhookKeysetUrl:
+        'https://www.gstatic.com/googlehealthapi/webhooks/webhooks_public_keyset.json',
     };
   }
   return {
@@ -236,6 +254,7 @@ function googleHealthDefaults(issuer: string) {
     tokenUrl: `${issuer}/token`,
     revokeUrl: `${issuer}/revoke`,
     apiUrl: issuer,
+    webhookKeysetUrl: `${issuer}/googlehealthapi/webhooks/webhooks_public_keyset.json`,
   };
 }
 
@@ -273,6 +292,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const trim = (value: string) => value.replace(/\/$/, '');
   const publicUrl = trim(new URL(env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).href);
   const webhooksOnSandbox = env.GOOGLE_ISSUER === undefined;
+  // The sandbox's well-known secret only while Google itself is the sandbox: a real deployment
+  // without a secret refuses every notification rather than trusting any.
+  const webhookSecret =
+    env.GOOGLE_HEALTH_WEBHOOK_SECRET ?? (webhooksOnSandbox ? SANDBOX_WEBHOOK_SECRET : null);
 
   return {
     port: env.PORT,
@@ -345,11 +368,17 @@ export function loadConfig(source: Record<string, string | undefined> = process.
             : null,
         projectNumber:
           env.GOOGLE_HEALTH_PROJECT_NUMBER ?? (webhooksOnSandbox ? SANDBOX_PROJECT_NUMBER : null),
-        secret:
-          env.GOOGLE_HEALTH_WEBHOOK_SECRET ?? (webhooksOnSandbox ? SANDBOX_WEBHOOK_SECRET : null),
+        secret: webhookSecret,
         endpointUrl: `${publicUrl}${GOOGLE_HEALTH_WEBHOOK_PATH}`,
         usesSandbox: webhooksOnSandbox && env.GOOGLE_HEALTH_SERVICE_ACCOUNT_FILE === undefined,
       },
+    },
+    healthNotifications: {
+      secrets: [webhookSecret, env.GOOGLE_HEALTH_WEBHOOK_SECRET_PREVIOUS ?? null].filter(
+        (secret): secret is string => secret !== null,
+      ),
+      keysetUrl: env.GOOGLE_HEALTH_WEBHOOK_KEYSET_URL ?? healthDefaults.webhookKeysetUrl,
+      ratePerMinute: env.GOOGLE_HEALTH_WEBHOOK_RATE_LIMIT,
     },
     extraction: {
       perUserPerMinute: env.EXTRACTION_PER_USER_PER_MINUTE,

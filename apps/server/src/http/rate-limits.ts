@@ -42,6 +42,14 @@ export const RATE_LIMITS = {
   participantAddress: perMinute(PARTICIPANT_ADDRESS_PER_MINUTE),
 } as const;
 
+/**
+ * Google Health's change notifications, per sending address: generous, since Google delivers a
+ * backlog in bursts after an outage (`GOOGLE_HEALTH_WEBHOOK_RATE_LIMIT`). The global limit
+ * leaves paths outside `/api/` alone; this one counts them.
+ */
+export const webhookRateLimit = (max: number) =>
+  ({ rateLimit: { max, timeWindow: '1 minute', allowList: () => false } }) as const;
+
 /** A second limit per person (study code and e-mail, session …): `group` names its counter. */
 export interface SubjectLimit {
   group: string;

@@ -4,6 +4,7 @@ import * as auth from './auth/index.js';
 import * as email from './email/index.js';
 import * as extraction from './extraction/index.js';
 import * as health from './health/index.js';
+import * as healthNotifications from './health-notifications/index.js';
 import * as participantAccess from './participant-access/index.js';
 import * as participants from './participants/index.js';
 import * as storage from './storage/index.js';
@@ -25,4 +26,5 @@ export const MODULE_ROUTES: readonly { name: string; routes: FastifyPluginAsync 
   { name: 'extraction', routes: extraction.routes },
   { name: 'participant-access', routes: participantAccess.routes },
   { name: 'storage', routes: storage.routes },
+  { name: 'health-notifications', routes: healthNotifications.routes },
 ];

@@ -1,8 +1,15 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type JobWithMetadata, PgBoss, type SendOptions, type WorkOptions } from 'pg-boss';
+import { sql } from 'drizzle-orm';
+import {
+  type Db as JobDb,
+  type JobWithMetadata,
+  PgBoss,
+  type SendOptions,
+  type WorkOptions,
+} from 'pg-boss';
 import * as pgBossPlans from 'pg-boss/dist/plans.js';
 import { databaseUnavailability } from '../db/availability.js';
-import type { SqlExecutor } from '../db/client.js';
+import type { DbOrTx, SqlExecutor } from '../db/client.js';
 import { carryOverVersion10Jobs, setAsideVersion10Schema } from './jobs-v10-carry-over.js';
 
 const PG_BOSS_SCHEMA = pgBossPlans.DEFAULT_SCHEMA;
@@ -242,6 +249,26 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       stopping = true;
       await boss.stop({ graceful: true, close: false, timeout: timeoutMs });
       stopped = true;
+    },
+  };
+}
+
+/**
+ * pg-boss's statements run on the caller's transaction, so a job exists only if that work
+ * commits. pg-boss writes `$n` placeholders; each becomes a bound parameter here.
+ */
+export function jobExecutorOn(tx: DbOrTx): JobDb {
+  return {
+    async executeSql(text: string, values: unknown[] = []) {
+      const parts = text.split(/\$(\d+)/);
+      const query = sql.join(
+        parts.map((part, i) =>
+          i % 2 === 0 ? sql.raw(part) : sql.param(values[Number(part) - 1] ?? null),
+        ),
+      );
+      const result = await tx.execute(query);
+      // node-postgres answers a result object, PGlite its rows' holder: both carry `rows`.
+      return { rows: (result as unknown as { rows: unknown[] }).rows };
     },
   };
 }

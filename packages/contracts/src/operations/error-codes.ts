@@ -108,6 +108,9 @@ export const ERROR_CODES = [
   'PROVIDER_REFUSED',
   'PROVIDER_UNAVAILABLE',
   'NOT_SELECTABLE',
+  // Google Health notifications (webhook).
+  'WEBHOOK_UNAUTHORIZED',
+  'WEBHOOK_SIGNATURE_INVALID',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

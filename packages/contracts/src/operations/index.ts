@@ -16,3 +16,4 @@ export * as studiesApi from './studies.js';
 export * from './url.js';
 export * as verificationApi from './verification.js';
 export * as wearablesApi from './wearables.js';
+export * as webhooksApi from './webhooks.js';

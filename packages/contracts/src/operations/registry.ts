@@ -10,6 +10,7 @@ import * as storage from './storage.js';
 import * as studies from './studies.js';
 import * as verification from './verification.js';
 import * as wearables from './wearables.js';
+import * as webhooks from './webhooks.js';
 
 /**
  * Every operation, for what must know them all: the test doubles that stand in for the server
@@ -31,4 +32,5 @@ export const ALL_OPERATIONS: readonly OperationDefinition[] = all(
   extraction,
   enrolment,
   verification,
+  webhooks,
 );

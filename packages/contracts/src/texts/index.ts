@@ -20,3 +20,4 @@ export * from './study-detail.js';
 export * from './study-dialogs.js';
 export * from './transport.js';
 export * from './wearables.js';
+export * from './webhooks.js';

@@ -3,6 +3,7 @@ export * from './auth.js';
 export * from './dataset.js';
 export * from './email.js';
 export * from './extraction.js';
+export * from './health-notifications.js';
 export * from './participant-access.js';
 export * from './participants.js';
 export * from './platform.js';

@@ -46,6 +46,8 @@ export const wearableConnections = pgTable(
   (t) => [
     uniqueIndex('wearable_connections_participant_provider_key').on(t.participantId, t.provider),
     index('wearable_connections_study_idx').on(t.studyId),
+    // A change notification names only the Google account: every connection of it is found.
+    index('wearable_connections_health_user_idx').on(t.healthUserId),
     // The few rows the start-up binding still has to check.
     index('wearable_connections_unbound_idx')
       .on(t.id)

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import type { Db as JobDb, JobWithMetadata } from 'pg-boss';
+import type { JobWithMetadata } from 'pg-boss';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { outboundMessages } from '../../db/schema/index.js';
-import { defineJob, type JobQueue } from '../../platform/jobs.js';
+import { defineJob, type JobQueue, jobExecutorOn } from '../../platform/jobs.js';
 
 /**
  * Mail and SMS always leave through the job queue: a relay that is down delays delivery but
@@ -42,26 +42,6 @@ const isTransient = (error: unknown) =>
 /** A short, personal-data-free description of a failure for the status column. */
 const describe = (error: unknown) =>
   (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 500);
-
-/**
- * pg-boss's statements run on the caller's transaction, so a job exists only if that work
- * commits. pg-boss writes `$n` placeholders; each becomes a bound parameter here.
- */
-function executorOn(tx: DbOrTx): JobDb {
-  return {
-    async executeSql(text: string, values: unknown[] = []) {
-      const parts = text.split(/\$(\d+)/);
-      const query = sql.join(
-        parts.map((part, i) =>
-          i % 2 === 0 ? sql.raw(part) : sql.param(values[Number(part) - 1] ?? null),
-        ),
-      );
-      const result = await tx.execute(query);
-      // node-postgres answers a result object, PGlite its rows' holder: both carry `rows`.
-      return { rows: (result as unknown as { rows: unknown[] }).rows };
-    },
-  };
-}
 
 /**
  * Mail a person is waiting for on screen (a code, a reset or confirmation link) leaves on a queue
@@ -165,7 +145,7 @@ export function createMessaging(deps: MessagingDeps) {
     );
     const jobs = rows.map((row) => ({ data: { messageId: row.id } }));
     if (tx) {
-      await deps.jobs().boss.insert(deliverJob.name, jobs, { db: executorOn(tx) });
+      await deps.jobs().boss.insert(deliverJob.name, jobs, { db: jobExecutorOn(tx) });
     } else {
       await deps.jobs().boss.insert(deliverJob.name, jobs);
       deps.jobs().wake(deliverJob);

@@ -1,5 +1,5 @@
 export { bindTokensToParticipants } from './token-binding.js';
-export { connectionStateOf } from './wearables.repository.js';
+export { connectionStateOf, connectionsOfHealthUser } from './wearables.repository.js';
 export { wearablesRoutes as routes } from './wearables.routes.js';
 export {
   createWearablesService,

@@ -223,6 +223,35 @@ export async function grantsOfHealthUser(
     );
 }
 
+/**
+ * Every connection a change notification about this Google account concerns: live participants
+ * in live studies whose grant is not revoked (one person may be in several studies).
+ */
+export async function connectionsOfHealthUser(
+  db: DbOrTx,
+  healthUserId: string,
+): Promise<{ connectionId: string; participantId: string; studyId: string }[]> {
+  return db
+    .select({
+      connectionId: wearableConnections.id,
+      participantId: wearableConnections.participantId,
+      studyId: wearableConnections.studyId,
+    })
+    .from(wearableConnections)
+    .innerJoin(participants, eq(participants.id, wearableConnections.participantId))
+    .innerJoin(studies, eq(studies.id, wearableConnections.studyId))
+    .where(
+      and(
+        eq(wearableConnections.healthUserId, healthUserId),
+        eq(wearableConnections.provider, 'google-health'),
+        sql`${wearableConnections.status} <> 'revoked'`,
+        isNull(participants.deletedAt),
+        isNull(studies.deletedAt),
+      ),
+    )
+    .orderBy(asc(wearableConnections.connectedAt));
+}
+
 /** Connections of a study that still hold a token (to revoke before a purge). */
 export async function connectionsWithTokens(db: DbOrTx, studyId: string): Promise<ConnectionRow[]> {
   return db
