@@ -1,5 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type JobWithMetadata, PgBoss, type SendOptions, type WorkOptions } from 'pg-boss';
+import {
+  type JobWithMetadata,
+  PgBoss,
+  type QueuePolicy,
+  type SendOptions,
+  type WorkOptions,
+} from 'pg-boss';
 import * as pgBossPlans from 'pg-boss/dist/plans.js';
 import { databaseUnavailability } from '../db/availability.js';
 import type { SqlExecutor } from '../db/client.js';
@@ -39,6 +45,11 @@ export interface JobDefinition<T extends object> {
   concurrency?: number;
   /** A cron expression (UTC) for jobs that run on a schedule rather than on demand. */
   cron?: string;
+  /**
+   * pg-boss's queue policy, fixed when the queue is made (`stately`: one job per singleton key
+   * queued and one active, so a copy sent meanwhile is refused). Default `standard`.
+   */
+  policy?: QueuePolicy;
   handler: (job: JobWithMetadata<T>) => Promise<void>;
 }
 
@@ -153,7 +164,12 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     // A queue made by an earlier start keeps its own options: update brings them up to date.
     const existing = await boss.getQueue(definition.name);
     if (existing) await boss.updateQueue(definition.name, queue);
-    else await boss.createQueue(definition.name, queue);
+    else {
+      await boss.createQueue(definition.name, {
+        ...queue,
+        ...(definition.policy ? { policy: definition.policy } : {}),
+      });
+    }
     const table = existing?.table ?? (await boss.getQueue(definition.name))?.table;
     for (const statement of endOfJobStatements(table ?? pgBossPlans.COMMON_JOB_TABLE)) {
       endOfJob.add(statement);
