@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { participants, wearableConnections } from '../../db/schema/index.js';
 import { useExtractionKit } from '../../test/extraction-kit.js';
-import { createTestApp } from '../../test/test-app.js';
+import { createTestApp, eventually } from '../../test/test-app.js';
 import {
   consentAt,
   participantSessionHeaders,
@@ -12,7 +12,7 @@ import {
 } from '../../test/wearables-kit.js';
 import { civilDateIn, createDataset, type LedgerRow } from '../dataset/index.js';
 import { addDays } from '../extraction/index.js';
-import { createCollection } from './index.js';
+import { COLLECTED_TYPES, createCollection } from './index.js';
 
 const DAY_MS = 86_400_000;
 const TYPES: DataType[] = ['activity_steps_timeseries', 'activity_steps_intraday', 'sleep_log'];
@@ -308,4 +308,53 @@ describe('a new connection', () => {
       await testApp.close();
     }
   });
+});
+
+describe('the sweep on its schedule', () => {
+  it('is scheduled hourly, and its job collects every active connection through the workers', async () => {
+    const testApp = await createTestApp({ env: { COLLECTION_SWEEP_CRON: '0 * * * *' } });
+    try {
+      const { app } = testApp;
+      const schedules = await app.platform.jobs.boss.getSchedules('collection-sweep');
+      expect(schedules.map((s) => [s.cron, s.timezone])).toEqual([['0 * * * *', 'UTC']]);
+
+      const world = await studyWithParticipants(app);
+      const participant = await world.addParticipant();
+      const url = await app.inject({
+        method: 'GET',
+        url: '/api/fitbit/auth-url',
+        headers: await participantSessionHeaders(app, world.study.studyCode, participant),
+        query: { participantId: participant.id, studyCode: world.study.studyCode },
+      });
+      const consent = await consentAt((url.json() as { authUrl: string }).authUrl, {
+        account: 'sweep.scheduled@gmail.test',
+      });
+      const callback = await app.inject({
+        method: 'POST',
+        url: '/api/fitbit/callback',
+        payload: { code: consent.code, state: consent.state, participantId: participant.id },
+      });
+      expect(callback.statusCode, callback.body).toBe(200);
+
+      await app.platform.jobs.send(app.collection.sweepJob, {});
+      const dataset = createDataset({
+        db: app.platform.db,
+        objectStore: app.platform.objectStore,
+        bucketOf: app.extraction.bucketOf,
+      });
+      // Enrolled today: today's partition of every collected type, partial.
+      const rows = await eventually(async () => {
+        const found = await dataset.readLedger({
+          studyId: world.study.id,
+          participantId: participant.id,
+        });
+        return found.length === COLLECTED_TYPES.length ? found : undefined;
+      }, 60_000);
+      expect(rows.map((r) => r.dataType).sort()).toEqual([...COLLECTED_TYPES].sort());
+      for (const row of rows) expect(row.state).toBe('partial');
+      expect(rows.every((r) => r.trigger?.kind === 'sweep')).toBe(true);
+    } finally {
+      await testApp.close();
+    }
+  }, 90_000);
 });
