@@ -175,6 +175,8 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       endOfJob.add(statement);
     }
     if (definition.cron) await boss.schedule(definition.name, definition.cron, {}, { tz: 'UTC' });
+    // A schedule is stored: one a setting has since turned off would otherwise go on firing.
+    else await boss.unschedule(definition.name);
   }
   await carryOverVersion10Jobs(boss, options.executor, PG_BOSS_SCHEMA, options.definitions);
 
