@@ -73,12 +73,15 @@ export function createCollect(deps: CollectDeps) {
   const { dataset, wearables } = deps;
 
   /** Opens a session for the connection: one settings and one paired-devices call. */
-  async function openSession(target: CollectionTarget, signal?: AbortSignal) {
-    let calls = 0;
+  async function openSession(
+    target: CollectionTarget,
+    counter: { calls: number },
+    signal?: AbortSignal,
+  ) {
     const quotaFetch: typeof fetch = async (input, init) => {
       signal?.throwIfAborted();
       await deps.quota.acquire(target.healthUserId, signal);
-      calls += 1;
+      counter.calls += 1;
       return deps.fetch(input, init);
     };
     let token = await wearables.accessToken(target.participantId);
@@ -135,7 +138,7 @@ export function createCollect(deps: CollectDeps) {
     }
 
     const session: Session = { target, timeZone, syncedThrough, fetchDay };
-    return { session, calls: () => calls };
+    return { session };
   }
 
   /**
@@ -157,17 +160,29 @@ export function createCollect(deps: CollectDeps) {
     const [target] = await wearables.collectionTargets(participantId);
     if (!target) return result;
     const { studyId } = target;
+    const counter = { calls: 0 };
 
     let opened: Awaited<ReturnType<typeof openSession>> | undefined;
     try {
       if (target.status !== 'active') throw new GrantRevoked();
-      opened = await openSession(target, signal);
+      opened = await openSession(target, counter, signal);
     } catch (error) {
-      if (!isDeadGrant(error)) throw error;
-      // No session: the days are marked in the time zone the participant's rows already use.
-      const dead = deadSession(target, await knownTimeZone(studyId, participantId));
-      const plan = await days(dead);
-      result.marked.revoked += await markAll(target, plan, dead.timeZone, 'revoked');
+      const dead = isDeadGrant(error);
+      if (!dead && !(error instanceof GoogleHealthError)) throw error;
+      // No session: the days are marked in the time zone the participant's rows already use;
+      // a provider failure here (settings, devices) marks them failed, for the next sweep.
+      const none = deadSession(target, await knownTimeZone(studyId, participantId));
+      const plan = await days(none);
+      const marked = await markAll(
+        target,
+        plan,
+        none.timeZone,
+        dead ? 'revoked' : 'failed',
+        dead ? COLLECTION_REASONS.revoked : COLLECTION_REASONS.failed((error as Error).message),
+      );
+      if (dead) result.marked.revoked += marked;
+      else result.marked.failed += marked;
+      result.calls = counter.calls;
       return result;
     }
     const { session } = opened;
@@ -207,8 +222,14 @@ export function createCollect(deps: CollectDeps) {
             // Everything not yet written is revoked: no more calls for this connection.
             const rest = new Map<DataType, string[]>([[dataType, dates.slice(d)]]);
             for (const [later, laterDates] of todo.slice(t + 1)) rest.set(later, laterDates);
-            result.marked.revoked += await markAll(target, rest, session.timeZone, 'revoked');
-            result.calls = opened.calls();
+            result.marked.revoked += await markAll(
+              target,
+              rest,
+              session.timeZone,
+              'revoked',
+              COLLECTION_REASONS.revoked,
+            );
+            result.calls = counter.calls;
             return result;
           }
           if (!(error instanceof GoogleHealthError)) throw error;
@@ -231,7 +252,7 @@ export function createCollect(deps: CollectDeps) {
         }
       }
     }
-    result.calls = opened.calls();
+    result.calls = counter.calls;
     return result;
   }
 
@@ -239,7 +260,8 @@ export function createCollect(deps: CollectDeps) {
     target: CollectionTarget,
     plan: Map<DataType, string[]>,
     timeZone: string,
-    state: 'revoked',
+    state: 'revoked' | 'failed',
+    reason: string,
   ) {
     let marked = 0;
     for (const [dataType, dates] of plan) {
@@ -253,7 +275,7 @@ export function createCollect(deps: CollectDeps) {
           timeZone,
         },
         state,
-        COLLECTION_REASONS.revoked,
+        reason,
       );
       marked += dates.length;
     }

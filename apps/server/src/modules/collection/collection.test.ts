@@ -20,7 +20,14 @@ const TYPES: DataType[] = ['activity_steps_timeseries', 'activity_steps_intraday
 const kit = useExtractionKit();
 
 /** A collection of the test's own over the app's parts, counting the requests it sends Google. */
-function ownCollection(options: { restatementDays?: number; backfillDays?: number } = {}) {
+function ownCollection(
+  options: {
+    restatementDays?: number;
+    backfillDays?: number;
+    /** Requests whose path contains this answer Google's 503 instead. */
+    failing?: string;
+  } = {},
+) {
   const { app, config } = kit.testApp;
   const requests: string[] = [];
   let onRequest: (n: number) => void = () => {};
@@ -43,10 +50,18 @@ function ownCollection(options: { restatementDays?: number; backfillDays?: numbe
     jobs: () => ({ send: async () => 'not-queued' }) as never,
     retry: { limit: 1, delaySeconds: 1 },
     types: TYPES,
+    clientOptions: { retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 1 } },
     fetch: async (input, init) => {
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-      requests.push(new URL(url).pathname);
+      const path = new URL(url).pathname;
+      requests.push(path);
       onRequest(requests.length);
+      if (options.failing && path.includes(options.failing)) {
+        return Response.json(
+          { error: { code: 503, status: 'UNAVAILABLE', message: 'Try again later.' } },
+          { status: 503 },
+        );
+      }
       return fetch(input, init);
     },
   });
@@ -218,6 +233,37 @@ describe('the sweep', () => {
     const [row] = await ledger(participant.id);
     expect(row?.state).toBe('scope_missing');
     expect(row?.reason).toMatch(/^Scope not granted: /);
+  });
+
+  it('marks a partition failed with the reason when Google keeps failing, and writes the others', async () => {
+    const account = 'sweep.failing@gmail.test';
+    const participant = await enrolledParticipant(account, 1);
+    const own = ownCollection({ failing: '/dataTypes/sleep/' });
+    const today = civilDateIn('UTC', new Date());
+    const result = await own.collection.collectDays({
+      participantId: participant.id,
+      types: ['sleep_log', 'activity_steps_timeseries'],
+      dates: [today],
+      trigger: { kind: 'notification', id: 'n-1' },
+    });
+    expect(result).toMatchObject({ written: 1, marked: { failed: 1 } });
+    const rows = await ledger(participant.id);
+    const sleep = rows.find((r) => r.dataType === 'sleep_log');
+    expect(sleep?.state).toBe('failed');
+    expect(sleep?.reason).toBe(COLLECTION_REASONS.failed('Google Health API: 503 UNAVAILABLE'));
+    expect(rows.find((r) => r.dataType === 'activity_steps_timeseries')?.state).toBe('partial');
+  });
+
+  it('marks the days failed when the participant’s settings cannot be read, for the next sweep', async () => {
+    const account = 'sweep.nosettings@gmail.test';
+    const participant = await enrolledParticipant(account, 1);
+    const own = ownCollection({ failing: '/settings' });
+    const result = await own.collection.collectConnection(participant.id);
+    expect(result.written).toBe(0);
+    expect(result.marked.failed).toBeGreaterThan(0);
+    const rows = await ledger(participant.id);
+    expect(rows.length).toBe(result.marked.failed);
+    for (const row of rows) expect(row.state).toBe('failed');
   });
 
   it('a collect killed part-way and run again leaves every partition complete, once, with the same checksums', async () => {
