@@ -1,5 +1,6 @@
 import {
   COLLECTION_REASONS,
+  DATA_TYPE_SCOPES,
   type DatasetTrigger,
   type DataType,
   scopeLabel,
@@ -244,7 +245,10 @@ export function createCollect(deps: CollectDeps) {
             },
             scope ? 'scope_missing' : 'failed',
             scope
-              ? COLLECTION_REASONS.scopeMissing(error.reason)
+              ? // Google refused the type's scope though the grant lists it (taken back since).
+                COLLECTION_REASONS.scopeMissing(
+                  DATA_TYPE_SCOPES[dataType].map(scopeLabel).join(', '),
+                )
               : COLLECTION_REASONS.failed(error.message),
           );
           if (scope) result.marked.scopeMissing += 1;

@@ -24,8 +24,9 @@ function ownCollection(
   options: {
     restatementDays?: number;
     backfillDays?: number;
-    /** Requests whose path contains this answer Google's 503 instead. */
+    /** Requests whose path contains this answer Google's 503 (or `status`) instead. */
     failing?: string;
+    status?: 403 | 503;
   } = {},
 ) {
   const { app, config } = kit.testApp;
@@ -57,9 +58,14 @@ function ownCollection(
       requests.push(path);
       onRequest(requests.length);
       if (options.failing && path.includes(options.failing)) {
+        const forbidden = options.status === 403;
         return Response.json(
-          { error: { code: 503, status: 'UNAVAILABLE', message: 'Try again later.' } },
-          { status: 503 },
+          {
+            error: forbidden
+              ? { code: 403, status: 'PERMISSION_DENIED', message: 'Insufficient scope.' }
+              : { code: 503, status: 'UNAVAILABLE', message: 'Try again later.' },
+          },
+          { status: forbidden ? 403 : 503 },
         );
       }
       return fetch(input, init);
@@ -252,6 +258,21 @@ describe('the sweep', () => {
     expect(sleep?.state).toBe('failed');
     expect(sleep?.reason).toBe(COLLECTION_REASONS.failed('Google Health API: 503 UNAVAILABLE'));
     expect(rows.find((r) => r.dataType === 'activity_steps_timeseries')?.state).toBe('partial');
+  });
+
+  it('marks a type Google refuses for its scope scope_missing, naming the scope', async () => {
+    const account = 'sweep.forbidden@gmail.test';
+    const participant = await enrolledParticipant(account, 1);
+    const own = ownCollection({ failing: '/dataTypes/sleep/', status: 403 });
+    await own.collection.collectDays({
+      participantId: participant.id,
+      types: ['sleep_log'],
+      dates: [civilDateIn('UTC', new Date())],
+      trigger: { kind: 'sweep' },
+    });
+    const [row] = await ledger(participant.id);
+    expect(row?.state).toBe('scope_missing');
+    expect(row?.reason).toBe(COLLECTION_REASONS.scopeMissing('Sleep'));
   });
 
   it('marks the days failed when the participant’s settings cannot be read, for the next sweep', async () => {
