@@ -3,6 +3,7 @@ import { COLLECTION_REASONS } from '@research/contracts';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { participants, wearableConnections } from '../../db/schema/index.js';
+import { startJobQueue } from '../../platform/jobs.js';
 import { useExtractionKit } from '../../test/extraction-kit.js';
 import { createTestApp, eventually } from '../../test/test-app.js';
 import {
@@ -425,3 +426,116 @@ describe('the sweep on its schedule', () => {
     }
   }, 90_000);
 });
+
+describe('a connection job whose worker dies', () => {
+  it('is retried by pg-boss and leaves every partition written once, as a clean run would', async () => {
+    const testApp = await createTestApp({ env: { RUN_WORKERS: 'false' } });
+    const { app, config } = testApp;
+    let queue: Awaited<ReturnType<typeof startJobQueue>> | undefined;
+    try {
+      const world = await studyWithParticipants(app);
+      const participant = await world.addParticipant({
+        enrolledAt: new Date(Date.now() - 3 * DAY_MS),
+      });
+      const url = await app.inject({
+        method: 'GET',
+        url: '/api/fitbit/auth-url',
+        headers: await participantSessionHeaders(app, world.study.studyCode, participant),
+        query: { participantId: participant.id, studyCode: world.study.studyCode },
+      });
+      const consent = await consentAt((url.json() as { authUrl: string }).authUrl, {
+        account: 'sweep.crash@gmail.test',
+      });
+      const callback = await app.inject({
+        method: 'POST',
+        url: '/api/fitbit/callback',
+        payload: { code: consent.code, state: consent.state, participantId: participant.id },
+      });
+      expect(callback.statusCode, callback.body).toBe(200);
+
+      const dataset = createDataset({
+        db: app.platform.db,
+        objectStore: app.platform.objectStore,
+        bucketOf: app.extraction.bucketOf,
+      });
+      let requests = 0;
+      const collection = createCollection({
+        config,
+        dataset,
+        wearables: app.services.wearables,
+        quota: app.extraction.quota,
+        jobs: () => queue as NonNullable<typeof queue>,
+        retry: { limit: 2, delaySeconds: 1 },
+        types: TYPES,
+        // The first attempt's process dies at its eighth request, part-way through the days.
+        fetch: async (input, init) => {
+          requests += 1;
+          if (requests === 8) throw new DOMException('worker killed', 'AbortError');
+          return fetch(input, init);
+        },
+      });
+      queue = await startJobQueue({
+        executor: app.platform.database.executor,
+        definitions: collection.jobs,
+        pollingIntervalSeconds: 0.5,
+      });
+      await queue.startWorkers();
+      const id = await queue.send(collection.connectionJob, { participantId: participant.id });
+      const job = await eventually(async () => {
+        const [found] = await (queue as NonNullable<typeof queue>).boss.findJobs(
+          'collection-connection',
+          { id },
+        );
+        return found?.state === 'completed' ? found : undefined;
+      }, 30_000);
+      expect(job.retryCount).toBe(1);
+
+      const rows = await dataset.readLedger({
+        studyId: world.study.id,
+        participantId: participant.id,
+      });
+      const timeZone = rows[0]?.timeZone ?? 'UTC';
+      const today = civilDateIn(timeZone, new Date());
+      const enrolled = civilDateIn(timeZone, new Date(Date.now() - 3 * DAY_MS));
+      expect(rows).toHaveLength(TYPES.length * (1 + daysBetween(enrolled, today)));
+      for (const row of rows) {
+        const settled = row.date === today ? ['partial'] : ['complete', 'empty'];
+        expect(settled, `${row.dataType} ${row.date}`).toContain(row.state);
+      }
+      // A clean run over the same days finds the same contents: no version moves.
+      await collection.collectDays({
+        participantId: participant.id,
+        types: TYPES,
+        dates: rows.map((r) => r.date).filter((d) => d !== today),
+        trigger: { kind: 'sweep' },
+      });
+      const clean = await dataset.readLedger({
+        studyId: world.study.id,
+        participantId: participant.id,
+      });
+      const versions = (list: LedgerRow[]) =>
+        list
+          .filter((r) => r.date !== today)
+          .map((r) => [r.dataType, r.date, r.version, r.rowsFile?.sha256]);
+      expect(versions(clean)).toEqual(versions(rows));
+      // Exactly the files the ledger names are stored.
+      const listed = new Set(
+        clean.flatMap((r) => [
+          ...(r.rowsFile ? [r.rowsFile.key] : []),
+          ...r.rawFiles.map((f) => f.key),
+        ]),
+      );
+      const page = await app.platform.objectStore.listObjects(
+        app.extraction.bucketOf(world.study.id),
+        { prefix: 'dataset/' },
+      );
+      expect(new Set(page.objects.map((o) => o.key))).toEqual(listed);
+    } finally {
+      await queue?.stop(1000);
+      await testApp.close();
+    }
+  }, 90_000);
+});
+
+const daysBetween = (from: string, to: string) =>
+  Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY_MS);
