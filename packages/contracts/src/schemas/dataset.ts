@@ -48,10 +48,3 @@ export const datasetPartitionKeySchema = z.object({
   date: isoDateSchema,
 });
 export type DatasetPartitionKey = z.infer<typeof datasetPartitionKeySchema>;
-
-/** The reasons continuous collection gives a partition it marks (researchers read them). */
-export const COLLECTION_REASONS = {
-  revoked: 'The participant’s Google grant is no longer valid; they need to connect again.',
-  scopeMissing: (scopes: string) => `Scope not granted: ${scopes}`,
-  failed: (detail: string) => `The provider call failed: ${detail}`,
-} as const;
