@@ -113,6 +113,9 @@ const config = loadConfig({
   ...UNREACHED_RATE_LIMIT,
   RUN_WORKERS: 'true',
   ...sandboxEnv(sandbox),
+  // The figure is the extraction's alone: continuous collection's calls would share the quota.
+  COLLECTION_ON_CONNECT: 'false',
+  COLLECTION_SWEEP_CRON: '',
   EXTRACTION_PER_USER_PER_MINUTE: String(PER_USER_PER_MINUTE),
   ...(process.env.EXTRACTION_CONCURRENCY
     ? { EXTRACTION_CONCURRENCY: process.env.EXTRACTION_CONCURRENCY }

@@ -18,6 +18,8 @@ import { createResponseSerializerCompiler } from './http/response-serializer.js'
 import { registerSecurity } from './http/security.js';
 import { registerWebApp } from './http/web-app.js';
 import { createAuthPurgeJob } from './modules/auth/index.js';
+import { type Collection, createCollection } from './modules/collection/index.js';
+import { createDataset } from './modules/dataset/index.js';
 import { createExtractionEngine } from './modules/extraction/index.js';
 import { createHealthNotifications } from './modules/health-notifications/index.js';
 import { MODULE_ROUTES } from './modules/index.js';
@@ -178,15 +180,21 @@ function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
     retryLimit: retry.limit,
     retryDelaySeconds: retry.delaySeconds,
   });
-  const services = createServices({
-    config,
-    database,
-    db: database.db,
-    keyRing,
-    cipher,
-    objectStore,
-    messaging,
-  });
+  // Collection is made after the services (it uses wearables); a connection made before it
+  // exists has nothing to tell, as none can be made before the app listens.
+  let collection: Collection | undefined;
+  const services = createServices(
+    {
+      config,
+      database,
+      db: database.db,
+      keyRing,
+      cipher,
+      objectStore,
+      messaging,
+    },
+    { onWearableConnected: async (participantId) => collection?.connected(participantId) },
+  );
   app.decorate('services', services);
   const extraction = createExtractionEngine({
     db: database.db,
@@ -207,11 +215,21 @@ function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
     connectionsOf: connectionsOfHealthUser,
   });
   app.decorate('healthNotifications', healthNotifications);
+  collection = createCollection({
+    config,
+    dataset: createDataset({ db: database.db, objectStore, bucketOf: extraction.bucketOf }),
+    wearables: services.wearables,
+    quota: extraction.quota,
+    jobs: startedJobs,
+    retry: { limit: Math.min(retry.limit, 3), delaySeconds: retry.delaySeconds },
+  });
+  app.decorate('collection', collection);
   const definitions = [
     ...messaging.jobs,
     ...maintenanceJobs(config, database, cipher, objectStore),
     ...extraction.jobs,
     ...healthNotifications.jobs,
+    ...collection.jobs,
   ];
   return { objectStore, messaging, definitions };
 }

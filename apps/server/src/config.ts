@@ -124,6 +124,18 @@ const envSchema = z.object({
     .min(30)
     .max(24 * 3600)
     .default(30 * 60),
+  /**
+   * Continuous collection: when the sweep runs (cron, UTC; empty turns it off), how many recent
+   * days every sweep fetches again (Google restates them as the device syncs), how many older
+   * days still missing one connection's sweep fetches, and connections collected at once per
+   * worker process.
+   */
+  COLLECTION_SWEEP_CRON: z.string().trim().default('0 * * * *'),
+  COLLECTION_RESTATEMENT_DAYS: z.coerce.number().int().min(1).max(31).default(3),
+  COLLECTION_BACKFILL_DAYS: z.coerce.number().int().min(0).max(366).default(14),
+  COLLECTION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** Whether a new connection queues its backfill from enrolment at once (else: next sweep). */
+  COLLECTION_ON_CONNECT: bool.default(true),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -229,6 +241,14 @@ export interface AppConfig {
     concurrency: number;
     callsPerParticipant: number;
     jobExpireSeconds: number;
+  };
+  collection: {
+    /** Cron expression (UTC) of the sweep; null: no sweep. */
+    sweepCron: string | null;
+    restatementDays: number;
+    backfillDays: number;
+    concurrency: number;
+    onConnect: boolean;
   };
 }
 
@@ -386,6 +406,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       concurrency: env.EXTRACTION_CONCURRENCY,
       callsPerParticipant: env.EXTRACTION_CALLS_PER_PARTICIPANT,
       jobExpireSeconds: env.EXTRACTION_JOB_EXPIRE_SECONDS,
+    },
+    collection: {
+      sweepCron: env.COLLECTION_SWEEP_CRON || null,
+      restatementDays: env.COLLECTION_RESTATEMENT_DAYS,
+      backfillDays: env.COLLECTION_BACKFILL_DAYS,
+      concurrency: env.COLLECTION_CONCURRENCY,
+      onConnect: env.COLLECTION_ON_CONNECT,
     },
   };
 }

@@ -25,7 +25,12 @@ import { subkey } from './platform/crypto.js';
 export type ServiceDeps = Omit<Platform, 'jobs' | 'mailer'>;
 
 /** The domain services, built once per app from the platform adapters. */
-export function createServices(platform: ServiceDeps) {
+export interface ServiceHooks {
+  /** A wearable connection became active (continuous collection queues its backfill). */
+  onWearableConnected?: (participantId: string) => Promise<unknown>;
+}
+
+export function createServices(platform: ServiceDeps, hooks: ServiceHooks = {}) {
   const { db, config, cipher, messaging, objectStore } = platform;
   const auth = createAuthService({ db, config, messaging });
   const studies = createStudiesService({ db, config, cipher, messaging, objectStore });
@@ -36,6 +41,7 @@ export function createServices(platform: ServiceDeps) {
     cipher,
     messaging,
     stateKey: subkey(platform.keyRing, 'wearable-decoy-states'),
+    ...(hooks.onWearableConnected ? { onConnected: hooks.onWearableConnected } : {}),
   });
   const verification = createVerificationService({
     db,

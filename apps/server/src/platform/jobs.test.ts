@@ -31,6 +31,35 @@ describe('job queue', () => {
     return rows[0] as { state: string; retry_count: number } | undefined;
   };
 
+  it('drops a stored schedule once the definition has no cron any more', async () => {
+    const scheduled = (cron?: string) =>
+      defineJob<object>({
+        name: 'sometimes-scheduled',
+        retryLimit: 0,
+        retryDelaySeconds: 1,
+        ...(cron ? { cron } : {}),
+        handler: async () => {},
+      });
+    const first = await startJobQueue({
+      executor: database.executor,
+      definitions: [scheduled('0 * * * *')],
+    });
+    expect((await first.boss.getSchedules('sometimes-scheduled')).map((s) => s.cron)).toEqual([
+      '0 * * * *',
+    ]);
+    await first.stop(1000);
+    // The next start, with the setting turned off.
+    const second = await startJobQueue({
+      executor: database.executor,
+      definitions: [scheduled()],
+    });
+    try {
+      expect(await second.boss.getSchedules('sometimes-scheduled')).toEqual([]);
+    } finally {
+      await second.stop(1000);
+    }
+  });
+
   it('retries a failing job with back-off, then records it as failed', async () => {
     const attempts: number[] = [];
     const failing = defineJob<{ n: number }>({

@@ -4,6 +4,7 @@ import {
   type Db as JobDb,
   type JobWithMetadata,
   PgBoss,
+  type QueuePolicy,
   type SendOptions,
   type WorkOptions,
 } from 'pg-boss';
@@ -46,6 +47,11 @@ export interface JobDefinition<T extends object> {
   concurrency?: number;
   /** A cron expression (UTC) for jobs that run on a schedule rather than on demand. */
   cron?: string;
+  /**
+   * pg-boss's queue policy, fixed when the queue is made (`stately`: one job per singleton key
+   * queued and one active, so a copy sent meanwhile is refused). Default `standard`.
+   */
+  policy?: QueuePolicy;
   handler: (job: JobWithMetadata<T>) => Promise<void>;
 }
 
@@ -160,12 +166,19 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
     // A queue made by an earlier start keeps its own options: update brings them up to date.
     const existing = await boss.getQueue(definition.name);
     if (existing) await boss.updateQueue(definition.name, queue);
-    else await boss.createQueue(definition.name, queue);
+    else {
+      await boss.createQueue(definition.name, {
+        ...queue,
+        ...(definition.policy ? { policy: definition.policy } : {}),
+      });
+    }
     const table = existing?.table ?? (await boss.getQueue(definition.name))?.table;
     for (const statement of endOfJobStatements(table ?? pgBossPlans.COMMON_JOB_TABLE)) {
       endOfJob.add(statement);
     }
     if (definition.cron) await boss.schedule(definition.name, definition.cron, {}, { tz: 'UTC' });
+    // A schedule is stored: one a setting has since turned off would otherwise go on firing.
+    else await boss.unschedule(definition.name);
   }
   await carryOverVersion10Jobs(boss, options.executor, PG_BOSS_SCHEMA, options.definitions);
 

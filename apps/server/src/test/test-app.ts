@@ -93,6 +93,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     WEB_DIST_DIR: path.join(dataDir, 'no-web-build'),
     SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
     ...(sandbox ? { TWILIO_BASE_URL: sandbox.httpUrl, GOOGLE_ISSUER: sandbox.issuer } : {}),
+    // Continuous collection stays out of tests that do not ask for it: its calls would mix
+    // with theirs.
+    COLLECTION_SWEEP_CRON: '',
+    COLLECTION_ON_CONNECT: 'false',
     ...database.env,
     ...(database.env.DATABASE_URL && options.databaseUrl
       ? { DATABASE_URL: options.databaseUrl(database.env.DATABASE_URL) }

@@ -1,3 +1,4 @@
 export { createDataset, type Dataset, type WritePartitionInput } from './dataset.js';
+export { civilDateIn } from './day-state.js';
 export type { LedgerRow, PartitionSelector } from './ledger.js';
 export type { RawPage } from './partition-rows.js';

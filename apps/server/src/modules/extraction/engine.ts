@@ -138,6 +138,8 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
     finalizeJob: queue.finalizeJob,
     watchJob: queue.watchJob,
     bucketOf,
+    /** The per-user quota every Google Health call takes a slot of (collection shares it). */
+    quota,
     start,
     estimate: createEstimate({ db, config }),
     listJobs,

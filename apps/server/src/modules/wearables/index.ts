@@ -2,6 +2,7 @@ export { bindTokensToParticipants } from './token-binding.js';
 export { connectionStateOf, connectionsOfHealthUser } from './wearables.repository.js';
 export { wearablesRoutes as routes } from './wearables.routes.js';
 export {
+  type CollectionTarget,
   createWearablesService,
   type ParticipantRef,
   revokeStudyGrants,

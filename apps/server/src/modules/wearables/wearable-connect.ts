@@ -143,5 +143,7 @@ export async function connect(ctx: WearablesContext, state: repo.OauthStateRow, 
   const row = await storeConnection(ctx, state, participant, tokens, identity);
   if (previous && previous.healthUserId !== identity.healthUserId)
     await releasePreviousGrant(ctx, previous, participant.id);
+  // The connection stands whatever happens here: a backfill not queued now is the next sweep's.
+  await ctx.onConnected(participant.id).catch(() => {});
   return { participant, row, scope: tokens.scopes.join(' ') };
 }

@@ -17,4 +17,6 @@ export interface WearablesContext {
   /** Where Google sends the participant back after consent. */
   redirectUri: string;
   serialized: Serialized;
+  /** Told after a connection is stored active (continuous collection's backfill). */
+  onConnected: (participantId: string) => Promise<unknown>;
 }

@@ -361,3 +361,47 @@ export async function storeBoundTokens(
     .returning({ id: wearableConnections.id });
   return rows.length > 0;
 }
+
+/** A connection continuous collection works on, with its participant's enrolment. */
+export interface CollectionTarget {
+  participantId: string;
+  studyId: string;
+  healthUserId: string;
+  grantedScopes: string[];
+  status: string;
+  connectedAt: Date;
+  enrolledAt: Date;
+}
+
+/**
+ * Connections of live participants in live studies: the active ones (the sweep's list), or one
+ * participant's whatever its state (a collection decides what a dead grant means for its days).
+ */
+export async function collectionTargets(
+  db: DbOrTx,
+  participantId?: string,
+): Promise<CollectionTarget[]> {
+  return db
+    .select({
+      participantId: wearableConnections.participantId,
+      studyId: participants.studyId,
+      healthUserId: wearableConnections.healthUserId,
+      grantedScopes: wearableConnections.grantedScopes,
+      status: wearableConnections.status,
+      connectedAt: wearableConnections.connectedAt,
+      enrolledAt: participants.enrolledAt,
+    })
+    .from(wearableConnections)
+    .innerJoin(participants, eq(participants.id, wearableConnections.participantId))
+    .innerJoin(studies, eq(studies.id, participants.studyId))
+    .where(
+      and(
+        isNull(participants.deletedAt),
+        isNull(studies.deletedAt),
+        participantId === undefined
+          ? eq(wearableConnections.status, 'active')
+          : eq(wearableConnections.participantId, participantId),
+      ),
+    )
+    .orderBy(asc(wearableConnections.participantId));
+}

@@ -21,7 +21,7 @@ import { grantExpiry, toStatus } from './wearable-tokens.js';
 import * as repo from './wearables.repository.js';
 import type { WearablesContext } from './wearables-context.js';
 
-export type { ParticipantRef } from './wearables.repository.js';
+export type { CollectionTarget, ParticipantRef } from './wearables.repository.js';
 export { revokeStudyGrants };
 
 export interface WearablesDeps {
@@ -34,6 +34,11 @@ export interface WearablesDeps {
   now?: () => Date;
   /** Signs the decoy states of the reauthorization path; one per process when left out. */
   stateKey?: Buffer;
+  /**
+   * Called once a connection is stored active (after its transaction), e.g. to queue its
+   * backfill; a failure there does not undo the connection.
+   */
+  onConnected?: (participantId: string) => Promise<unknown>;
 }
 
 /**
@@ -53,6 +58,7 @@ export function createWearablesService(deps: WearablesDeps) {
     now: deps.now ?? (() => new Date()),
     redirectUri: `${config.publicUrl}/fitbit/callback`,
     serialized: createSerializer(),
+    onConnected: deps.onConnected ?? (async () => {}),
   };
   const flow = createConsentFlow(ctx, deps.stateKey ?? randomBytes(32));
   const { client } = ctx;
@@ -90,6 +96,10 @@ export function createWearablesService(deps: WearablesDeps) {
     async accessToken(participantId: string): Promise<string> {
       return (await refreshSingleFlight(ctx, participantId, false)).accessToken;
     },
+
+    /** The connections continuous collection works on (active ones, or one participant's). */
+    collectionTargets: (participantId?: string): Promise<repo.CollectionTarget[]> =>
+      repo.collectionTargets(db, participantId),
 
     /** Revokes the grant at the provider and forgets the tokens. */
     revoke: (participantId: string, actorId: string | null): Promise<WearableStatus> =>

@@ -322,6 +322,11 @@ export function createGoogleHealthClient(
       send(`${api}/v4/users/me/profile`, bearer(accessToken)) as Promise<Record<string, unknown>>,
     getSettings: (accessToken: string) =>
       send(`${api}/v4/users/me/settings`, bearer(accessToken)) as Promise<Record<string, unknown>>,
+    /** `pairedDevices.list` (settings scope): each device with its `lastSyncTime`. */
+    listPairedDevices: (accessToken: string) =>
+      send(`${api}/v4/users/me/pairedDevices`, bearer(accessToken)) as Promise<{
+        pairedDevices?: { name?: string; lastSyncTime?: string }[];
+      }>,
   };
 }
 

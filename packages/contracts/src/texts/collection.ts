@@ -1,0 +1,6 @@
+/** The reasons continuous collection gives a partition it marks (researchers read them). */
+export const COLLECTION_REASONS = {
+  revoked: 'The participant’s Google grant is no longer valid; they need to connect again.',
+  scopeMissing: (scopes: string) => `Scope not granted: ${scopes}`,
+  failed: (detail: string) => `The provider call failed: ${detail}`,
+} as const;
