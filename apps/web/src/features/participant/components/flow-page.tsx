@@ -14,7 +14,6 @@ import {
   STUDY_CODE_MESSAGES,
   VERIFICATION_CODE_TTL_MS,
   VERIFICATION_MESSAGES,
-  VERIFICATION_RESEND_SECONDS,
   type VerifyCodeResponse,
   WEARABLE_MESSAGES,
 } from '@research/contracts';
@@ -35,7 +34,6 @@ import {
   clearProgress,
   FLOW_PROGRESS_KEY,
   liveCode,
-  readProgress,
   type SentCode,
   saveProgress,
 } from '../progress';
@@ -49,6 +47,13 @@ import {
 import { CodeEntry } from './code-entry';
 import { EnrollmentComplete } from './enrollment-complete';
 import {
+  type FlowNavigationState,
+  type FlowProgress,
+  recentCode,
+  restoredProgress,
+  STEP,
+} from './flow-progress';
+import {
   AuthorizeStep,
   ContactStep,
   MethodStep,
@@ -59,71 +64,6 @@ import { errorText, ParticipantPage } from './participant-page';
 import { ProfileForm } from './profile-form';
 import { BackButton, StepError } from './step-parts';
 import { StudyCodeForm } from './study-code-form';
-
-/** What /participant/verify-email hands over. */
-export interface FlowNavigationState {
-  participantId?: string;
-  email?: string;
-  studyCode?: string;
-  studyName?: string;
-  participantData?: { phoneNumber?: string | null; verificationStatus?: string };
-}
-
-const STEP = {
-  studyCode: 0,
-  contact: 1,
-  pending: 2,
-  method: 3,
-  code: 4,
-  authorize: 5,
-  profile: 6,
-  complete: 7,
-} as const;
-
-/** What a reload of the page resumes (see progress.ts): no code, no session token. */
-interface FlowProgress {
-  step: number;
-  study: StudyLookup | null;
-  email: string;
-  phone: string;
-  participant: PendingParticipantView | null;
-  method: VerificationMethod;
-  sent: Partial<Record<VerificationMethod, SentCode>>;
-  alreadyEnrolled: boolean;
-}
-
-/** The step a stored progress may resume at: never past what still holds (code, session). */
-function resumableStep(saved: FlowProgress): number {
-  if (!saved.study) return STEP.studyCode;
-  if (saved.step <= STEP.contact) return saved.step;
-  if (saved.step === STEP.pending || !saved.participant) return STEP.contact;
-  if (saved.step === STEP.code) return liveCode(saved.sent[saved.method]) ? STEP.code : STEP.method;
-  if (saved.step >= STEP.authorize)
-    return sessionHeaders(saved.participant.participantId)[PARTICIPANT_SESSION_HEADER]
-      ? Math.min(saved.step, STEP.profile)
-      : STEP.method;
-  return saved.step;
-}
-
-/** The stored progress, unless the navigation hands over another participant. */
-function restoredProgress(handed: FlowNavigationState | null): FlowProgress | null {
-  const saved = readProgress<FlowProgress>(FLOW_PROGRESS_KEY);
-  if (!saved) return null;
-  if (handed?.participantId && saved.participant?.participantId !== handed.participantId)
-    return null;
-  return { ...saved, sent: saved.sent ?? {}, step: resumableStep(saved) };
-}
-
-/** A code the server says was sent less than 30 s ago (its exact times stayed elsewhere). */
-function recentCode(retryAfterSeconds: unknown): SentCode {
-  const wait = typeof retryAfterSeconds === 'number' ? retryAfterSeconds : 0;
-  const resendAfter = Date.now() + wait * 1000;
-  const sentAt = resendAfter - VERIFICATION_RESEND_SECONDS * 1000;
-  return {
-    resendAfter: new Date(resendAfter).toISOString(),
-    expiresAt: new Date(sentAt + VERIFICATION_CODE_TTL_MS).toISOString(),
-  };
-}
 
 /**
  * /participant/flow: study code, contact info (e-mail and

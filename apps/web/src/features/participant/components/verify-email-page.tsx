@@ -27,7 +27,7 @@ import { verifyEmailCode } from '../api/verify-email-code';
 import { verifyPhoneCode } from '../api/verify-phone-code';
 import { saveSession } from '../session';
 import { CodeEntry } from './code-entry';
-import type { FlowNavigationState } from './flow-page';
+import type { FlowNavigationState } from './flow-progress';
 import { errorText, ParticipantPage, StepActions } from './participant-page';
 import {
   BackButton,
