@@ -63,6 +63,10 @@ export default defineConfig({
           // A fresh database and file store per run, so runs never see each other's data.
           DATA_DIR: dataDir,
           PUBLIC_URL: baseURL,
+          // Continuous collection off: a backfill on connect would race the specs that revoke a
+          // grant at Google and then expect an extraction run to meet the dead grant.
+          COLLECTION_ON_CONNECT: 'false',
+          COLLECTION_SWEEP_CRON: '',
         },
       },
 });

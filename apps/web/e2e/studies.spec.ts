@@ -157,7 +157,8 @@ test.describe
       page,
     }, testInfo) => {
       await approveApplication(masterEmail, masterPassword, collaboratorApplicationId);
-      const mail = await latestMail(page, collaborator.email);
+      // The approval and the held invitation go out together, in either order.
+      const mail = await latestMail(page, collaborator.email, STUDY_NAME);
       expect(mail.subject).toContain(STUDY_NAME);
       const link = `${mail.text}\n${mail.html}`
         .replaceAll('&amp;', '&')
