@@ -126,14 +126,6 @@ export async function findLiveParticipant(db: DbOrTx, id: string) {
   return row;
 }
 
-export async function documentsOf(db: DbOrTx, participantId: string) {
-  return db
-    .select()
-    .from(participantDocuments)
-    .where(eq(participantDocuments.participantId, participantId))
-    .orderBy(asc(participantDocuments.uploadedAt));
-}
-
 export async function findDocument(db: DbOrTx, participantId: string, documentId: string) {
   const [row] = await db
     .select()

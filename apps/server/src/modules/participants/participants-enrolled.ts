@@ -7,6 +7,7 @@ import {
 import { AppError, conflict, notFound } from '../../errors.js';
 import type { RequestContext } from '../auth/index.js';
 import type { StudyAccess } from '../studies/index.js';
+import { participantDocumentsOf } from './participant-records.repository.js';
 import * as repo from './participants.repository.js';
 import {
   type Actor,
@@ -28,7 +29,7 @@ export function createEnrolledOperations({
     access,
     participant: p,
   }: ParticipantAccess): Promise<ParticipantDetails> {
-    const documents = await repo.documentsOf(db, p.id);
+    const documents = await participantDocumentsOf(db, p.id);
     return {
       participantId: p.id,
       firstName: p.firstName,
