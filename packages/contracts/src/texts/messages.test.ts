@@ -52,6 +52,9 @@ describe('messages', () => {
     expect(WEARABLE_MESSAGES.callbackFailed('access_denied')).toBe(
       'You chose Cancel on Google’s page, so nothing was shared and nothing was changed. Choose Try Again to go back to Google’s page.',
     );
+    expect(WEARABLE_MESSAGES.callbackFailed('access_denied', false)).toBe(
+      'You chose Cancel on Google’s page, so nothing was shared and nothing was changed.',
+    );
     expect(WEARABLE_MESSAGES.callbackFailed('server_error')).not.toContain('server_error');
     expect(INVITE_MESSAGES.invitationSubject('Sleep Study')).toBe(
       'Invitation to participate in Sleep Study',

@@ -257,9 +257,9 @@ export const WEARABLE_MESSAGES = {
    * What Google's answer means for the person; the provider's code itself (`access_denied`,
    * `server_error`, …) is never shown.
    */
-  callbackFailed: (error: string) =>
+  callbackFailed: (error: string, canTryAgain = true) =>
     error === 'access_denied'
-      ? 'You chose Cancel on Google’s page, so nothing was shared and nothing was changed. Choose Try Again to go back to Google’s page.'
+      ? `You chose Cancel on Google’s page, so nothing was shared and nothing was changed.${canTryAgain ? ' Choose Try Again to go back to Google’s page.' : ''}`
       : 'Google could not finish connecting your Fitbit device. Please try again in a few minutes.',
   missingCodeOrState:
     'Google sent you back without the answer this page needs. Please start the connection again.',

@@ -9,6 +9,9 @@ const ALL_SCOPES = GOOGLE_HEALTH_READ_SCOPES.join(' ');
 const [ACTIVITY, , SLEEP] = GOOGLE_HEALTH_READ_SCOPES;
 const CANCELLED =
   'You chose Cancel on Google’s page, so nothing was shared and nothing was changed. Choose Try Again to go back to Google’s page.';
+/** Where the page cannot send the person back to Google, it does not ask them to try. */
+const CANCELLED_NO_RETRY =
+  'You chose Cancel on Google’s page, so nothing was shared and nothing was changed.';
 
 /** A PKCE flow this browser started for Sam (what /fitbit/reauthorize stores). */
 function storeFlow() {
@@ -115,7 +118,7 @@ describe('/fitbit/callback failures', () => {
       }),
     );
     renderRoute('/fitbit/callback?error=access_denied&state=s');
-    expect(await screen.findByText(CANCELLED)).toBeTruthy();
+    expect(await screen.findByText(CANCELLED_NO_RETRY)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Try Again' })).toBeNull();
     expect(
       screen.getByText(
@@ -387,10 +390,10 @@ describe('/fitbit/callback direct path and popup', () => {
     const close = vi.spyOn(window, 'close').mockImplementation(() => {});
     localStorage.setItem('fitbit_code_verifier', 'c'.repeat(64));
     renderRoute('/fitbit/callback?error=access_denied&state=s1');
-    expect(await screen.findByText(CANCELLED)).toBeTruthy();
+    expect(await screen.findByText(CANCELLED_NO_RETRY)).toBeTruthy();
     expect(received).toEqual([
       {
-        message: { type: 'FITBIT_AUTH_ERROR', error: CANCELLED },
+        message: { type: 'FITBIT_AUTH_ERROR', error: CANCELLED_NO_RETRY },
         origin: window.location.origin,
       },
     ]);

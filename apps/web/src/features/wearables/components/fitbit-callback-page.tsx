@@ -49,6 +49,10 @@ type View =
  * What the stored flow and the tab's enrolment state know about the person (read before they
  * are cleared). A consent link the server made (enrolment) leaves no flow, only the enrolment.
  */
+function canTryAgain(known: Known | null): known is Known {
+  return known !== null && Boolean(known.email || known.session);
+}
+
 function knownOf(stored: StoredFlow): Known | null {
   const enrolment = readEnrolmentForRetry();
   if (stored.participant && stored.studyCode) {
@@ -183,7 +187,8 @@ export default function FitbitCallbackPage() {
       opener?.postMessage(message, window.location.origin);
     // Read once, before anything clears it: Try Again reuses it from memory only.
     const stored = readStoredFlow();
-    setKnown(knownOf(stored));
+    const knownNow = knownOf(stored);
+    setKnown(knownNow);
 
     const fail = (message: string) => {
       setView({ kind: 'failure', message });
@@ -196,7 +201,12 @@ export default function FitbitCallbackPage() {
     };
 
     void (async () => {
-      if (providerError) return fail(WEARABLE_MESSAGES.callbackFailed(providerError));
+      if (providerError)
+        // Try Again is offered only in the person's own tab, and only where the page knows
+        // whom to send back to Google (a popup's failure is shown by the page that opened it).
+        return fail(
+          WEARABLE_MESSAGES.callbackFailed(providerError, !opener && canTryAgain(knownNow)),
+        );
       if (!code || !state) return fail(WEARABLE_MESSAGES.missingCodeOrState);
       try {
         const { session, ...result } = await completeAuthorization(stored, code, state);
@@ -264,7 +274,7 @@ export default function FitbitCallbackPage() {
   }
 
   // Try Again needs the e-mail or a session (a reauthorization is checked against the e-mail).
-  const canRestart = known !== null && Boolean(known.email || known.session);
+  const canRestart = canTryAgain(known);
 
   return (
     <Box
