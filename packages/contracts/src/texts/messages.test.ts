@@ -67,7 +67,9 @@ describe('messages', () => {
   it('tells participants about their wearable connection without protocol words or provider codes', () => {
     const shown = [
       ...Object.values(WEARABLE_MESSAGES).filter((text) => typeof text === 'string'),
-      ...['access_denied', 'server_error', 'invalid_scope'].map((code) => WEARABLE_MESSAGES.callbackFailed(code)),
+      ...['access_denied', 'server_error', 'invalid_scope'].map((code) =>
+        WEARABLE_MESSAGES.callbackFailed(code),
+      ),
     ];
     for (const text of shown) {
       expect(text).not.toMatch(
