@@ -213,15 +213,22 @@ function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
     retry,
     log: app.log,
     connectionsOf: connectionsOfHealthUser,
+    onWork: async (participantIds) => collection?.notified(participantIds),
   });
   app.decorate('healthNotifications', healthNotifications);
   collection = createCollection({
+    db: database.db,
     config,
     dataset: createDataset({ db: database.db, objectStore, bucketOf: extraction.bucketOf }),
     wearables: services.wearables,
     quota: extraction.quota,
     jobs: startedJobs,
     retry: { limit: Math.min(retry.limit, 3), delaySeconds: retry.delaySeconds },
+    work: {
+      pending: healthNotifications.pendingWork,
+      finish: healthNotifications.finishWork,
+      connectionsWithPendingWork: healthNotifications.connectionsWithPendingWork,
+    },
   });
   app.decorate('collection', collection);
   const definitions = [

@@ -115,6 +115,32 @@ async function openClient(config: AppConfig): Promise<SubscribersClient> {
   });
 }
 
+/**
+ * Registers the subscriber, or brings it up to date, without a word on the console: for the
+ * local defaults, where the server registers itself with the sandbox at start. Answers whether
+ * it was created (false: updated).
+ */
+export async function ensureSubscriber(
+  config: AppConfig,
+  id = DEFAULT_SUBSCRIBER_ID,
+): Promise<'created' | 'updated'> {
+  const problems = configProblems(config);
+  if (problems.length > 0) throw new Error(problems.join(' '));
+  const { webhooks } = config.googleHealth;
+  const client = await openClient(config);
+  const fields = {
+    endpointUri: webhooks.endpointUrl,
+    secret: webhooks.secret as string,
+    subscriberConfigs: wantedConfigs(),
+  };
+  if (await client.get(id)) {
+    await client.patch(id, fields);
+    return 'updated';
+  }
+  await client.create(id, fields);
+  return 'created';
+}
+
 export async function healthSubscriberCommand(
   action: string | undefined,
   options: { id?: string | undefined; force?: boolean | undefined },

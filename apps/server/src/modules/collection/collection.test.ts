@@ -34,6 +34,12 @@ function ownCollection(
   const requests: string[] = [];
   let onRequest: (n: number) => void = () => {};
   const collection = createCollection({
+    db: app.platform.db,
+    work: {
+      pending: app.healthNotifications.pendingWork,
+      finish: app.healthNotifications.finishWork,
+      connectionsWithPendingWork: app.healthNotifications.connectionsWithPendingWork,
+    },
     config: {
       ...config,
       collection: {

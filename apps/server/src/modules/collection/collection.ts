@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { DATA_TYPES, type DatasetTrigger, type DataType } from '@research/contracts';
 import type { AppConfig } from '../../config.js';
+import type { Db } from '../../db/client.js';
 import type { GoogleHealthClientOptions } from '../../platform/google-health/index.js';
 import type { JobQueue } from '../../platform/jobs.js';
 import type { Dataset } from '../dataset/index.js';
 import type { DbQuota } from '../extraction/index.js';
 import type { WearablesService } from '../wearables/index.js';
-import { type CollectResult, createCollect } from './collect.js';
+import { type CollectResult, createCollect, type Session } from './collect.js';
 import { sweepDays } from './days.js';
 import { createCollectionJobs } from './job-definitions.js';
+import { createNotified, type NotifiedWork } from './notified.js';
 
 /**
  * Continuous collection: participants' Google Health data gathered day by day into the study's
@@ -23,6 +25,7 @@ import { createCollectionJobs } from './job-definitions.js';
 export const COLLECTED_TYPES: readonly DataType[] = DATA_TYPES.filter((t) => t !== 'profile');
 
 export interface CollectionDeps {
+  db: Db;
   config: AppConfig;
   dataset: Dataset;
   wearables: WearablesService;
@@ -34,7 +37,14 @@ export interface CollectionDeps {
   now?: () => Date;
   /** The types a sweep collects (default: COLLECTED_TYPES). */
   types?: readonly DataType[];
+  /** The notification receiver's work rows (that module owns them). */
+  work: NotifiedWork;
+  /** The study's setting for data deleted at the source (default: keep it, marked). */
+  removesDeletedData?: (studyId: string) => Promise<boolean>;
 }
+
+/** Pending notification work older than this is queued again by the sweep (its job was lost). */
+const STALE_WORK_MS = 5 * 60_000;
 
 export interface CollectDaysInput {
   participantId: string;
@@ -65,31 +75,47 @@ export function createCollection(deps: CollectionDeps) {
     return collect(input.participantId, () => plan, input.trigger, input.signal);
   }
 
+  /** The days a sweep of the session's connection fetches. */
+  async function sweepPlan(session: Session) {
+    return sweepDays({
+      types,
+      timeZone: session.timeZone,
+      now: now(),
+      enrolledAt: session.target.enrolledAt,
+      syncedThrough: session.syncedThrough,
+      restatementDays: config.collection.restatementDays,
+      backfillDays: config.collection.backfillDays,
+      ledger: await dataset.readLedger({
+        studyId: session.target.studyId,
+        participantId: session.target.participantId,
+        types,
+      }),
+    });
+  }
+
   /** One connection's sweep: the restatement window and the missing days since enrolment. */
   function collectConnection(
     participantId: string,
     trigger: DatasetTrigger = { kind: 'sweep' },
     signal?: AbortSignal,
   ): Promise<CollectResult> {
-    return collect(
-      participantId,
-      async (session) =>
-        sweepDays({
-          types,
-          timeZone: session.timeZone,
-          now: now(),
-          enrolledAt: session.target.enrolledAt,
-          restatementDays: config.collection.restatementDays,
-          backfillDays: config.collection.backfillDays,
-          ledger: await dataset.readLedger({
-            studyId: session.target.studyId,
-            participantId,
-            types,
-          }),
-        }),
-      trigger,
-      signal,
-    );
+    return collect(participantId, sweepPlan, trigger, signal);
+  }
+
+  const doNotified = createNotified({
+    db: deps.db,
+    dataset,
+    collect,
+    work: deps.work,
+    types,
+    removesDeletedData: deps.removesDeletedData ?? (async () => false),
+    sweepPlan,
+  });
+
+  /** The participant's pending notification work, fetched (nothing when there is none). */
+  async function collectNotified(participantId: string, signal?: AbortSignal) {
+    const [target] = await wearables.collectionTargets(participantId);
+    return target ? doNotified(target, signal) : null;
   }
 
   const queue = createCollectionJobs({
@@ -103,26 +129,43 @@ export function createCollection(deps: CollectionDeps) {
       connection: async (participantId, trigger) => {
         await collectConnection(participantId, trigger);
       },
+      notified: async (participantId) => {
+        await collectNotified(participantId);
+      },
     },
   });
 
-  /** Queues every active connection's job; answers how many were queued (not already waiting). */
+  /**
+   * Queues every active connection's job, and the notification job of any connection whose
+   * notification work has waited too long (its job was lost); answers how many sweep jobs were
+   * queued (not already waiting).
+   */
   async function sweep(): Promise<number> {
     const sweepId = randomUUID();
+    const stale = new Set(
+      await deps.work.connectionsWithPendingWork(new Date(now().getTime() - STALE_WORK_MS)),
+    );
     let queued = 0;
     for (const target of await wearables.collectionTargets()) {
       if (await queue.queueConnection(target.participantId, sweepId)) queued += 1;
+      if (stale.has(target.connectionId)) await queue.queueNotified(target.participantId);
     }
     return queued;
   }
 
   return {
-    jobs: [queue.sweepJob, queue.connectionJob],
+    jobs: [queue.sweepJob, queue.connectionJob, queue.notifiedJob],
     sweepJob: queue.sweepJob,
     connectionJob: queue.connectionJob,
+    notifiedJob: queue.notifiedJob,
     collectDays,
     collectConnection,
+    collectNotified,
     sweep,
+    /** Notification work is waiting for these participants: their fetch, queued (once each). */
+    notified: async (participantIds: readonly string[]) => {
+      for (const participantId of new Set(participantIds)) await queue.queueNotified(participantId);
+    },
     /** A connection became active: its backfill from enrolment, queued (once). */
     connected: async (participantId: string) =>
       config.collection.onConnect && queue.queueConnection(participantId),

@@ -36,4 +36,51 @@ describe('sweepDays', () => {
     expect(days.get('sleep_log')).toEqual(['2026-11-20', '2026-11-21', ...window]);
     expect(days.get('activity_steps_timeseries')).toEqual(['2026-11-21', ...window]);
   });
+
+  it('leaves out window days a notification fetched after the device last synced, and days deleted at the source', () => {
+    const syncedThrough = new Date('2026-11-26T12:00:00Z');
+    const notified = { kind: 'notification' as const, id: 'n-1' };
+    const days = sweepDays({
+      ...base,
+      enrolledAt: new Date('2026-11-24T15:00:00Z'),
+      syncedThrough,
+      ledger: [
+        // Fetched for a notification after the sync: covered.
+        {
+          dataType: 'sleep_log',
+          date: '2026-11-25',
+          state: 'complete',
+          fetchedAt: new Date('2026-11-26T12:05:00Z'),
+          trigger: notified,
+        },
+        // Fetched for a notification before the sync: the device sent more since.
+        {
+          dataType: 'sleep_log',
+          date: '2026-11-26',
+          state: 'partial',
+          fetchedAt: new Date('2026-11-26T11:00:00Z'),
+          trigger: notified,
+        },
+        // Deleted at the source: left alone.
+        {
+          dataType: 'activity_steps_timeseries',
+          date: '2026-11-24',
+          state: 'deleted_at_source',
+        },
+        // Fetched by a sweep after the sync: Google may still restate it, so fetched again.
+        {
+          dataType: 'activity_steps_timeseries',
+          date: '2026-11-25',
+          state: 'complete',
+          fetchedAt: new Date('2026-11-26T12:05:00Z'),
+          trigger: { kind: 'sweep' },
+        },
+      ],
+    });
+    expect(days.get('sleep_log')).toEqual(['2026-11-24', '2026-11-26']);
+    expect(days.get('activity_steps_timeseries')).toEqual(['2026-11-25', '2026-11-26']);
+    // Without the device's sync time nothing is left out.
+    const blind = sweepDays({ ...base, enrolledAt: new Date('2026-11-24T15:00:00Z'), ledger: [] });
+    expect(blind.get('sleep_log')).toEqual(['2026-11-24', '2026-11-25', '2026-11-26']);
+  });
 });

@@ -8,9 +8,18 @@ import { addDays } from '../extraction/index.js';
  * enrolment on, days older than the window that have no settled partition yet (complete or
  * empty), at most `backfillDays` of them per sweep so one participant cannot hold a worker for
  * months of history. Days never fetched come before days whose last fetch failed, oldest first.
+ *
+ * A window day a notification's fetch already covered is left out: Google notifies once it has
+ * processed a sync, so a day fetched for a notification after the device's last sync holds
+ * everything the device sent. Without the device's sync time nothing is left out.
  */
 
 const SETTLED = new Set<LedgerRow['state']>(['complete', 'empty']);
+/**
+ * Google said the day's data was deleted at the source: a sweep leaves it as it is (the study's
+ * setting decided what happens to the copy); only a new notification fetches it again.
+ */
+const DELETED = 'deleted_at_source';
 
 export interface SweepDaysInput {
   types: readonly DataType[];
@@ -19,16 +28,37 @@ export interface SweepDaysInput {
   enrolledAt: Date;
   restatementDays: number;
   backfillDays: number;
+  /** The device's last sync, when known. */
+  syncedThrough?: Date | undefined;
   /** The participant's ledger rows (any range; only the types asked are read). */
-  ledger: readonly Pick<LedgerRow, 'dataType' | 'date' | 'state'>[];
+  ledger: readonly (Pick<LedgerRow, 'dataType' | 'date' | 'state'> &
+    Partial<Pick<LedgerRow, 'fetchedAt' | 'trigger'>>)[];
+}
+
+const FETCHED = new Set<LedgerRow['state']>(['complete', 'empty', 'partial']);
+
+/** Whether a notification's fetch of the row came after the device's last sync. */
+function coveredByNotification(
+  row: SweepDaysInput['ledger'][number] | undefined,
+  syncedThrough: Date | undefined,
+) {
+  return (
+    row !== undefined &&
+    syncedThrough !== undefined &&
+    FETCHED.has(row.state) &&
+    row.trigger?.kind === 'notification' &&
+    row.fetchedAt != null &&
+    row.fetchedAt.getTime() > syncedThrough.getTime()
+  );
 }
 
 export function sweepDays(input: SweepDaysInput): Map<DataType, string[]> {
   const today = civilDateIn(input.timeZone, input.now);
   const start = civilDateIn(input.timeZone, input.enrolledAt);
   const windowStart = addDays(today, -(input.restatementDays - 1));
-  const state = new Map<string, LedgerRow['state']>();
-  for (const row of input.ledger) state.set(`${row.dataType}\0${row.date}`, row.state);
+  const rows = new Map<string, SweepDaysInput['ledger'][number]>();
+  for (const row of input.ledger) rows.set(`${row.dataType}\0${row.date}`, row);
+  const state = new Map([...rows].map(([key, row]) => [key, row.state]));
 
   const window: string[] = [];
   for (let date = maxDate(start, windowStart); date <= today; date = addDays(date, 1)) {
@@ -39,7 +69,7 @@ export function sweepDays(input: SweepDaysInput): Map<DataType, string[]> {
   for (let date = start; date < windowStart && date <= today; date = addDays(date, 1)) {
     for (const type of input.types) {
       const current = state.get(`${type}\0${date}`);
-      if (current && SETTLED.has(current)) continue;
+      if (current && (SETTLED.has(current) || current === DELETED)) continue;
       rank.set(date, Math.min(rank.get(date) ?? 1, current ? 1 : 0));
     }
   }
@@ -55,7 +85,11 @@ export function sweepDays(input: SweepDaysInput): Map<DataType, string[]> {
     const dates = [...backfill]
       .filter((date) => !SETTLED.has(state.get(`${type}\0${date}`) ?? 'failed'))
       .sort();
-    out.set(type, [...dates, ...window]);
+    const fresh = window.filter((date) => {
+      const row = rows.get(`${type}\0${date}`);
+      return row?.state !== DELETED && !coveredByNotification(row, input.syncedThrough);
+    });
+    out.set(type, [...dates, ...fresh]);
   }
   return out;
 }

@@ -11,6 +11,7 @@ import { defineJob, type JobQueue } from '../../platform/jobs.js';
 export interface CollectionJobHandlers {
   sweep: () => Promise<void>;
   connection: (participantId: string, trigger: { kind: 'sweep'; id?: string }) => Promise<void>;
+  notified: (participantId: string) => Promise<void>;
 }
 
 export function createCollectionJobs(deps: {
@@ -45,16 +46,29 @@ export function createCollectionJobs(deps: {
       }),
   });
 
-  /** The connection's job, unless one is already queued (then pg-boss refuses the copy). */
-  async function queueConnection(participantId: string, sweepId?: string) {
+  /**
+   * A participant's notification work. Stately too: one waits while one runs, and the waiting
+   * one reads every row pending when it starts, so notifications arriving meanwhile need no
+   * job of their own.
+   */
+  const notifiedJob = defineJob<{ participantId: string }>({
+    name: 'collection-notified',
+    retryLimit: retry.limit,
+    retryDelaySeconds: retry.delaySeconds,
+    expireInSeconds: 30 * 60,
+    concurrency: config.collection.concurrency,
+    policy: 'stately',
+    handler: async (job) => handlers.notified(job.data.participantId),
+  });
+
+  /** Sends a job unless one with its key is already queued (then pg-boss refuses the copy). */
+  async function sendOnce<T extends object>(
+    job: typeof connectionJob | typeof notifiedJob,
+    data: T,
+    singletonKey: string,
+  ) {
     try {
-      await deps
-        .jobs()
-        .send(
-          connectionJob,
-          { participantId, ...(sweepId ? { sweepId } : {}) },
-          { singletonKey: `collection:${participantId}` },
-        );
+      await deps.jobs().send(job as never, data as never, { singletonKey });
       return true;
     } catch (error) {
       if (error instanceof Error && error.message.includes('was not queued')) return false;
@@ -62,5 +76,17 @@ export function createCollectionJobs(deps: {
     }
   }
 
-  return { sweepJob, connectionJob, queueConnection };
+  /** The connection's job, unless one is already queued. */
+  const queueConnection = (participantId: string, sweepId?: string) =>
+    sendOnce(
+      connectionJob,
+      { participantId, ...(sweepId ? { sweepId } : {}) },
+      `collection:${participantId}`,
+    );
+
+  /** The participant's notification job, unless one is already queued. */
+  const queueNotified = (participantId: string) =>
+    sendOnce(notifiedJob, { participantId }, `notified:${participantId}`);
+
+  return { sweepJob, connectionJob, notifiedJob, queueConnection, queueNotified };
 }

@@ -5,7 +5,14 @@ export { type HeartRateColumns, heartRatePageColumns } from './heart-rate-page.j
 // The Google Health data types the research types read (for the webhook subscriber's configs).
 // The planner, the provider call and the shared quota, for continuous collection
 // (modules/collection), which fetches a participant's days the way a run does.
-export { addDays, callsFor, googleDataTypes, missingScopes, type PlannedCall } from './plan.js';
+export {
+  addDays,
+  callsFor,
+  googleDataTypes,
+  missingScopes,
+  type PlannedCall,
+  researchTypesOf,
+} from './plan.js';
 export { createProviderCall, type ProviderCall } from './provider-call.js';
 export { createDbQuota, type DbQuota } from './quota.js';
 export { type CallPages, type Cell, COLUMNS, tidyRows } from './tidy.js';

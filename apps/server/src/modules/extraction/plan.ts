@@ -187,6 +187,13 @@ export function googleDataTypes(dataTypes: readonly DataType[]): string[] {
   return [...types].sort();
 }
 
+/** The research types whose calls read the Google Health type `apiType` (kebab-case). */
+export function researchTypesOf(apiType: string): DataType[] {
+  return (Object.keys(DATA_TYPE_CALLS) as DataType[]).filter((dataType) =>
+    DATA_TYPE_CALLS[dataType].some((spec) => spec.apiType === apiType),
+  );
+}
+
 /** One request (before paging) of a task: a call spec over [from, toExclusive). */
 export interface PlannedCall {
   spec: CallSpec;

@@ -35,13 +35,13 @@ export interface HealthNotificationsDeps {
   connectionsOf: (
     db: DbOrTx,
     healthUserId: string,
-  ) => Promise<{ connectionId: string; studyId: string }[]>;
+  ) => Promise<{ connectionId: string; participantId: string; studyId: string }[]>;
   /**
-   * Handed the work rows a notification set pending, once they are stored (the dataset fetch
-   * plugs in here). The rows stay pending until it (or whatever later reads the pending rows)
-   * ends them with `finishWork`, so nothing is lost if it fails.
+   * Told which participants have new pending work once it is stored (the collection queues
+   * their fetch here). The rows stay pending until the fetch ends them with `finishWork`, so
+   * nothing is lost if this fails: the collection's sweep finds pending rows too.
    */
-  processWork?: (rows: repo.WorkRow[]) => Promise<void>;
+  onWork?: (participantIds: string[]) => Promise<void>;
 }
 
 /** How a call was answered: a status, and the reason when it was refused (counted). */
@@ -160,9 +160,9 @@ export function createHealthNotifications(deps: HealthNotificationsDeps) {
    * holds then.
    */
   async function resolve(notificationId: string): Promise<repo.WorkRow[]> {
-    const rows = await db.transaction(async (tx) => {
+    const { rows, participantIds } = await db.transaction(async (tx) => {
       const notification = await repo.lockNotification(tx, notificationId);
-      if (!notification || notification.resolvedAt) return [];
+      if (!notification || notification.resolvedAt) return { rows: [], participantIds: [] };
       const connections = await deps.connectionsOf(tx, notification.healthUserId);
       const days = civilDaysOfAll(
         notification.intervals as HealthNotification['data']['intervals'],
@@ -180,11 +180,11 @@ export function createHealthNotifications(deps: HealthNotificationsDeps) {
         deleted: notification.operation === 'DELETE',
       });
       await repo.markResolved(tx, notification.id, connections.length);
-      return work;
+      return { rows: work, participantIds: connections.map((c) => c.participantId) };
     });
-    if (rows.length > 0 && deps.processWork) {
+    if (rows.length > 0 && deps.onWork) {
       try {
-        await deps.processWork(rows);
+        await deps.onWork(participantIds);
       } catch (error) {
         // The notification is resolved; its rows stay pending for a later fetch.
         deps.log.warn({ err: error, notificationId }, 'notification work not handed on');
@@ -289,6 +289,10 @@ export function createHealthNotifications(deps: HealthNotificationsDeps) {
     resolve,
     drain,
     refusalCounts: () => repo.refusalCounts(db),
+    /** A connection's work rows still waiting for a fetch (oldest first). */
+    pendingWork: (connectionId: string) => repo.pendingWork(db, connectionId),
+    /** Connections with work waiting since before `before` (a fetch that was never queued). */
+    connectionsWithPendingWork: (before: Date) => repo.connectionsWithPendingWork(db, before),
     finishWork: (id: string, generation: number, state: 'done' | 'failed') =>
       repo.finishWork(db, id, generation, state),
     verifier,

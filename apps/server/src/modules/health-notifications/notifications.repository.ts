@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import {
   healthNotificationRefusals,
@@ -138,6 +138,40 @@ export async function upsertWork(
     generation: row.generation,
     deleted: row.deleted === 1,
   }));
+}
+
+export interface PendingWork extends WorkRow {
+  lastNotificationId: string | null;
+}
+
+/** A connection's rows waiting for a fetch, oldest first. */
+export async function pendingWork(db: DbOrTx, connectionId: string): Promise<PendingWork[]> {
+  const t = healthNotificationWork;
+  const rows = await db
+    .select()
+    .from(t)
+    .where(and(eq(t.connectionId, connectionId), inArray(t.state, ['pending', 'processing'])))
+    .orderBy(t.updatedAt);
+  return rows.map((row) => ({
+    id: row.id,
+    connectionId: row.connectionId,
+    studyId: row.studyId,
+    dataType: row.dataType,
+    day: row.day,
+    generation: row.generation,
+    deleted: row.deleted === 1,
+    lastNotificationId: row.lastNotificationId,
+  }));
+}
+
+/** Connections holding a row pending since before `before`. */
+export async function connectionsWithPendingWork(db: DbOrTx, before: Date): Promise<string[]> {
+  const t = healthNotificationWork;
+  const rows = await db
+    .selectDistinct({ connectionId: t.connectionId })
+    .from(t)
+    .where(and(eq(t.state, 'pending'), lt(t.updatedAt, before)));
+  return rows.map((row) => row.connectionId);
 }
 
 /**

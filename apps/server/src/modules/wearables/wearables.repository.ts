@@ -364,6 +364,7 @@ export async function storeBoundTokens(
 
 /** A connection continuous collection works on, with its participant's enrolment. */
 export interface CollectionTarget {
+  connectionId: string;
   participantId: string;
   studyId: string;
   healthUserId: string;
@@ -383,6 +384,7 @@ export async function collectionTargets(
 ): Promise<CollectionTarget[]> {
   return db
     .select({
+      connectionId: wearableConnections.id,
       participantId: wearableConnections.participantId,
       studyId: participants.studyId,
       healthUserId: wearableConnections.healthUserId,

@@ -1,0 +1,245 @@
+import type { AddressInfo } from 'node:net';
+import { COLLECTION_REASONS } from '@research/contracts';
+import { and, eq, isNull } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  auditEvents,
+  healthNotifications,
+  healthNotificationWork,
+  participants,
+  wearableConnections,
+} from '../../db/schema/index.js';
+import {
+  createSubscribersClient,
+  loadServiceAccountKey,
+} from '../../platform/google-health/subscribers.js';
+import { useExtractionKit } from '../../test/extraction-kit.js';
+import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.js';
+import { eventually } from '../../test/test-app.js';
+import { civilDateIn, createDataset, type LedgerRow } from '../dataset/index.js';
+import { addDays } from '../extraction/index.js';
+
+/**
+ * Change notifications end to end: the sandbox's tracker syncs, the sandbox (as Google) signs
+ * and POSTs notifications to the app listening on loopback, and the days arrive in the ledger
+ * without a sweep or a run. The endpoint sits behind a TCP proxy, so a test can take it down.
+ */
+
+const SECRET = 'Bearer notified-test-secret-0123456789abcdef';
+const DAY_MS = 86_400_000;
+
+const kit = useExtractionKit({ env: { GOOGLE_HEALTH_WEBHOOK_SECRET: SECRET } });
+let proxy: TcpProxy;
+
+beforeAll(async () => {
+  await kit.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = kit.app.server.address() as AddressInfo;
+  proxy = await startTcpProxy({ host: '127.0.0.1', port });
+  const { sandbox } = kit;
+  const key = await loadServiceAccountKey({
+    kind: 'url',
+    url: `${sandbox.httpUrl}/__admin/health/service-account.json`,
+  });
+  await createSubscribersClient({
+    apiUrl: sandbox.health.urls.apiBaseUrl,
+    projectNumber: sandbox.health.webhooks.project.number,
+    key,
+  }).create('notified-test', {
+    endpointUri: `http://127.0.0.1:${proxy.port}/webhooks/google-health`,
+    secret: SECRET,
+    subscriberConfigs: [
+      { dataTypes: ['steps', 'sleep', 'heart-rate'], subscriptionCreatePolicy: 'AUTOMATIC' },
+    ],
+  });
+}, 60_000);
+afterAll(() => proxy?.close());
+
+const dataset = () =>
+  createDataset({
+    db: kit.app.platform.db,
+    objectStore: kit.app.platform.objectStore,
+    bucketOf: kit.app.extraction.bucketOf,
+  });
+const ledger = (participantId: string) =>
+  dataset().readLedger({ studyId: kit.world.study.id, participantId });
+
+async function connectionOf(participantId: string) {
+  const [row] = await kit.app.platform.db
+    .select()
+    .from(wearableConnections)
+    .where(eq(wearableConnections.participantId, participantId));
+  return row as typeof wearableConnections.$inferSelect;
+}
+
+/** A participant connected with `account`, enrolled 10 days ago, whose device last synced 10 days ago. */
+async function connectedLongAgo(account: string) {
+  const participant = await kit.connected(account);
+  await kit.app.platform.db
+    .update(participants)
+    .set({ enrolledAt: new Date(Date.now() - 10 * DAY_MS) })
+    .where(eq(participants.id, participant.id));
+  // The sandbox shows data up to now unless told otherwise: back to ten days ago, silently.
+  kit.sandbox.health.sync(account, Date.now() - 10 * DAY_MS);
+  return participant;
+}
+
+const workOf = async (participantId: string) =>
+  kit.app.platform.db
+    .select()
+    .from(healthNotificationWork)
+    .where(eq(healthNotificationWork.connectionId, (await connectionOf(participantId)).id));
+
+/** Waits until every notification sent is delivered and resolved, and all its work done. */
+async function settled(participantId: string) {
+  await kit.sandbox.health.webhooks.settled(30_000);
+  return eventually(
+    async () => {
+      const unresolved = await kit.app.platform.db
+        .select({ id: healthNotifications.id })
+        .from(healthNotifications)
+        .where(isNull(healthNotifications.resolvedAt));
+      const work = await workOf(participantId);
+      return unresolved.length === 0 && work.length > 0 && work.every((row) => row.state === 'done')
+        ? work
+        : undefined;
+    },
+    { timeoutMs: 60_000 },
+  );
+}
+
+const stepsDays = (rows: LedgerRow[]) =>
+  rows.filter((row) => row.dataType === 'activity_steps_timeseries');
+
+describe('a device sync announced by change notifications', () => {
+  it('puts the days it synced in the ledger, fetched for the notification, with no sweep or run', async () => {
+    const account = 'notified.sync@gmail.test';
+    const participant = await connectedLongAgo(account);
+    const sent = kit.sandbox.health.sync(account, Date.now() - DAY_MS);
+    expect(sent.notifications).toBeGreaterThan(0);
+    await settled(participant.id);
+
+    const rows = await ledger(participant.id);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.trigger?.kind, `${row.dataType} ${row.date}`).toBe('notification');
+      expect(['complete', 'partial', 'empty']).toContain(row.state);
+    }
+    // Each notified Google type reached every research type that reads it.
+    const types = new Set(rows.map((row) => row.dataType));
+    for (const type of [
+      'activity_summary',
+      'activity_steps_timeseries',
+      'activity_steps_intraday',
+      'sleep_log',
+      'heartrate_intraday_1sec',
+    ]) {
+      expect(types, type).toContain(type);
+    }
+    const timeZone = rows[0]?.timeZone ?? 'UTC';
+    const yesterday = civilDateIn(timeZone, new Date(Date.now() - DAY_MS));
+    const older = stepsDays(rows).filter((row) => row.date < addDays(yesterday, -1));
+    expect(older.length).toBeGreaterThan(0);
+    for (const row of older) expect(row.state, row.date).toBe('complete');
+
+    // The same day fetched again by a sweep gives the same partition, byte for byte.
+    const day = older[0] as LedgerRow;
+    await kit.app.collection.collectDays({
+      participantId: participant.id,
+      types: ['activity_steps_timeseries'],
+      dates: [day.date],
+      trigger: { kind: 'sweep' },
+    });
+    const again = (await ledger(participant.id)).find(
+      (row) => row.dataType === day.dataType && row.date === day.date,
+    );
+    expect(again?.version).toBe(day.version);
+    expect(again?.rowsFile?.sha256).toBe(day.rowsFile?.sha256);
+  }, 120_000);
+
+  it('takes a duplicate or an older notification arriving late as "fetch again": the ledger keeps the newest data', async () => {
+    const account = 'notified.reorder@gmail.test';
+    const participant = await connectedLongAgo(account);
+    const { healthUserId } = kit.sandbox.health.sync(account, Date.now() - 3 * DAY_MS);
+    await settled(participant.id);
+    const firstSteps = kit.sandbox.health.webhooks
+      .deliveries({ state: 'delivered' })
+      .find((d) => d.dataType === 'steps' && d.healthUserId === healthUserId);
+    expect(firstSteps).toBeDefined();
+    kit.sandbox.health.sync(account, Date.now() - DAY_MS);
+    await settled(participant.id);
+    const newer = stepsDays(await ledger(participant.id));
+
+    // The first sync's notification again, after the second's: a duplicate, out of order.
+    const res = await fetch(
+      `${kit.sandbox.httpUrl}/__admin/health/deliveries/${firstSteps?.id}/duplicate`,
+      { method: 'POST' },
+    );
+    expect(res.status).toBe(200);
+    await settled(participant.id);
+    const after = stepsDays(await ledger(participant.id));
+    expect(after.map((r) => [r.date, r.state, r.rowCount, r.rowsFile?.sha256])).toEqual(
+      newer.map((r) => [r.date, r.state, r.rowCount, r.rowsFile?.sha256]),
+    );
+    // One row per partition: nothing was written twice.
+    const keys = after.map((r) => `${r.dataType}/${r.date}`);
+    expect(new Set(keys).size).toBe(keys.length);
+  }, 120_000);
+
+  it('while the endpoint is down, Google keeps the notifications; when it is back, the backlog fills the ledger', async () => {
+    const account = 'notified.outage@gmail.test';
+    const participant = await connectedLongAgo(account);
+    await proxy.cut();
+    try {
+      kit.sandbox.health.sync(account, Date.now() - DAY_MS);
+      // The sandbox retries on Google's schedule (compressed): wait for a failed attempt.
+      await eventually(async () => {
+        const pending = kit.sandbox.health.webhooks
+          .deliveries({ state: 'pending' })
+          .filter((d) => d.attempts.length > 0);
+        return pending.length > 0 ? pending : undefined;
+      });
+      expect(await ledger(participant.id)).toEqual([]);
+    } finally {
+      await proxy.restore();
+    }
+    await settled(participant.id);
+    const rows = stepsDays(await ledger(participant.id));
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.trigger?.kind === 'notification')).toBe(true);
+  }, 120_000);
+
+  it('marks the days Google reports deleted deleted_at_source, keeps the files by default, and audits it', async () => {
+    const account = 'notified.revoke@gmail.test';
+    const participant = await connectedLongAgo(account);
+    kit.sandbox.health.sync(account, Date.now() - DAY_MS);
+    await settled(participant.id);
+    const before = await ledger(participant.id);
+    expect(before.length).toBeGreaterThan(0);
+
+    // Revoking at Google announces every covered type as deleted over all its data.
+    kit.sandbox.health.revoke(account);
+    await settled(participant.id);
+    const after = await ledger(participant.id);
+    const notified = after.filter((row) =>
+      ['activity_steps_timeseries', 'sleep_log', 'heartrate_intraday_1sec'].includes(row.dataType),
+    );
+    expect(notified.length).toBeGreaterThan(0);
+    for (const row of notified) {
+      expect(row.state).toBe('deleted_at_source');
+      expect(row.reason).toBe(COLLECTION_REASONS.deletedAtSource);
+      // The study keeps its copy: the files are still listed.
+      const was = before.find((b) => b.dataType === row.dataType && b.date === row.date);
+      expect(row.rowsFile).toEqual(was?.rowsFile);
+    }
+    const audit = await kit.app.platform.db
+      .select()
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.action, 'dataset.deleted_at_source'),
+          eq(auditEvents.targetId, participant.id),
+        ),
+      );
+    expect(audit.length).toBeGreaterThan(0);
+  }, 120_000);
+});
