@@ -56,6 +56,12 @@ const REFUSAL_FLUSH_MS = 1_000;
 const DRAIN_THROTTLE_MS = 250;
 /** Notifications one drain job resolves before it hands on to the next one. */
 const DRAIN_LIMIT = 2_000;
+/**
+ * Resolved notifications and ended work are kept this long (to answer "what did Google tell us
+ * about this day?"), refusal counts three times as long (the operator's trend).
+ */
+export const NOTIFICATION_RETENTION_DAYS = 30;
+const DAY_MS = 86_400_000;
 
 export function createHealthNotifications(deps: HealthNotificationsDeps) {
   const { db, config } = deps;
@@ -193,6 +199,26 @@ export function createHealthNotifications(deps: HealthNotificationsDeps) {
     return rows;
   }
 
+  /** Removes what the retention periods have passed (daily). */
+  function purge(now = new Date()) {
+    const before = new Date(now.getTime() - NOTIFICATION_RETENTION_DAYS * DAY_MS);
+    const refusalsBefore = new Date(now.getTime() - 3 * NOTIFICATION_RETENTION_DAYS * DAY_MS)
+      .toISOString()
+      .slice(0, 10);
+    return repo.purgeOld(db, before, refusalsBefore);
+  }
+
+  const purgeJob = defineJob<Record<string, never>>({
+    name: 'health-notification-purge',
+    retryLimit: deps.retry.limit,
+    retryDelaySeconds: deps.retry.delaySeconds,
+    concurrency: 1,
+    cron: '41 3 * * *',
+    handler: async () => {
+      await purge();
+    },
+  });
+
   // ---- Storing --------------------------------------------------------------------------
 
   /**
@@ -274,7 +300,8 @@ export function createHealthNotifications(deps: HealthNotificationsDeps) {
   }
 
   return {
-    jobs: [drainJob],
+    jobs: [drainJob, purgeJob],
+    purge,
     authorize,
     receive,
     refuse,

@@ -365,6 +365,75 @@ describe('POST /webhooks/google-health', () => {
   });
 });
 
+describe('the daily purge', () => {
+  const t = useTestApp({ env: { GOOGLE_HEALTH_WEBHOOK_SECRET: SECRET } });
+
+  it('removes resolved notifications, ended work and old refusal counts past their retention, and never what still waits', async () => {
+    const db = t.app.platform.db;
+    const world = await studyWithParticipants(t.app);
+    const participant = await world.addParticipant();
+    const [connection] = await db
+      .insert(wearableConnections)
+      .values({
+        participantId: participant.id,
+        studyId: world.study.id,
+        provider: 'google-health',
+        healthUserId: '5550001',
+        status: 'active',
+      })
+      .returning();
+    const old = new Date(Date.now() - 31 * 86_400_000);
+    const stored = (resolvedAt: Date | null) => ({
+      bodySha256: randomBytes(32).toString('hex'),
+      receivedAt: old,
+      healthUserId: '5550001',
+      operation: 'UPSERT' as const,
+      dataType: 'steps',
+      payload: {},
+      resolvedAt,
+    });
+    const notifications = await db
+      .insert(healthNotifications)
+      .values([stored(old), stored(null), { ...stored(new Date()), receivedAt: new Date() }])
+      .returning();
+    const work = (day: string, state: 'done' | 'pending', updatedAt: Date) => ({
+      connectionId: connection?.id as string,
+      studyId: world.study.id,
+      dataType: 'steps',
+      day,
+      state,
+      updatedAt,
+    });
+    await db
+      .insert(healthNotificationWork)
+      .values([
+        work('2026-10-01', 'done', old),
+        work('2026-10-02', 'pending', old),
+        work('2026-10-03', 'done', new Date()),
+      ]);
+    await db.insert(healthNotificationRefusals).values([
+      { day: '2026-01-01', reason: 'bad_signature', count: 3 },
+      { day: new Date().toISOString().slice(0, 10), reason: 'bad_signature', count: 1 },
+    ]);
+
+    expect(await t.app.healthNotifications.purge()).toEqual({
+      notifications: 1,
+      work: 1,
+      refusals: 1,
+    });
+    const left = await db.select().from(healthNotifications);
+    expect(left.map((n) => n.id).sort()).toEqual(
+      [notifications[1]?.id, notifications[2]?.id].sort(),
+    );
+    const leftWork = await db
+      .select()
+      .from(healthNotificationWork)
+      .where(eq(healthNotificationWork.connectionId, connection?.id as string));
+    expect(leftWork.map((w) => w.day).sort()).toEqual(['2026-10-02', '2026-10-03']);
+    expect(await db.select().from(healthNotificationRefusals)).toHaveLength(1);
+  });
+});
+
 describe('POST /webhooks/google-health under a burst', () => {
   const t = useTestApp({
     env: { GOOGLE_HEALTH_WEBHOOK_SECRET: SECRET, GOOGLE_HEALTH_WEBHOOK_RATE_LIMIT: '3' },

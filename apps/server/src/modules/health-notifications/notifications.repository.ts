@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import {
   healthNotificationRefusals,
@@ -222,4 +222,35 @@ export function refusalCounts(db: DbOrTx) {
     })
     .from(healthNotificationRefusals)
     .orderBy(sql`${healthNotificationRefusals.day} desc`, healthNotificationRefusals.reason);
+}
+
+/**
+ * What is of no more use: notifications resolved before `before`, work rows ended before it,
+ * and refusal counts of days before `refusalsBefore`. Pending rows are never removed.
+ */
+export async function purgeOld(
+  db: DbOrTx,
+  before: Date,
+  refusalsBefore: string,
+): Promise<{ notifications: number; work: number; refusals: number }> {
+  const work = await db
+    .delete(healthNotificationWork)
+    .where(
+      and(
+        inArray(healthNotificationWork.state, ['done', 'failed']),
+        lt(healthNotificationWork.updatedAt, before),
+      ),
+    )
+    .returning({ id: healthNotificationWork.id });
+  const notifications = await db
+    .delete(healthNotifications)
+    .where(
+      and(isNotNull(healthNotifications.resolvedAt), lt(healthNotifications.receivedAt, before)),
+    )
+    .returning({ id: healthNotifications.id });
+  const refusals = await db
+    .delete(healthNotificationRefusals)
+    .where(lt(healthNotificationRefusals.day, refusalsBefore))
+    .returning({ day: healthNotificationRefusals.day });
+  return { notifications: notifications.length, work: work.length, refusals: refusals.length };
 }
