@@ -208,6 +208,33 @@ describe('a device sync announced by change notifications', () => {
     expect(rows.every((row) => row.trigger?.kind === 'notification')).toBe(true);
   }, 120_000);
 
+  it('with Google answering 500 or 503 to a fifth of the calls, still fills the ledger: no day failed, none twice', async () => {
+    const account = 'notified.flaky@gmail.test';
+    const participant = await connectedLongAgo(account);
+    kit.sandbox.health.setControls({ error500Rate: 0.1, error503Rate: 0.1 });
+    try {
+      kit.sandbox.health.sync(account, Date.now() - DAY_MS);
+      await settled(participant.id);
+    } finally {
+      kit.sandbox.health.resetControls();
+    }
+    const rows = await ledger(participant.id);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.filter((row) => row.state === 'failed')).toEqual([]);
+    const keys = rows.map((r) => `${r.dataType}/${r.date}`);
+    expect(new Set(keys).size).toBe(keys.length);
+    // The same days fetched cleanly give the same partitions.
+    const steps = stepsDays(rows).filter((row) => row.state === 'complete');
+    await kit.app.collection.collectDays({
+      participantId: participant.id,
+      types: ['activity_steps_timeseries'],
+      dates: steps.map((row) => row.date),
+      trigger: { kind: 'sweep' },
+    });
+    const clean = stepsDays(await ledger(participant.id)).filter((row) => row.state === 'complete');
+    expect(clean.map((r) => [r.date, r.version])).toEqual(steps.map((r) => [r.date, r.version]));
+  }, 120_000);
+
   it('marks the days Google reports deleted deleted_at_source, keeps the files by default, and audits it', async () => {
     const account = 'notified.revoke@gmail.test';
     const participant = await connectedLongAgo(account);
