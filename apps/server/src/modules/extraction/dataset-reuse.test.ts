@@ -28,6 +28,8 @@ const TYPES: DataType[] = [
 const COLLECTED = { start: '2026-10-31', end: '2026-11-08' };
 /** Two more days the dataset does not hold. */
 const WIDER = { start: '2026-10-31', end: '2026-11-10' };
+/** One day: every call of the run is then the dataset's own one-day call. */
+const ONE_DAY = { start: '2026-11-08', end: '2026-11-08' };
 const account = 'reuse.dataset@gmail.test';
 
 interface ManifestRequest {
@@ -79,6 +81,7 @@ const requestsOf = (manifest: Manifest) =>
 describe('an extraction run over days the dataset holds', () => {
   let fresh: Awaited<ReturnType<typeof runOver>>;
   let freshWider: Awaited<ReturnType<typeof runOver>>;
+  let freshDay: Awaited<ReturnType<typeof runOver>>;
 
   beforeAll(async () => {
     kit.sandbox.health.setControls({ perUserPerMinute: 100_000 });
@@ -86,6 +89,7 @@ describe('an extraction run over days the dataset holds', () => {
     kit.sandbox.health.sync(account, Date.now());
     fresh = await runOver('Fresh', COLLECTED);
     freshWider = await runOver('Fresh, wider', WIDER);
+    freshDay = await runOver('Fresh, one day', ONE_DAY);
     const dates: string[] = [];
     for (let d = COLLECTED.start; d <= COLLECTED.end; d = addDays(d, 1)) dates.push(d);
     const collected = await kit.app.collection.collectDays({
@@ -150,6 +154,19 @@ describe('an extraction run over days the dataset holds', () => {
     expect(raw(againObjects, 'activity_steps_intraday').map(([key]) => key)).not.toEqual(
       raw(freshObjects, 'activity_steps_intraday').map(([key]) => key),
     );
+  }, 120_000);
+
+  it('over one day writes every file but the manifest as the same object, raw pages included', async () => {
+    const again = await runOver('One day from the dataset', ONE_DAY);
+    expect(again.calls).toBe(0);
+    const [a, b] = [await kit.objectsOf(freshDay.runId), await kit.objectsOf(again.runId)];
+    const digests = (objects: Map<string, { sha256: string }>) =>
+      [...objects]
+        .filter(([key]) => key !== 'manifest.json')
+        .map(([key, o]) => [key, o.sha256])
+        .sort();
+    expect(digests(b)).toEqual(digests(a));
+    expect([...a.keys()].filter((key) => key.startsWith('raw/')).length).toBeGreaterThan(0);
   }, 120_000);
 
   it('over a wider range fetches only the days the dataset lacks, and still writes the fresh bytes', async () => {
