@@ -9,6 +9,7 @@ import { Deliveries, type DeliveryState, type DeliveryView } from './health/deli
 import { Faults } from './health/faults.js';
 import { registerLegacyFitbit } from './health/legacy-fitbit.js';
 import { Quota } from './health/quota.js';
+import { type HealthRequest, RequestLog } from './health/request-log.js';
 import { registerResourceServer } from './health/resource-server.js';
 import {
   type CloudProject,
@@ -48,6 +49,7 @@ export { pointsOfUnit } from './health/data-points.js';
 export { DATA_TYPES } from './health/data-types.js';
 export type { DeliveryAttempt, DeliveryState, DeliveryView } from './health/deliveries.js';
 export { type CivilDayTotals, civilDayTotals } from './health/expected.js';
+export type { HealthRequest } from './health/request-log.js';
 export { UNBOUNDED_LOOKBACK_DAYS } from './health/resource-server.js';
 export type { CloudProject, ServiceAccountKeyFile } from './health/service-account.js';
 export { encodeEcdsaPublicKey, type TinkKeyset } from './health/tink-keyset.js';
@@ -132,6 +134,12 @@ export interface HealthHandle {
   sync(email: string, until?: Date | number | 'live'): SyncResult;
   webhooks: WebhooksHandle;
   connections(email?: string): HealthConnection[];
+  /**
+   * The Health API requests received (`/v4/…`), oldest first, the account's only when given:
+   * method, path without query, account. Tests count them ("no new call to Google").
+   */
+  requests(email?: string): HealthRequest[];
+  clearRequests(): void;
   /**
    * Plays the person on the consent page over HTTP: opens `authorizationUrl` (as built by the
    * client), picks or types `email`, keeps only `granted` scopes when given (sign-in scopes always
@@ -231,6 +239,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const quota = new Quota(clock);
   const faults = new Faults();
   const horizons = new SyncHorizons(options.dataDir);
+  const requestLog = new RequestLog();
   registerResourceServer(app, {
     clock,
     grants: oidc.grants,
@@ -238,6 +247,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     quota,
     faults,
     horizons,
+    log: requestLog,
   });
   registerLegacyFitbit(app);
 
@@ -354,6 +364,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       clearDeliveries: () => deliveries.clearFinished(),
     },
     connections,
+    requests: (email) => requestLog.list(email),
+    clearRequests: () => requestLog.clear(),
     async consent(authorizationUrl, choice) {
       const page = await fetch(authorizationUrl, { redirect: 'manual' });
       const html = await page.text();

@@ -19,7 +19,7 @@ import { registerSecurity } from './http/security.js';
 import { registerWebApp } from './http/web-app.js';
 import { createAuthPurgeJob } from './modules/auth/index.js';
 import { type Collection, createCollection } from './modules/collection/index.js';
-import { createDataset } from './modules/dataset/index.js';
+import { createDataset, createRunReader } from './modules/dataset/index.js';
 import { createExtractionEngine } from './modules/extraction/index.js';
 import { createHealthNotifications } from './modules/health-notifications/index.js';
 import { MODULE_ROUTES } from './modules/index.js';
@@ -196,6 +196,12 @@ function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
     { onWearableConnected: async (participantId) => collection?.connected(participantId) },
   );
   app.decorate('services', services);
+  // The dataset's bucket is the study's, named by the engine (called only once both exist).
+  const dataset = createDataset({
+    db: database.db,
+    objectStore,
+    bucketOf: (studyId) => extraction.bucketOf(studyId),
+  });
   const extraction = createExtractionEngine({
     db: database.db,
     config,
@@ -204,6 +210,7 @@ function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
     jobs: startedJobs,
     retry: { limit: Math.min(retry.limit, 3), delaySeconds: retry.delaySeconds },
     log: app.log,
+    dataset: createRunReader(dataset),
   });
   app.decorate('extraction', extraction);
   const healthNotifications = createHealthNotifications({
@@ -219,7 +226,7 @@ function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
   collection = createCollection({
     db: database.db,
     config,
-    dataset: createDataset({ db: database.db, objectStore, bucketOf: extraction.bucketOf }),
+    dataset,
     wearables: services.wearables,
     quota: extraction.quota,
     jobs: startedJobs,

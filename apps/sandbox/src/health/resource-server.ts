@@ -9,6 +9,7 @@ import type { Faults } from './faults.js';
 import { applyFieldMask, type FieldMask, parseFieldMask } from './field-mask.js';
 import { getSleep, listPoints } from './list-points.js';
 import type { Quota } from './quota.js';
+import type { HealthRequest, RequestLog } from './request-log.js';
 import { access, type Caller, requireType } from './resource-common.js';
 import { dailyRollUp, rollUp } from './roll-up.js';
 import type { SyncHorizons } from './sync-horizons.js';
@@ -23,6 +24,8 @@ export interface ResourceServerOptions {
   quota: Quota;
   faults: Faults;
   horizons: SyncHorizons;
+  /** Every request to `/v4/…` is noted here (method, path, account). */
+  log: RequestLog;
 }
 
 interface Call {
@@ -131,7 +134,15 @@ function route(call: Call): unknown {
 export function registerResourceServer(app: FastifyInstance, options: ResourceServerOptions): void {
   async function answer(request: FastifyRequest, reply: FastifyReply, knobs: HealthControls) {
     const { path, query } = splitUrl(request.raw.url ?? '');
+    const entry: HealthRequest = {
+      at: options.clock.now(),
+      method: request.method,
+      path,
+      email: null,
+    };
+    options.log.add(entry);
     const caller = callerOf(options, knobs, request, query);
+    entry.email = caller.email;
     // Partial responses: a malformed selection is refused before any work.
     const fieldsText = query.get('fields');
     const fields = fieldsText ? parseFieldMask(fieldsText) : null;

@@ -200,6 +200,23 @@ export function createDataset(deps: DatasetDeps) {
     await Promise.all(doomed.map((objectKey) => objectStore.deleteObject(bucket, objectKey)));
   }
 
+  /**
+   * A page a ledger row lists, its bytes as received. Throws when the object is gone (the
+   * partition was replaced since the row was read: read the row again) or is not the bytes the
+   * row names.
+   */
+  async function readRawPage(studyId: string, file: DatasetFile): Promise<Buffer> {
+    const { body } = await objectStore.getObject(await bucketOf(studyId), file.key);
+    const chunks: Buffer[] = [];
+    for await (const chunk of body)
+      chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+    const bytes = Buffer.concat(chunks);
+    if (bytes.length !== file.bytes || sha256(bytes) !== file.sha256) {
+      throw new Error(`Dataset page ${file.key} is not the bytes its ledger row lists`);
+    }
+    return bytes;
+  }
+
   /** The ledger rows a selector picks, by participant, type and day. */
   function readLedger(selector: PartitionSelector): Promise<LedgerRow[]> {
     return selectRows(db, selector);
@@ -250,7 +267,7 @@ export function createDataset(deps: DatasetDeps) {
     });
   }
 
-  return { writePartition, readLedger, markPartitions };
+  return { writePartition, readLedger, readRawPage, markPartitions };
 }
 
 export type Dataset = ReturnType<typeof createDataset>;

@@ -2,3 +2,5 @@ export { createDataset, type Dataset, type WritePartitionInput } from './dataset
 export { civilDateIn } from './day-state.js';
 export type { LedgerRow, PartitionSelector } from './ledger.js';
 export type { RawPage } from './partition-rows.js';
+export { rawPagesOf, type StoredRawPage } from './raw-pages.js';
+export { createRunReader } from './run-reader.js';

@@ -20,3 +20,8 @@ export const rowsKey = (key: DatasetPartitionKey, folder: string) =>
 /** The n-th page as received, named after its call (`heart-rate`, `steps`, …). */
 export const rawKey = (key: DatasetPartitionKey, folder: string, n: number, call: string) =>
   `${folderPrefix(key, folder)}raw/${String(n).padStart(4, '0')}-${call}.json`;
+
+/** The call a raw page's key names (the inverse of rawKey); null for a key rawKey did not make. */
+export function callOfRawKey(key: string): string | null {
+  return /\/raw\/\d{4}-([a-z0-9-]{1,64})\.json$/.exec(key)?.[1] ?? null;
+}

@@ -5,6 +5,7 @@ import type { GoogleHealthClientOptions } from '../../platform/google-health/ind
 import type { JobQueue } from '../../platform/jobs.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
 import type { WearablesService } from '../wearables/index.js';
+import type { DatasetReader } from './dataset-days.js';
 import { createEstimate } from './estimate.js';
 import { createFinalize } from './finalize.js';
 import { createJobDefinitions } from './job-definitions.js';
@@ -30,7 +31,8 @@ import { createTaskRunner } from './task-runner.js';
  *   start-run.ts        a run's rows and queued jobs (plan.ts decides the calls)
  *   estimate.ts         a selection's calls and time before it is started (plan and quotas)
  *   job-runner.ts       one participant's job: its lease, its tasks side by side, its failures
- *   task-runner.ts      one task: its pages (provider-call.ts: what was sent, what came back)
+ *   task-runner.ts      one task: its pages (provider-call.ts: what was sent, what came back),
+ *                       or the dataset's settled days (dataset-days.ts)
  *   lease.ts            a job's lease, so a copy pg-boss handed out twice never writes
  *   progress.ts         every task and job state and count the screens show
  *   finalize.ts         when the run's files are written, and by whom
@@ -60,6 +62,11 @@ export interface ExtractionEngineDeps {
   lease?: { seconds: number; renewSeconds: number };
   /** Where a run's end is logged (the app's logger); nowhere when left out. */
   log?: ExtractionLog;
+  /**
+   * The study's dataset (modules/dataset, wired in app.ts): a run reads the settled days it holds
+   * instead of asking Google for them. Without it every page is asked for.
+   */
+  dataset?: DatasetReader;
 }
 
 const silent: ExtractionLog = { info: () => {}, warn: () => {} };
@@ -105,6 +112,7 @@ export function createExtractionEngine(deps: ExtractionEngineDeps) {
     wearables: deps.wearables,
     fetch: deps.fetch ?? fetch,
     clientOptions: deps.clientOptions,
+    dataset: deps.dataset,
   });
   const jobRunner = createJobRunner({
     db,

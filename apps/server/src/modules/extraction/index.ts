@@ -1,3 +1,5 @@
+// What a run reads of the study's dataset (app.ts makes it of modules/dataset's functions).
+export type { DatasetReader, StoredDay, StoredDayPage } from './dataset-days.js';
 export { createExtractionEngine, type ExtractionEngine } from './engine.js';
 export { extractionRoutes as routes } from './extraction.routes.js';
 // The tidy rows, for the study's dataset (modules/dataset), which keeps them as Parquet.

@@ -26,8 +26,18 @@ export interface ManifestJob {
 
 const requestsOf = (task: TaskRow) => task.requests as RequestRecord[];
 
-/** A page's entry: the request as it went out, where its answer is, and its hash. */
-const requestEntry = ({ callKey: _key, readAsJson: _readAsJson, ...entry }: RequestRecord) => entry;
+/**
+ * A page's entry: the request as it went out, where its answer is, and its hash; for a page read
+ * from the dataset, its call and partition (with when that was fetched) instead of a request.
+ */
+function requestEntry(record: RequestRecord) {
+  if (record.source !== 'dataset') {
+    const { callKey: _key, readAsJson: _readAsJson, ...entry } = record;
+    return entry;
+  }
+  const { source, callKey, readAsJson: _readAsJson, ...entry } = record;
+  return { source, call: callKey, ...entry };
+}
 
 export function buildManifest(input: {
   config: AppConfig;

@@ -15,8 +15,8 @@ export interface SentRequest {
   body: unknown;
 }
 
-/** One page a task fetched, as its task row keeps it for the manifest (`requests`). */
-export interface RequestRecord extends SentRequest {
+/** What every page record of a task says: its call, its copy in the run's folder, size and hash. */
+interface PageRecord {
   callKey: string;
   fetchedAt: string;
   object: string;
@@ -28,6 +28,31 @@ export interface RequestRecord extends SentRequest {
    */
   readAsJson?: true;
 }
+
+/** A page this run asked Google for: the request exactly as sent. */
+export interface FetchedRecord extends PageRecord, SentRequest {
+  source?: undefined;
+}
+
+/**
+ * A page read from the study's dataset instead of asked for: the partition it came from and when
+ * that was fetched (`fetchedAt`), never a request this run did not send.
+ */
+export interface DatasetRecord extends PageRecord {
+  source: 'dataset';
+  partition: {
+    type: string;
+    date: string;
+    timeZone: string;
+    state: 'complete' | 'empty';
+    version: string;
+    /** The page's object under `dataset/`, which a later write of the partition may replace. */
+    object: string;
+  };
+}
+
+/** One page of a task, as its task row keeps it for the manifest (`requests`). */
+export type RequestRecord = FetchedRecord | DatasetRecord;
 
 /** node-postgres answers a result object, PGlite its rows' holder: both carry `rows`. */
 export const rowsOf = (result: unknown) => (result as { rows: unknown[] }).rows;

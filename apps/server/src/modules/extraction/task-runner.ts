@@ -7,19 +7,29 @@ import {
 } from '../../platform/google-health/index.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
 import type { WearablesService } from '../wearables/index.js';
+import { type DatasetReader, plannedPages, type TaskStep, taskSteps } from './dataset-days.js';
 import { fence, type Lease, wrote } from './lease.js';
 import { callsFor, type PlannedCall } from './plan.js';
 import type { Progress } from './progress.js';
 import { createProviderCall, type Exchange, type PageReader } from './provider-call.js';
 import type { DbQuota } from './quota.js';
-import { type JobRow, partKey, type RequestRecord, rawKey, type TaskRow } from './records.js';
+import {
+  type DatasetRecord,
+  type JobRow,
+  partKey,
+  type RequestRecord,
+  rawKey,
+  type TaskRow,
+} from './records.js';
 import type { StoredPages } from './stored-pages.js';
 import { TaskPart } from './task-part.js';
 
 /**
  * One task: its calls page by page, each page stored as received and added to the task's part at
  * once, its progress counted as it goes; at the end the part (its tidy rows) is written and the
- * task completed with the exact requests it made.
+ * task completed with the exact requests it made. Days the study's dataset holds settled are read
+ * from it instead (dataset-days.ts): their pages are copied into the run's folder, and only the
+ * days left are asked for.
  */
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
@@ -33,6 +43,8 @@ export interface TaskRunnerDeps {
   wearables: WearablesService;
   fetch: typeof fetch;
   clientOptions?: Omit<GoogleHealthClientOptions, 'fetch'> | undefined;
+  /** The study's dataset; without it every page is asked for. */
+  dataset?: DatasetReader | undefined;
 }
 
 export interface Connection {
@@ -43,12 +55,18 @@ export interface Connection {
 export function createTaskRunner(deps: TaskRunnerDeps) {
   const { objectStore, progress } = deps;
 
-  /** The participant's access token, and one forced refresh when it died mid-task. */
-  async function tokenKeeper(participantId: string) {
+  /**
+   * The participant's access token, read when the first page is asked for (a task the dataset
+   * answers whole needs none), and one forced refresh when it died mid-task.
+   */
+  function tokenKeeper(participantId: string) {
     const { wearables } = deps;
-    let token = await wearables.accessToken(participantId);
+    let token: string | undefined;
     return {
-      current: () => token,
+      current: async () => {
+        token ??= await wearables.accessToken(participantId);
+        return token;
+      },
       async renew() {
         // Forced refresh; a dead grant (invalid_grant) is marked for reauthorization there.
         await wearables.refresh(participantId);
@@ -66,7 +84,7 @@ export function createTaskRunner(deps: TaskRunnerDeps) {
     bucket: string,
     signal?: AbortSignal,
   ) {
-    const tokens = await tokenKeeper(job.participantId);
+    const tokens = tokenKeeper(job.participantId);
     const exchange = createProviderCall({
       endpoints: deps.config.googleHealth,
       clientOptions: deps.clientOptions,
@@ -80,22 +98,53 @@ export function createTaskRunner(deps: TaskRunnerDeps) {
       reader: PageReader | null,
     ) => {
       try {
-        return await exchange(tokens.current(), call, pageToken, reader);
+        return await exchange(await tokens.current(), call, pageToken, reader);
       } catch (error) {
         if (!(error instanceof GoogleHealthError && error.kind === 'unauthenticated')) throw error;
         await tokens.renew();
-        return exchange(tokens.current(), call, pageToken, reader);
+        return exchange(await tokens.current(), call, pageToken, reader);
       }
     };
     const dataType = task.dataType as DataType;
     const calls = callsFor(dataType, task.windowStart, task.windowEnd, connection.grantedScopes);
+    const days = deps.dataset
+      ? await deps.dataset.settledDays({
+          studyId: job.studyId,
+          participantId: job.participantId,
+          dataType,
+          from: task.windowStart,
+          to: task.windowEnd,
+        })
+      : [];
+    const steps = taskSteps(calls, days);
     await progress.startTask(lease, task);
 
     const requests: RequestRecord[] = [];
     const window = { start: task.windowStart, end: task.windowEnd };
     const part = new TaskPart(dataType, job.participantId, window);
     const counts = { done: 0, planned: task.callsPlanned };
-    for (const call of calls) {
+    // Pages read from the dataset are no calls: the plan keeps only those still to be asked for.
+    const planned = plannedPages(steps);
+    if (planned !== counts.planned) {
+      await progress.recordPage(
+        lease,
+        task.id,
+        { done: 0, planned },
+        {
+          done: 0,
+          planned: planned - counts.planned,
+        },
+      );
+      counts.planned = planned;
+    }
+    for (const step of steps) {
+      if (step.kind === 'stored') {
+        for (const record of await readStoredDay(lease, bucket, job, task, step, part, signal)) {
+          requests.push(record);
+        }
+        continue;
+      }
+      const { call } = step;
       const reader = part.decoder(call.spec.key);
       let pageToken: string | null = null;
       let page = 0;
@@ -113,6 +162,54 @@ export function createTaskRunner(deps: TaskRunnerDeps) {
       } while (pageToken);
     }
     await completeTask(lease, task, bucket, part, requests, counts);
+  }
+
+  /**
+   * A stored day's pages of one call, as the dataset keeps them: each added to the part (through
+   * the call's fast reader, as a fetched page would be) and copied into the run's folder under the
+   * name a one-day call of that day would give it, since a later write of the partition may
+   * replace the dataset's copy.
+   */
+  async function readStoredDay(
+    lease: Lease,
+    bucket: string,
+    job: JobRow,
+    task: TaskRow,
+    step: Extract<TaskStep, { kind: 'stored' }>,
+    part: TaskPart,
+    signal?: AbortSignal,
+  ): Promise<DatasetRecord[]> {
+    const { call, day } = step;
+    const callKey = call.spec.key;
+    const reader = part.decoder(callKey);
+    const records: DatasetRecord[] = [];
+    for (const [n, page] of step.pages.entries()) {
+      signal?.throwIfAborted();
+      const bytes = await (deps.dataset as DatasetReader).readPage(job.studyId, page);
+      const read = reader ? reader(bytes) : null;
+      part.add(callKey, read ?? (bytes.length > 0 ? JSON.parse(bytes.toString('utf8')) : {}));
+      const key = rawKey(task.runId, job.participantId, task.dataType, callKey, call.from, n);
+      fence(lease);
+      await objectStore.putObject(bucket, key, bytes, { contentType: 'application/json' });
+      records.push({
+        source: 'dataset',
+        callKey,
+        partition: {
+          type: task.dataType,
+          date: day.date,
+          timeZone: day.timeZone,
+          state: day.state,
+          version: day.version,
+          object: page.key,
+        },
+        fetchedAt: day.fetchedAt.toISOString(),
+        object: key,
+        bytes: bytes.length,
+        sha256: page.sha256,
+        ...(reader && read === null ? { readAsJson: true as const } : {}),
+      });
+    }
+    return records;
   }
 
   /** Stores a page's bytes as received (the same bytes for the file, its size and its hash). */
