@@ -343,6 +343,32 @@ describe('the state of a partition', () => {
     ).toBe('complete');
   });
 
+  it('of a minute roll-up (a UTC day at Google) is partial until the UTC day is over too', async () => {
+    const p = await addParticipant();
+    const dataset = datasetOn();
+    const base = {
+      studyId,
+      participantId: p.id,
+      type: 'heartrate_intraday_1min',
+      date: '2026-11-20',
+      timeZone: 'Pacific/Auckland',
+      trigger: TRIGGER,
+      rawPages: empty('heart-rate'),
+    } as const;
+    // The 20th is over in Auckland at 12:00Z, but Google's UTC day of the 20th is not.
+    expect((await dataset.writePartition(base)).state).toBe('partial');
+    // A device synced past the UTC day: settled.
+    expect(
+      (
+        await dataset.writePartition({
+          ...base,
+          date: '2026-11-18',
+          syncedThrough: new Date('2026-11-19T01:00:00Z'),
+        })
+      ).state,
+    ).toBe('empty');
+  });
+
   it('is empty for a settled day without data (not worn)', async () => {
     const p = await addParticipant();
     const row = await datasetOn().writePartition({

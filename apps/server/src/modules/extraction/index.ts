@@ -13,6 +13,7 @@ export {
   googleDataTypes,
   missingScopes,
   type PlannedCall,
+  readsUtcDays,
   researchTypesOf,
 } from './plan.js';
 export { createProviderCall, type ProviderCall } from './provider-call.js';

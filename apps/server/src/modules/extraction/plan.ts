@@ -187,6 +187,11 @@ export function googleDataTypes(dataTypes: readonly DataType[]): string[] {
   return [...types].sort();
 }
 
+/** Whether the type is read with Google's `rollUp`, whose windows are UTC, not civil, days. */
+export function readsUtcDays(dataType: DataType): boolean {
+  return DATA_TYPE_CALLS[dataType].some((call) => call.method === 'rollUp');
+}
+
 /** The research types whose calls read the Google Health type `apiType` (kebab-case). */
 export function researchTypesOf(apiType: string): DataType[] {
   return (Object.keys(DATA_TYPE_CALLS) as DataType[]).filter((dataType) =>
