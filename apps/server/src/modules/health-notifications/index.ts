@@ -4,6 +4,7 @@ export {
   type HealthNotificationsService,
   type WorkRow,
 } from './health-notifications.service.js';
+export { subscribedDataTypes } from './subscriber-status.js';
 
 import type { HealthNotificationsService } from './health-notifications.service.js';
 
