@@ -11,12 +11,21 @@ import type {
 
 const CREATE_COMMAND = 'npm run admin -- health-subscriber create';
 
+/** '45 s', '12 min', '3 h 5 min', '2 d 4 h': how long something has waited. */
+function waitedFor(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return `${Math.floor(Math.max(0, ms) / 1000)} s`;
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ${minutes % 60} min`;
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}
+
 export const NOTIFICATION_STATUS_TEXTS = {
   title: 'Google Health change notifications',
   intro:
     'Google tells this server when a participant’s data changes, so new data is fetched without waiting for the daily sweep.',
   loadFailed: 'The notification status could not be loaded.',
-  createCommand: CREATE_COMMAND,
   checkedAt: (time: string) => `Checked with Google at ${time}`,
   subscriber: {
     heading: 'Webhook subscriber',
@@ -71,8 +80,11 @@ export const NOTIFICATION_STATUS_TEXTS = {
     unresolved: 'Notifications not yet processed',
     pending: 'Participant days waiting to be fetched',
     processing: 'Participant days being fetched',
-    oldestPending: 'Oldest waiting since',
-    none: '—',
+    oldestUnresolved: 'Oldest unprocessed notification',
+    oldestPending: 'Oldest waiting day',
+    /** How long something has waited, then since when. */
+    waited: (ms: number, since: string) => `${waitedFor(ms)} (since ${since})`,
+    none: 'None',
   },
   refusals: {
     heading: 'Refused calls',
@@ -80,7 +92,6 @@ export const NOTIFICATION_STATUS_TEXTS = {
     reason: 'Reason',
     today: 'Today (UTC)',
     last7Days: 'Last 7 days',
-    meaning: 'What it means',
     none: 'No call to the webhook was refused in the last 7 days.',
     reasons: {
       missing_authorization: {
