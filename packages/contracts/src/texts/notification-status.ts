@@ -97,7 +97,7 @@ export const NOTIFICATION_STATUS_TEXTS = {
       missing_authorization: {
         label: 'No secret sent',
         meaning:
-          'The call carried no Authorization header. Google always sends one, so these are most likely not Google (scanners); a few need no action.',
+          'The call carried no Authorization header. Google’s endpoint check sends one such call on purpose each time the subscriber is registered or updated; otherwise Google always sends the secret, so these are most likely scanners, and a few need no action.',
       },
       wrong_authorization: {
         label: 'Wrong secret',

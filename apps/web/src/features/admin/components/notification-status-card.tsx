@@ -256,37 +256,40 @@ function RefusalsSection({ refusals }: { refusals: NotificationStatus['refusals'
           {R.none}
         </Typography>
       ) : (
-        <Box sx={{ overflowX: 'auto' }}>
-          <Table size="small" aria-label={R.tableLabel}>
-            <TableHead>
-              <TableRow>
-                <TableCell>{R.reason}</TableCell>
-                <TableCell align="right">{R.today}</TableCell>
-                <TableCell align="right">{R.last7Days}</TableCell>
+        // No horizontal scrolling on a phone: the explanations wrap, even inside a setting's name.
+        <Table size="small" aria-label={R.tableLabel}>
+          <TableHead>
+            <TableRow>
+              <TableCell>{R.reason}</TableCell>
+              <TableCell align="right" sx={{ whiteSpace: { sm: 'nowrap' } }}>
+                {R.today}
+              </TableCell>
+              <TableCell align="right" sx={{ whiteSpace: { sm: 'nowrap' } }}>
+                {R.last7Days}
+              </TableCell>
+            </TableRow>
+          </TableHead>
+          <TableBody>
+            {refusals.map((row) => (
+              <TableRow key={row.reason}>
+                <TableCell component="th" scope="row" sx={{ overflowWrap: 'anywhere' }}>
+                  <Typography variant="body2" sx={{ fontWeight: 500 }}>
+                    {R.reasons[row.reason].label}
+                  </Typography>
+                  <Typography variant="body2" color="text.secondary">
+                    {R.reasons[row.reason].meaning}
+                  </Typography>
+                </TableCell>
+                <TableCell align="right" sx={{ verticalAlign: 'top' }}>
+                  {row.today}
+                </TableCell>
+                <TableCell align="right" sx={{ verticalAlign: 'top' }}>
+                  {row.last7Days}
+                </TableCell>
               </TableRow>
-            </TableHead>
-            <TableBody>
-              {refusals.map((row) => (
-                <TableRow key={row.reason}>
-                  <TableCell component="th" scope="row" sx={{ minWidth: 180 }}>
-                    <Typography variant="body2" sx={{ fontWeight: 500 }}>
-                      {R.reasons[row.reason].label}
-                    </Typography>
-                    <Typography variant="body2" color="text.secondary">
-                      {R.reasons[row.reason].meaning}
-                    </Typography>
-                  </TableCell>
-                  <TableCell align="right" sx={{ verticalAlign: 'top' }}>
-                    {row.today}
-                  </TableCell>
-                  <TableCell align="right" sx={{ verticalAlign: 'top' }}>
-                    {row.last7Days}
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </Box>
+            ))}
+          </TableBody>
+        </Table>
       )}
     </Section>
   );
