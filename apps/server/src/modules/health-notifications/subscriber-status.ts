@@ -106,9 +106,12 @@ export function createSubscriberStatus(config: AppConfig, options: SubscriberSta
       if (found) return describe(found);
       return { status: 'not_registered', others: all.map((s) => s.name) };
     } catch (error) {
-      if (!(error instanceof SubscriberApiError)) throw error;
-      // A key file that could not be read is read again next time.
-      if (error.kind === 'key_file') client = null;
+      // The client is built again next time (a key file fixed meanwhile is read again).
+      client = null;
+      // Anything else (a key the signing library refuses …) still leaves the card readable.
+      if (!(error instanceof SubscriberApiError)) {
+        return { status: 'lookup_failed', reason: 'unavailable', detail: '' };
+      }
       return { status: 'lookup_failed', reason: failureOf(error), detail: error.message };
     } finally {
       clearTimeout(timer);
