@@ -1,10 +1,9 @@
-import { DATA_TYPES } from '@research/contracts';
 import type { AppConfig } from '../config.js';
-import { googleDataTypes } from '../modules/extraction/index.js';
+import { subscribedDataTypes } from '../modules/health-notifications/index.js';
 import {
   createSubscribersClient,
+  DEFAULT_SUBSCRIBER_ID,
   loadServiceAccountKey,
-  NOTIFYING_DATA_TYPES,
   SUBSCRIBER_ID,
   type Subscriber,
   SubscriberApiError,
@@ -18,8 +17,6 @@ import {
  * notifications for the data types the research types read.
  */
 
-export const DEFAULT_SUBSCRIBER_ID = 'research-platform';
-
 export const HEALTH_SUBSCRIBER_USAGE = `  npm run admin -- health-subscriber create|show|delete [--id <subscriber id>] [--force]
 
 Registers the Google Health webhook subscriber of the Cloud project (create; runs again to update
@@ -27,11 +24,6 @@ its endpoint, secret and data types), prints it (show) or removes it (delete, ne
 Uses GOOGLE_HEALTH_SERVICE_ACCOUNT_FILE, GOOGLE_HEALTH_PROJECT_NUMBER, GOOGLE_HEALTH_WEBHOOK_SECRET
 and PUBLIC_URL + /webhooks/google-health; locally they default to the sandbox. The id defaults to
 "${DEFAULT_SUBSCRIBER_ID}".`;
-
-/** The data types the subscriber asks for: every notifying type behind the research types. */
-export function subscribedDataTypes(): string[] {
-  return googleDataTypes(DATA_TYPES).filter((type) => NOTIFYING_DATA_TYPES.has(type));
-}
 
 function wantedConfigs(): SubscriberConfig[] {
   return [{ dataTypes: subscribedDataTypes(), subscriptionCreatePolicy: 'AUTOMATIC' }];

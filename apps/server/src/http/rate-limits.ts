@@ -30,6 +30,8 @@ export const RATE_LIMITS = {
   setupStatus: perMinute(20),
   setupMaster: perMinute(10),
   submitApplication: perMinute(10),
+  // The master's dashboard: its notification card may ask Google (kept for a while)
+  notificationStatus: perMinute(30),
   // Studies, rosters, mail and extraction (signed-in researchers)
   createStudy: perMinute(20),
   joinStudy: perMinute(20),

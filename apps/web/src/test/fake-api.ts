@@ -8,6 +8,7 @@ import {
   errorEnvelopeSchema,
   errorSchemasOf,
   matchOperationPath,
+  type NotificationStatus,
   type OperationDefinition,
   PARTICIPANT_SESSION_HEADER,
   type ResearcherApplicationView,
@@ -210,6 +211,38 @@ export function makeApplication(
     reviewedAt: null,
     reviewNotes: null,
     verificationDocuments: [],
+    ...overrides,
+  };
+}
+
+/** The master dashboard's notification card: a subscriber registered here, nothing received. */
+export function makeNotificationStatus(
+  overrides: Partial<NotificationStatus> = {},
+): NotificationStatus {
+  const endpointUrl = 'https://research.example.org/webhooks/google-health';
+  return {
+    subscriber: {
+      status: 'registered',
+      name: 'projects/424242424242/subscribers/research-platform',
+      state: 'ACTIVE',
+      endpointUri: endpointUrl,
+      isThisEndpoint: true,
+      secretSet: true,
+      configs: [{ subscriptionCreatePolicy: 'AUTOMATIC', dataTypes: ['heart-rate', 'steps'] }],
+      missingDataTypes: [],
+    },
+    checkedAt: '2026-03-14T12:00:00.000Z',
+    endpointUrl,
+    secretConfigured: true,
+    received: { lastAt: null, lastDataType: null, last24Hours: 0 },
+    backlog: {
+      unresolved: 0,
+      oldestUnresolvedAt: null,
+      pending: 0,
+      processing: 0,
+      oldestPendingAt: null,
+    },
+    refusals: [],
     ...overrides,
   };
 }

@@ -7,6 +7,7 @@ export * as enrolmentApi from './enrolment.js';
 export * from './error-codes.js';
 export * as extractionApi from './extraction.js';
 export * as healthApi from './health.js';
+export * as healthNotificationsApi from './health-notifications.js';
 export * from './operation.js';
 export * as participantsApi from './participants.js';
 export { ALL_OPERATIONS } from './registry.js';

@@ -4,6 +4,7 @@ import * as email from './email.js';
 import * as enrolment from './enrolment.js';
 import * as extraction from './extraction.js';
 import * as health from './health.js';
+import * as healthNotifications from './health-notifications.js';
 import type { OperationDefinition } from './operation.js';
 import * as participants from './participants.js';
 import * as storage from './storage.js';
@@ -33,4 +34,5 @@ export const ALL_OPERATIONS: readonly OperationDefinition[] = all(
   enrolment,
   verification,
   webhooks,
+  healthNotifications,
 );

@@ -7,6 +7,7 @@ export * from './errors.js';
 export * from './extraction.js';
 export * from './health.js';
 export * from './health-notifications.js';
+export * from './notification-status.js';
 export * from './studies.js';
 export * from './study-email.js';
 export * from './study-invitation-mail.js';

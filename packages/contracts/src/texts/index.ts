@@ -12,6 +12,7 @@ export * from './extraction.js';
 export * from './landing.js';
 export * from './messages.js';
 export * from './messages-account-security.js';
+export * from './notification-status.js';
 export * from './participant.js';
 export * from './service.js';
 export * from './shell.js';

@@ -1,3 +1,4 @@
+import { NOTIFICATION_REFUSALS, type NotificationRefusal } from '@research/contracts';
 import { sql } from 'drizzle-orm';
 import {
   date,
@@ -44,6 +45,8 @@ export const healthNotifications = pgTable(
     index('health_notifications_unresolved_idx')
       .on(t.receivedAt)
       .where(sql`${t.resolvedAt} is null`),
+    // The master's dashboard: the last one received, and those of the last 24 hours.
+    index('health_notifications_received_idx').on(t.receivedAt),
   ],
 );
 
@@ -84,21 +87,15 @@ export const healthNotificationWork = pgTable(
     index('health_notification_work_pending_idx')
       .on(t.updatedAt)
       .where(sql`${t.state} = 'pending'`),
+    // The master's dashboard counts the rows being fetched.
+    index('health_notification_work_processing_idx')
+      .on(t.updatedAt)
+      .where(sql`${t.state} = 'processing'`),
   ],
 );
 
-export const NOTIFICATION_REFUSALS = [
-  'missing_authorization',
-  'wrong_authorization',
-  'not_configured',
-  'missing_signature',
-  'malformed_signature',
-  'unknown_key',
-  'bad_signature',
-  'keyset_unavailable',
-  'invalid_payload',
-] as const;
-export type NotificationRefusal = (typeof NOTIFICATION_REFUSALS)[number];
+// The reasons are the contract's: the master's dashboard lists them.
+export { NOTIFICATION_REFUSALS, type NotificationRefusal };
 
 /**
  * Calls to the webhook that were refused, counted per UTC day and reason (for the operator):

@@ -58,6 +58,12 @@ describe('authorization matrix of the admin routes', () => {
       ok: 200,
     },
     {
+      name: 'notification status',
+      method: 'GET' as const,
+      url: '/api/admin/health-notifications',
+      ok: 200,
+    },
+    {
       name: 'download a document',
       method: 'GET' as const,
       url: `/api/admin/researcher-applications/${applicationId}/documents/${documentId}`,

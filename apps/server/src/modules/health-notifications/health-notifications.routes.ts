@@ -1,8 +1,9 @@
-import { WEBHOOK_MESSAGES, webhooksApi } from '@research/contracts';
+import { healthNotificationsApi, WEBHOOK_MESSAGES, webhooksApi } from '@research/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { AppError } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
-import { webhookRateLimit } from '../../http/rate-limits.js';
+import { RATE_LIMITS, webhookRateLimit } from '../../http/rate-limits.js';
+import { requireMaster } from '../auth/index.js';
 import { SIGNATURE_HEADERS } from './health-notifications.service.js';
 
 /** A notification is about 1 KB; an array of a hundred stays well below this. */
@@ -11,12 +12,26 @@ export const MAX_NOTIFICATION_BODY_BYTES = 256 * 1024;
 const headerOf = (value: string | string[] | undefined) =>
   Array.isArray(value) ? value[0] : value;
 
+/** The webhook (in a plugin of its own) and the master's status of the notifications. */
+export const healthNotificationsRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(webhookRoute);
+
+  route(app, healthNotificationsApi.getNotificationStatus, {
+    preHandler: requireMaster,
+    config: RATE_LIMITS.notificationStatus,
+    handler: async () => ({
+      success: true as const,
+      notifications: await app.healthNotifications.status(),
+    }),
+  });
+};
+
 /**
  * `POST /webhooks/google-health`. This plugin is encapsulated, so its body parser (raw bytes,
  * whatever the content type: the signature covers the exact bytes) and its hook apply to this
  * route alone.
  */
-export const healthNotificationsRoutes: FastifyPluginAsync = async (app) => {
+const webhookRoute: FastifyPluginAsync = async (app) => {
   const notifications = app.healthNotifications;
 
   app.removeAllContentTypeParsers();

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import {
   type HealthNotification,
   healthNotificationBodySchema,
+  type NotificationStatus,
   webhookVerificationSchema,
 } from '@research/contracts';
 import type { FastifyBaseLogger } from 'fastify';
@@ -13,6 +14,7 @@ import { civilDaysOfAll, kebabDataType } from './civil-days.js';
 import { groupCommit } from './group-commit.js';
 import * as repo from './notifications.repository.js';
 import { createKeysetVerifier, type KeysetVerifier } from './signature.js';
+import { createSubscriberStatus, type SubscriberStatusOptions } from './subscriber-status.js';
 
 /**
  * The receiving side of Google Health's change notifications: who may call (the shared secret,
@@ -42,6 +44,8 @@ export interface HealthNotificationsDeps {
    * nothing is lost if this fails: the collection's sweep finds pending rows too.
    */
   onWork?: (participantIds: string[]) => Promise<void>;
+  /** How the dashboard asks Google about the subscriber (tests shorten the cache). */
+  subscriberStatus?: SubscriberStatusOptions;
 }
 
 /** How a call was answered: a status, and the reason when it was refused (counted). */
@@ -299,9 +303,29 @@ export function createHealthNotifications(deps: HealthNotificationsDeps) {
     return { status: 204 };
   }
 
+  // ---- The master's dashboard ------------------------------------------------------------
+
+  const subscriber = createSubscriberStatus(config, deps.subscriberStatus);
+
+  /** The subscriber as Google reports it, beside what arrived, what waits and what was refused. */
+  async function status(): Promise<NotificationStatus> {
+    const [google, activity] = await Promise.all([
+      subscriber.current(),
+      repo.notificationActivity(db),
+    ]);
+    return {
+      subscriber: google.status,
+      checkedAt: google.checkedAt,
+      endpointUrl: config.googleHealth.webhooks.endpointUrl,
+      secretConfigured: secrets.length > 0,
+      ...activity,
+    };
+  }
+
   return {
     jobs: [drainJob, purgeJob],
     purge,
+    status,
     authorize,
     receive,
     refuse,

@@ -5,6 +5,7 @@ export {
   type WorkRow,
 } from './health-notifications.service.js';
 export type { PendingWork } from './notifications.repository.js';
+export { subscribedDataTypes } from './subscriber-status.js';
 
 import type { HealthNotificationsService } from './health-notifications.service.js';
 

@@ -1,4 +1,4 @@
-import { and, eq, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, isNull, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
 import {
   healthNotificationRefusals,
@@ -253,4 +253,80 @@ export async function purgeOld(
     .where(lt(healthNotificationRefusals.day, refusalsBefore))
     .returning({ day: healthNotificationRefusals.day });
   return { notifications: notifications.length, work: work.length, refusals: refusals.length };
+}
+
+/** Day `n` days before today (UTC), as the refusal table's `day`. */
+const utcDay = (now: Date, daysBack: number) =>
+  new Date(now.getTime() - daysBack * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * What the master's dashboard shows of the notifications: the last one received and the count of
+ * the last 24 hours, the backlog (unresolved notifications; work rows waiting or being fetched),
+ * and the refusals of the last 7 UTC days per reason. Each count reads a partial or plain index.
+ */
+export async function notificationActivity(db: DbOrTx, now = new Date()) {
+  const since = new Date(now.getTime() - 24 * 60 * 60 * 1000);
+  const today = utcDay(now, 0);
+  type Stamp = Date | string | null;
+  type Counts = {
+    last_at: Stamp;
+    last_type: string | null;
+    recent: number;
+    unresolved: number;
+    oldest_unresolved: Stamp;
+    pending: number;
+    processing: number;
+    oldest_pending: Stamp;
+  };
+  const result = await db.execute<Counts>(sql`
+    select
+      (select received_at from ${healthNotifications} order by received_at desc limit 1)
+        as last_at,
+      (select data_type from ${healthNotifications} order by received_at desc limit 1)
+        as last_type,
+      (select count(*)::int from ${healthNotifications} where received_at > ${since.toISOString()})
+        as recent,
+      (select count(*)::int from ${healthNotifications} where resolved_at is null) as unresolved,
+      (select min(received_at) from ${healthNotifications} where resolved_at is null)
+        as oldest_unresolved,
+      (select count(*)::int from ${healthNotificationWork} where state = 'pending') as pending,
+      (select count(*)::int from ${healthNotificationWork} where state = 'processing')
+        as processing,
+      (select min(updated_at) from ${healthNotificationWork} where state = 'pending')
+        as oldest_pending`);
+  const refusals = await db
+    .select({
+      reason: healthNotificationRefusals.reason,
+      today: sql<number>`coalesce(sum(${healthNotificationRefusals.count}) filter (where ${healthNotificationRefusals.day} = ${today}), 0)::int`,
+      week: sql<number>`sum(${healthNotificationRefusals.count})::int`,
+      lastAt: sql<Stamp>`max(${healthNotificationRefusals.lastAt})`,
+    })
+    .from(healthNotificationRefusals)
+    .where(gte(healthNotificationRefusals.day, utcDay(now, 6)))
+    .groupBy(healthNotificationRefusals.reason);
+  const rows = Array.isArray(result) ? result : (result as { rows: unknown[] }).rows;
+  const r = rows[0] as Counts | undefined;
+  const iso = (value: Stamp | undefined) => (value == null ? null : new Date(value).toISOString());
+  return {
+    received: {
+      lastAt: iso(r?.last_at),
+      lastDataType: r?.last_type ?? null,
+      last24Hours: Number(r?.recent ?? 0),
+    },
+    backlog: {
+      unresolved: Number(r?.unresolved ?? 0),
+      oldestUnresolvedAt: iso(r?.oldest_unresolved),
+      pending: Number(r?.pending ?? 0),
+      processing: Number(r?.processing ?? 0),
+      oldestPendingAt: iso(r?.oldest_pending),
+    },
+    refusals: refusals
+      .map((row) => ({
+        reason: row.reason,
+        today: Number(row.today),
+        last7Days: Number(row.week),
+        lastAt: iso(row.lastAt) ?? now.toISOString(),
+      }))
+      .sort((a, b) => b.last7Days - a.last7Days || a.reason.localeCompare(b.reason)),
+  };
 }

@@ -47,6 +47,9 @@ export const NOTIFYING_DATA_TYPES: ReadonlySet<string> = new Set([
   'weight',
 ]);
 
+/** The subscriber id `admin health-subscriber` registers unless told another. */
+export const DEFAULT_SUBSCRIBER_ID = 'research-platform';
+
 /** Google's rule for subscriber ids. */
 export const SUBSCRIBER_ID = /^[a-z][a-z0-9-]{2,34}[a-z0-9]$/;
 

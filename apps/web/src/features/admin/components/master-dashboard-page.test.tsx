@@ -6,7 +6,12 @@ import {
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { type FakeRoute, failure, installAccount } from '../../../test/fake-api';
+import {
+  type FakeRoute,
+  failure,
+  installAccount,
+  makeNotificationStatus,
+} from '../../../test/fake-api';
 import { renderRoute } from '../../../test/render-route';
 
 function makeApplication(
@@ -94,6 +99,9 @@ function openDashboard(
       return {
         body: { success: true, researchers: page(rows, query), totalCount: rows.length },
       };
+    },
+    'GET /api/admin/health-notifications': {
+      body: { success: true, notifications: makeNotificationStatus() },
     },
     ...extra,
   });

@@ -15,6 +15,7 @@ import { useApplicationCount, useTotalApplicationCount } from '../api/get-applic
 import { useActiveResearcherCount } from '../api/get-researchers';
 import { FailureAlert } from './admin-ui';
 import { ApprovedResearchersTab } from './approved-researchers-tab';
+import { NotificationStatusCard } from './notification-status-card';
 import { PendingApplicationsTab } from './pending-applications-tab';
 import { RejectedApplicationsTab } from './rejected-applications-tab';
 
@@ -26,7 +27,7 @@ const isTabName = (value: string | null): value is TabName => TABS.includes(valu
 /**
  * /master/dashboard (master only): four counts from `limit=1` calls, then the pending,
  * approved and rejected lists as tabs. The open tab lives in the URL (?tab=), so a reload or the
- * back button keeps it.
+ * back button keeps it. Below them, the state of Google Health's change notifications.
  */
 export default function MasterDashboardPage() {
   const idPrefix = useId();
@@ -160,6 +161,8 @@ export default function MasterDashboardPage() {
           )}
         </Box>
       </Paper>
+
+      <NotificationStatusCard />
 
       <Snackbar
         open={notice !== null}

@@ -1,0 +1,2 @@
+CREATE INDEX "health_notification_work_processing_idx" ON "health_notification_work" USING btree ("updated_at") WHERE "health_notification_work"."state" = 'processing';--> statement-breakpoint
+CREATE INDEX "health_notifications_received_idx" ON "health_notifications" USING btree ("received_at");
