@@ -204,30 +204,30 @@ describe('GET /api/admin/health-notifications with a subscriber registered', () 
       { day: daysAgo(7), reason: 'invalid_payload', count: 9 },
     ]);
 
-    // Both notifications resolve to one work row (same connection, type and day), left pending.
+    // Both notifications resolve to one work row (same connection, type and day), which the
+    // collection then ends (the day is before enrolment: nothing to fetch).
     const status = await eventually(async () => {
       const current = await masterStatus(t.app);
-      return current.backlog.unresolved === 0 && current.backlog.pending === 1
-        ? current
-        : undefined;
+      const [row] = await t.app.platform.db.select().from(healthNotificationWork);
+      return current.backlog.unresolved === 0 && row?.state === 'done' ? current : undefined;
     });
     expect(status.received.last24Hours).toBe(2);
     expect(status.received.lastDataType).toBe('steps');
     expect(status.received.lastAt).not.toBeNull();
-    expect(status.backlog).toMatchObject({ unresolved: 0, pending: 1, processing: 0 });
+    expect(status.backlog).toMatchObject({ unresolved: 0, pending: 0, processing: 0 });
     const [work] = await t.app.platform.db.select().from(healthNotificationWork);
     expect(work?.connectionId).toBe(connection?.id);
-    expect(status.backlog.oldestPendingAt).toBe(work?.updatedAt.toISOString());
     expect(status.refusals.map(({ lastAt: _, ...row }) => row)).toEqual([
       { reason: 'wrong_authorization', today: 2, last7Days: 7 },
       { reason: 'missing_signature', today: 1, last7Days: 1 },
     ]);
 
-    // A notification stored but not resolved yet, and a row being fetched.
+    // A notification stored but not resolved yet (about nobody here), a row waiting and a row
+    // being fetched (no job is queued for either: the counts stay).
     const receivedAt = new Date('2026-01-02T03:04:05.000Z');
     await t.app.platform.db.insert(healthNotifications).values({
       bodySha256: randomBytes(32).toString('hex'),
-      healthUserId,
+      healthUserId: '1',
       operation: 'UPSERT',
       dataType: 'sleep',
       receivedAt,
@@ -240,7 +240,16 @@ describe('GET /api/admin/health-notifications with a subscriber registered', () 
       day: '2026-10-04',
       state: 'processing',
     });
+    const pendingAt = new Date('2026-01-03T00:00:00.000Z');
+    await t.app.platform.db.insert(healthNotificationWork).values({
+      connectionId: connection?.id ?? '',
+      studyId: world.study.id,
+      dataType: 'steps',
+      day: '2026-10-03',
+      updatedAt: pendingAt,
+    });
     const later = await masterStatus(t.app);
+    expect(later.backlog.oldestPendingAt).toBe(pendingAt.toISOString());
     expect(later.backlog.processing).toBe(1);
     expect(later.backlog.pending).toBe(1);
     // The minute's drain may have resolved it meanwhile; until then it is counted.
