@@ -24,7 +24,7 @@ function waitedFor(ms: number): string {
 export const NOTIFICATION_STATUS_TEXTS = {
   title: 'Google Health change notifications',
   intro:
-    'Google tells this server when a participant’s data changes, so new data is fetched without waiting for the daily sweep.',
+    'Google tells this server when a participant’s data changes, so new data is fetched without waiting for the hourly sweep.',
   loadFailed: 'The notification status could not be loaded.',
   checkedAt: (time: string) => `Checked with Google at ${time}`,
   subscriber: {
@@ -52,7 +52,7 @@ export const NOTIFICATION_STATUS_TEXTS = {
     noDataTypes: 'None',
     missingDataTypes: (types: string) =>
       `Not covered, though the research data types need them: ${types}. Run ${CREATE_COMMAND} to add them.`,
-    notRegisteredText: `No subscriber of the Cloud project sends notifications to this server, so new data arrives only with the daily sweep. Register one with ${CREATE_COMMAND}.`,
+    notRegisteredText: `No subscriber of the Cloud project sends notifications to this server, so new data arrives only with the hourly sweep. Register one with ${CREATE_COMMAND}.`,
     others: (names: string) => `The project’s other subscribers: ${names}.`,
     notConfiguredText: (settings: string) =>
       `This server cannot ask Google about its subscriber: ${settings} not set. Set the service account’s key file and the Cloud project number (see the operators’ guide).`,
