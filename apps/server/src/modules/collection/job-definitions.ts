@@ -1,5 +1,6 @@
 import type { AppConfig } from '../../config.js';
 import { defineJob, type JobQueue } from '../../platform/jobs.js';
+import { DailyBudgetSpent } from '../extraction/index.js';
 
 /**
  * The collection's pg-boss jobs: the sweep on its schedule, which queues one job per active
@@ -38,11 +39,19 @@ export function createCollectionJobs(deps: {
     expireInSeconds: 30 * 60,
     concurrency: config.collection.concurrency,
     policy: 'stately',
-    handler: async (job) =>
-      handlers.connection(job.data.participantId, {
-        kind: 'sweep',
-        ...(job.data.sweepId ? { id: job.data.sweepId } : {}),
-      }),
+    handler: async (job) => {
+      try {
+        await handlers.connection(job.data.participantId, {
+          kind: 'sweep',
+          ...(job.data.sweepId ? { id: job.data.sweepId } : {}),
+        });
+      } catch (error) {
+        // The day's call budget is spent: the job is done, what is left waits for a later sweep
+        // (no retries, which would only be refused again).
+        if (error instanceof DailyBudgetSpent) return;
+        throw error;
+      }
+    },
   });
 
   /** The connection's job, unless one is already queued (then pg-boss refuses the copy). */

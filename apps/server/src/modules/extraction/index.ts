@@ -7,5 +7,10 @@ export { type HeartRateColumns, heartRatePageColumns } from './heart-rate-page.j
 // (modules/collection), which fetches a participant's days the way a run does.
 export { addDays, callsFor, googleDataTypes, missingScopes, type PlannedCall } from './plan.js';
 export { createProviderCall, type ProviderCall } from './provider-call.js';
-export { createDbQuota, type DbQuota } from './quota.js';
+export {
+  type AcquireOptions,
+  createDbQuota,
+  DailyBudgetSpent,
+  type DbQuota,
+} from './quota.js';
 export { type CallPages, type Cell, COLUMNS, tidyRows } from './tidy.js';
