@@ -130,7 +130,12 @@ try {
       name: 'Dataset bench',
       description: '',
       studyCode: `B${randomBytes(3).toString('hex').toUpperCase()}`,
-      settings: { allowSelfEnrollment: false, requireVerification: true, dataRetentionDays: 365 },
+      settings: {
+        allowSelfEnrollment: false,
+        requireVerification: true,
+        dataRetentionDays: 365,
+        removeDataDeletedAtSource: false,
+      },
       ownerId: owner?.id as string,
     })
     .returning();

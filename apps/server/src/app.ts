@@ -231,6 +231,8 @@ function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
     quota: extraction.quota,
     jobs: startedJobs,
     retry: { limit: Math.min(retry.limit, 3), delaySeconds: retry.delaySeconds },
+    removesDeletedData: async (studyId) =>
+      (await services.studies.deletedDataPolicy(studyId)) === 'remove',
     work: {
       pending: healthNotifications.pendingWork,
       finish: healthNotifications.finishWork,

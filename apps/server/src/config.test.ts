@@ -73,6 +73,19 @@ describe('loadConfig', () => {
     );
   });
 
+  it('has no daily Google Health call budget unless one is set', () => {
+    expect(loadConfig({}).extraction.dailyCallBudget).toBeNull();
+    expect(
+      loadConfig({ GOOGLE_HEALTH_DAILY_CALL_BUDGET: '0' }).extraction.dailyCallBudget,
+    ).toBeNull();
+    expect(
+      loadConfig({ GOOGLE_HEALTH_DAILY_CALL_BUDGET: '250000' }).extraction.dailyCallBudget,
+    ).toBe(250_000);
+    expect(() => loadConfig({ GOOGLE_HEALTH_DAILY_CALL_BUDGET: '-1' })).toThrow(
+      /GOOGLE_HEALTH_DAILY_CALL_BUDGET/,
+    );
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).database.kind).toBe('pglite');
   });

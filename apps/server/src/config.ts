@@ -105,6 +105,11 @@ const envSchema = z.object({
   EXTRACTION_PER_USER_PER_MINUTE: z.coerce.number().int().positive().default(300),
   EXTRACTION_PER_PROJECT_PER_MINUTE: z.coerce.number().int().positive().default(120_000),
   /**
+   * Google Health calls per UTC day over the whole project, all processes together; 0 (default):
+   * no budget. Once spent, background collection waits for the next day; researchers' runs go on.
+   */
+  GOOGLE_HEALTH_DAILY_CALL_BUDGET: z.coerce.number().int().min(0).default(0),
+  /**
    * Participants one worker process extracts at the same time: a run's participants all at once
    * (up to this many), so the run ends with its busiest participant's quota, not in rounds.
    */
@@ -238,6 +243,8 @@ export interface AppConfig {
   extraction: {
     perUserPerMinute: number;
     perProjectPerMinute: number;
+    /** Calls per UTC day over the project; null: no budget. */
+    dailyCallBudget: number | null;
     concurrency: number;
     callsPerParticipant: number;
     jobExpireSeconds: number;
@@ -403,6 +410,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     extraction: {
       perUserPerMinute: env.EXTRACTION_PER_USER_PER_MINUTE,
       perProjectPerMinute: env.EXTRACTION_PER_PROJECT_PER_MINUTE,
+      dailyCallBudget: env.GOOGLE_HEALTH_DAILY_CALL_BUDGET || null,
       concurrency: env.EXTRACTION_CONCURRENCY,
       callsPerParticipant: env.EXTRACTION_CALLS_PER_PARTICIPANT,
       jobExpireSeconds: env.EXTRACTION_JOB_EXPIRE_SECONDS,

@@ -52,6 +52,7 @@ describe('constants', () => {
       allowSelfEnrollment: false,
       requireVerification: true,
       dataRetentionDays: 365,
+      removeDataDeletedAtSource: false,
     });
     expect(REDIRECT_DELAYS_MS).toEqual({
       applicationSubmit: 3000,

@@ -87,6 +87,8 @@ export const DEFAULT_STUDY_SETTINGS = {
   allowSelfEnrollment: false,
   requireVerification: true,
   dataRetentionDays: 365,
+  /** Data a participant deletes in their Google account: kept, marked, unless the study says remove. */
+  removeDataDeletedAtSource: false,
 } as const;
 
 /** Count-only list requests ask for a single row and read totalCount. */

@@ -28,7 +28,12 @@ const study = {
   ownerName: 'Ada Lovelace',
   hasPassword: true,
   collaborators: ['b@example.org', 'c@example.org'],
-  settings: { allowSelfEnrollment: false, requireVerification: true, dataRetentionDays: 365 },
+  settings: {
+    allowSelfEnrollment: false,
+    requireVerification: true,
+    dataRetentionDays: 365,
+    removeDataDeletedAtSource: false,
+  },
   // Columns a careless handler might pass along:
   passwordEncrypted: 'v1:secret',
   ownerId: 'u1',

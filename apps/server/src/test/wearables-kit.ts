@@ -99,7 +99,12 @@ export async function studyWithParticipants(app: FastifyInstance) {
       name: 'Sleep and Steps',
       description: 'Wearables',
       studyCode,
-      settings: { allowSelfEnrollment: false, requireVerification: true, dataRetentionDays: 365 },
+      settings: {
+        allowSelfEnrollment: false,
+        requireVerification: true,
+        dataRetentionDays: 365,
+        removeDataDeletedAtSource: false,
+      },
       ownerId: owner.user.id,
     })
     .returning();

@@ -7,6 +7,7 @@ import {
   type StudySettings,
 } from '@research/contracts';
 import { type FormEvent, useState } from 'react';
+import { DeletedDataSettingField } from './deleted-data-setting-field';
 import { EnrolmentSettingsFields } from './enrolment-settings-fields';
 import { FieldStack, FormDialog, FormDialogBody } from './form-dialog';
 
@@ -128,6 +129,13 @@ function EditStudyForm({
         />
         {withSettings && (
           <EnrolmentSettingsFields value={settings} onChange={setSettings} disabled={busy} />
+        )}
+        {withSettings && (
+          <DeletedDataSettingField
+            remove={settings.removeDataDeletedAtSource}
+            onChange={(remove) => setSettings({ ...settings, removeDataDeletedAtSource: remove })}
+            disabled={busy}
+          />
         )}
       </FieldStack>
     </FormDialogBody>

@@ -21,7 +21,12 @@ export function makeStudy(overrides: Partial<Study> = {}): Study {
     ownerName: 'Ada Lovelace King',
     hasPassword: true,
     collaborators: [],
-    settings: { allowSelfEnrollment: false, requireVerification: true, dataRetentionDays: 365 },
+    settings: {
+      allowSelfEnrollment: false,
+      requireVerification: true,
+      dataRetentionDays: 365,
+      removeDataDeletedAtSource: false,
+    },
     ...overrides,
   };
 }

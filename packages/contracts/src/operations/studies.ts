@@ -75,7 +75,7 @@ const updateOf = <const P extends `/${string}`>(path: P) =>
     method: 'PUT',
     path,
     summary:
-      'Change name, description, duration, settings (allowSelfEnrollment, requireVerification, dataRetentionDays) or the password (with currentPassword once the study has one) — owner only',
+      'Change name, description, duration, settings (allowSelfEnrollment, requireVerification, dataRetentionDays, removeDataDeletedAtSource) or the password (with currentPassword once the study has one) — owner only',
     tags,
     auth: 'bearer',
     params: studyIdParamsSchema,

@@ -42,6 +42,8 @@ const studySettingsSchema = z.object({
     .min(1)
     .max(36500)
     .default(DEFAULT_STUDY_SETTINGS.dataRetentionDays),
+  /** Studies created before the setting existed read as keep (false). */
+  removeDataDeletedAtSource: z.boolean().default(DEFAULT_STUDY_SETTINGS.removeDataDeletedAtSource),
 });
 export type StudySettings = z.infer<typeof studySettingsSchema>;
 
@@ -82,6 +84,7 @@ export const updateStudySchema = z.object({
       allowSelfEnrollment: z.boolean().optional(),
       requireVerification: z.boolean().optional(),
       dataRetentionDays: z.number().int().min(1).max(36500).optional(),
+      removeDataDeletedAtSource: z.boolean().optional(),
     })
     .optional(),
 });

@@ -14,6 +14,8 @@ export interface StudySettingsColumn {
   allowSelfEnrollment: boolean;
   requireVerification: boolean;
   dataRetentionDays: number;
+  /** Data a participant deletes in their Google account: removed from the dataset (true) or kept, marked. */
+  removeDataDeletedAtSource: boolean;
 }
 
 export const studies = pgTable(

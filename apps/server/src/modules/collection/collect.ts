@@ -81,7 +81,9 @@ export function createCollect(deps: CollectDeps) {
   ) {
     const quotaFetch: typeof fetch = async (input, init) => {
       signal?.throwIfAborted();
-      await deps.quota.acquire(target.healthUserId, signal);
+      // Background work: refused (DailyBudgetSpent) once the day's budget is spent; nothing is
+      // marked then, the days wait for the next sweep.
+      await deps.quota.acquire(target.healthUserId, signal, { withinDailyBudget: true });
       counter.calls += 1;
       return deps.fetch(input, init);
     };

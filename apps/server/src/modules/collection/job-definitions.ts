@@ -1,5 +1,6 @@
 import type { AppConfig } from '../../config.js';
 import { defineJob, type JobQueue } from '../../platform/jobs.js';
+import { DailyBudgetSpent } from '../extraction/index.js';
 
 /**
  * The collection's pg-boss jobs: the sweep on its schedule, which queues one job per active
@@ -12,6 +13,19 @@ export interface CollectionJobHandlers {
   sweep: () => Promise<void>;
   connection: (participantId: string, trigger: { kind: 'sweep'; id?: string }) => Promise<void>;
   notified: (participantId: string) => Promise<void>;
+}
+
+/**
+ * The day's call budget is spent: the job is done, what is left waits for a later sweep (no
+ * retries, which would only be refused again).
+ */
+async function withinBudget(work: () => Promise<void>) {
+  try {
+    await work();
+  } catch (error) {
+    if (error instanceof DailyBudgetSpent) return;
+    throw error;
+  }
 }
 
 export function createCollectionJobs(deps: {
@@ -39,11 +53,14 @@ export function createCollectionJobs(deps: {
     expireInSeconds: 30 * 60,
     concurrency: config.collection.concurrency,
     policy: 'stately',
-    handler: async (job) =>
-      handlers.connection(job.data.participantId, {
-        kind: 'sweep',
-        ...(job.data.sweepId ? { id: job.data.sweepId } : {}),
-      }),
+    handler: async (job) => {
+      await withinBudget(() =>
+        handlers.connection(job.data.participantId, {
+          kind: 'sweep',
+          ...(job.data.sweepId ? { id: job.data.sweepId } : {}),
+        }),
+      );
+    },
   });
 
   /**
@@ -58,7 +75,8 @@ export function createCollectionJobs(deps: {
     expireInSeconds: 30 * 60,
     concurrency: config.collection.concurrency,
     policy: 'stately',
-    handler: async (job) => handlers.notified(job.data.participantId),
+    // Work left pending when the budget is spent is queued again by a later sweep.
+    handler: async (job) => withinBudget(() => handlers.notified(job.data.participantId)),
   });
 
   /** Sends a job unless one with its key is already queued (then pg-boss refuses the copy). */

@@ -13,6 +13,7 @@ import {
   createSubscribersClient,
   loadServiceAccountKey,
 } from '../../platform/google-health/subscribers.js';
+import { bearer } from '../../test/auth-helpers.js';
 import { useExtractionKit } from '../../test/extraction-kit.js';
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.js';
 import { eventually } from '../../test/test-app.js';
@@ -269,4 +270,63 @@ describe('a device sync announced by change notifications', () => {
       );
     expect(audit.length).toBeGreaterThan(0);
   }, 120_000);
+
+  it('removes the files of days Google reports deleted when the study says so, keeping the rows, and audits it', async () => {
+    const account = 'notified.remove@gmail.test';
+    const participant = await connectedLongAgo(account);
+    kit.sandbox.health.sync(account, Date.now() - DAY_MS);
+    await settled(participant.id);
+    const before = stepsDays(await ledger(participant.id));
+    expect(before.some((row) => row.rowsFile)).toBe(true);
+
+    await setRemoval(true);
+    try {
+      kit.sandbox.health.revoke(account);
+      await settled(participant.id);
+    } finally {
+      await setRemoval(false);
+    }
+    const after = stepsDays(await ledger(participant.id));
+    expect(after.map((row) => row.date)).toEqual(before.map((row) => row.date));
+    for (const row of after) {
+      expect(row.state).toBe('deleted_at_source');
+      expect(row.reason).toBe(COLLECTION_REASONS.removedAtSource);
+      expect(row.rowsFile).toBeNull();
+      expect(row.rawFiles).toEqual([]);
+    }
+    // Nothing of the participant's steps partitions is left in the bucket.
+    const bucket = kit.app.extraction.bucketOf(kit.world.study.id);
+    const left: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await kit.app.platform.objectStore.listObjects(bucket, {
+        prefix: `dataset/type=activity_steps_timeseries/participant=${participant.id}/`,
+        cursor,
+      });
+      left.push(...page.objects.map((object) => object.key));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(left).toEqual([]);
+    const audit = await kit.app.platform.db
+      .select()
+      .from(auditEvents)
+      .where(
+        and(
+          eq(auditEvents.action, 'dataset.removed_at_source'),
+          eq(auditEvents.targetId, participant.id),
+        ),
+      );
+    expect(audit.length).toBeGreaterThan(0);
+  }, 120_000);
 });
+
+/** The study's setting for data deleted at the source, as its owner would set it. */
+async function setRemoval(remove: boolean) {
+  const res = await kit.app.inject({
+    method: 'PUT',
+    url: `/api/studies/${kit.world.study.id}`,
+    headers: bearer(kit.world.owner.token),
+    payload: { settings: { removeDataDeletedAtSource: remove } },
+  });
+  expect(res.statusCode, res.body).toBe(200);
+}

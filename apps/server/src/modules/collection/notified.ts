@@ -63,7 +63,7 @@ export function createNotified(deps: NotifiedDeps) {
       );
       if (partitions.length === 0) continue;
       if (remove) {
-        await deps.dataset.removePartitions(selector, COLLECTION_REASONS.removedAtSource);
+        await deps.dataset.removePartitions(selector);
       }
       await recordAudit(deps.db, {
         actorId: null,

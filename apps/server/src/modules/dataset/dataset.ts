@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
+  COLLECTION_REASONS,
   DATA_TYPES,
   DATASET_MARKED_STATES,
   type DatasetMarkedState,
@@ -267,7 +268,57 @@ export function createDataset(deps: DatasetDeps) {
     });
   }
 
-  return { writePartition, readLedger, readRawPage, markPartitions };
+  /**
+   * Removes the files of the selected partitions marked `deleted_at_source` (the study's setting
+   * asks for it) and keeps their rows, without files or figures, saying why. Others are left
+   * alone. Two turns under each partition's lock: the row first lets go of its files, then
+   * whatever under the partition's folder the row does not list goes (a writer that came in
+   * between keeps its own). A run that died between the two is finished by running it again.
+   * Answers the rows that let go of files.
+   */
+  async function removePartitions(selector: PartitionSelector): Promise<LedgerRow[]> {
+    const removed: LedgerRow[] = [];
+    const rows = await selectRows(db, selector);
+    for (const found of rows) {
+      if (found.state !== 'deleted_at_source') continue;
+      const key: DatasetPartitionKey = {
+        studyId: found.studyId,
+        participantId: found.participantId,
+        type: found.dataType,
+        date: found.date,
+      };
+      const cleared = await withPartitionLock(db, key, async (tx) => {
+        const current = await readRow(tx, key);
+        if (current?.state !== 'deleted_at_source') return null;
+        // No files listed: nothing to let go of (removed before, or never collected).
+        if (filesOf(current).length === 0) return { row: current, changed: false };
+        const row = await putRow(tx, {
+          ...current,
+          reason: COLLECTION_REASONS.removedAtSource,
+          version: null,
+          rowCount: 0,
+          rowsFile: null,
+          rawFiles: [],
+          steps: null,
+          wearMinutes: null,
+          restingHeartRateBpm: null,
+          sleepMinutes: null,
+          updatedAt: now(),
+        });
+        return { row, changed: true };
+      });
+      if (!cleared) continue;
+      const bucket = await bucketOf(key.studyId);
+      await withPartitionLock(db, key, async (tx) => {
+        const current = await readRow(tx, key);
+        await removeFiles(bucket, key, (object) => !current || !listedIn(current, object));
+      });
+      if (cleared.changed) removed.push(cleared.row);
+    }
+    return removed;
+  }
+
+  return { writePartition, readLedger, readRawPage, markPartitions, removePartitions };
 }
 
 export type Dataset = ReturnType<typeof createDataset>;

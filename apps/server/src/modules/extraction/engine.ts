@@ -73,7 +73,8 @@ const silent: ExtractionLog = { info: () => {}, warn: () => {} };
 
 export function createExtractionEngine(deps: ExtractionEngineDeps) {
   const { db, config, objectStore } = deps;
-  const quota = deps.quota ?? createDbQuota(db, config.extraction);
+  const quota =
+    deps.quota ?? createDbQuota(db, config.extraction, deps.log ? { log: deps.log } : {});
   const leaseTiming = deps.lease ?? DEFAULT_LEASE;
   const bucketOf = (studyId: string) =>
     `${config.storage.driver === 's3' ? config.storage.bucketPrefix : ''}${bucketNameForStudy(studyId)}`;

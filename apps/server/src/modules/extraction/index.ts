@@ -17,5 +17,10 @@ export {
   researchTypesOf,
 } from './plan.js';
 export { createProviderCall, type ProviderCall } from './provider-call.js';
-export { createDbQuota, type DbQuota } from './quota.js';
+export {
+  type AcquireOptions,
+  createDbQuota,
+  DailyBudgetSpent,
+  type DbQuota,
+} from './quota.js';
 export { type CallPages, type Cell, COLUMNS, tidyRows } from './tidy.js';

@@ -535,6 +535,7 @@ describe('direct enrolment', () => {
       allowSelfEnrollment: true,
       requireVerification: true,
       dataRetentionDays: 365,
+      removeDataDeletedAtSource: false,
     });
 
     const after = await post(

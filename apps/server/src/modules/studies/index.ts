@@ -11,6 +11,7 @@ export {
 export { studiesRoutes as routes } from './studies.routes.js';
 export {
   createStudiesService,
+  type DeletedDataPolicy,
   type StudiesService,
   type StudyAccess,
   studyBucket,

@@ -88,6 +88,18 @@ export async function updateStudy(
   return row;
 }
 
+/** A study's settings, deleted or not (collection may still be finishing a deleted study's work). */
+export async function settingsOf(
+  db: DbOrTx,
+  id: string,
+): Promise<StudyRow['settings'] | undefined> {
+  const [row] = await db
+    .select({ settings: studies.settings })
+    .from(studies)
+    .where(eq(studies.id, id));
+  return row?.settings;
+}
+
 export async function membershipOf(
   db: DbOrTx,
   studyId: string,

@@ -30,6 +30,19 @@ export {
 
 type StudyChanges = Parameters<typeof repo.updateStudy>[2];
 
+/** What happens to collected data a participant deletes in their Google account. */
+export type DeletedDataPolicy = 'keep' | 'remove';
+
+/** The settings an edit changed, with their new values (for the audit log: no personal data). */
+function changedSettings(study: repo.StudyRow, input: UpdateStudyInput) {
+  const changed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input.settings ?? {})) {
+    if (value !== undefined && study.settings[key as keyof typeof study.settings] !== value)
+      changed[key] = value;
+  }
+  return changed;
+}
+
 /**
  * The changed fields of an owner's edit. A study without a password takes a first one with no
  * current password; a current password sent anyway cannot match anything, so it is refused
@@ -76,6 +89,17 @@ export function createStudiesService(deps: StudiesDeps) {
 
     memberEmails: (studyId: string) => repo.memberEmails(db, studyId),
 
+    /**
+     * Whether data the participant deleted in their Google account leaves the study's dataset
+     * ('remove') or stays, marked ('keep'). Keep unless the study says otherwise, also for a study
+     * not found: nothing is removed on a doubt.
+     */
+    async deletedDataPolicy(studyId: string): Promise<DeletedDataPolicy> {
+      if (!isStudyId(studyId)) return 'keep';
+      const settings = await repo.settingsOf(db, studyId);
+      return settings?.removeDataDeletedAtSource === true ? 'remove' : 'keep';
+    },
+
     /** Remembers collaborator invitations sent from the study screen (for the dashboard list). */
     async recordCollaboratorInvitations(studyId: string, emails: string[], invitedBy: string) {
       for (const email of emails) await repo.recordInvitation(db, studyId, email, invitedBy, false);
@@ -118,6 +142,7 @@ export function createStudiesService(deps: StudiesDeps) {
           targetId: access.study.id,
           details: {
             fields: Object.keys(changes).map((k) => (k === 'passwordEncrypted' ? 'password' : k)),
+            ...(input.settings ? { settings: changedSettings(access.study, input) } : {}),
           },
           ip: ctx.ip,
         });

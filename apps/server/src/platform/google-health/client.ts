@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { GoogleHealthError, type RpcErrorBody, toError } from './errors.js';
+import { CallNotSent, GoogleHealthError, type RpcErrorBody, toError } from './errors.js';
 import { createOAuthGrants } from './oauth.js';
 import type {
   DailyRollUpRequest,
@@ -138,6 +138,8 @@ export function createGoogleHealthClient(
       } catch (error) {
         // The caller gave up (its own abort; our timeout is a TimeoutError): no retry.
         if (error instanceof Error && error.name === 'AbortError') throw error;
+        // Nothing was sent (the caller's quota said no): not a network failure.
+        if (error instanceof CallNotSent) throw error;
         // Network failure or timeout: transient like a 503.
         if (attempt + 1 >= retry.maxAttempts) {
           throw new GoogleHealthError('unavailable', 0, 'NETWORK', 'Google: no answer');

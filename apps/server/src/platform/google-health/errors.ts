@@ -23,6 +23,17 @@ export class GoogleHealthError extends Error {
   }
 }
 
+/**
+ * The caller's own fetch declined to send the request (nothing went to Google): the client passes
+ * it on as it is, never retried as a network failure nor turned into a GoogleHealthError.
+ */
+export class CallNotSent extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CallNotSent';
+  }
+}
+
 export interface RpcErrorBody {
   error?:
     | string

@@ -9,6 +9,7 @@ import {
   STUDY_MESSAGES,
 } from '@research/contracts';
 import type { FormEvent } from 'react';
+import { DeletedDataSettingField } from '../../../components/deleted-data-setting-field';
 import {
   FieldStack,
   FormDialog,
@@ -23,7 +24,11 @@ export interface CreateStudyForm {
   duration: string;
   password: string;
   collaborators: string;
+  /** The study's setting for data deleted in the participant's Google account. */
+  removeDataDeletedAtSource: boolean;
 }
+
+type CreateTextField = Exclude<keyof CreateStudyForm, 'removeDataDeletedAtSource'>;
 
 export const EMPTY_CREATE_FORM: CreateStudyForm = {
   name: '',
@@ -31,6 +36,7 @@ export const EMPTY_CREATE_FORM: CreateStudyForm = {
   duration: '',
   password: '',
   collaborators: '',
+  removeDataDeletedAtSource: DEFAULT_STUDY_SETTINGS.removeDataDeletedAtSource,
 };
 
 /** A password, when given, is at least 6 characters: Create stays disabled otherwise. */
@@ -40,7 +46,8 @@ function studyPasswordTooShort(password: string): boolean {
 
 /**
  * The create payload from the form: empty optional strings are left out,
- * collaborators are the comma-separated e-mails (trimmed, empties dropped), default settings.
+ * collaborators are the comma-separated e-mails (trimmed, empties dropped), default settings but
+ * the one the form asks about.
  */
 export function toCreatePayload(form: CreateStudyForm): CreateStudyInput {
   const optional = (value: string) => (value.trim() ? value.trim() : undefined);
@@ -50,11 +57,14 @@ export function toCreatePayload(form: CreateStudyForm): CreateStudyInput {
     duration: optional(form.duration),
     password: form.password ? form.password : undefined,
     collaborators: parseEmailList(form.collaborators),
-    settings: { ...DEFAULT_STUDY_SETTINGS },
+    settings: {
+      ...DEFAULT_STUDY_SETTINGS,
+      removeDataDeletedAtSource: form.removeDataDeletedAtSource,
+    },
   };
 }
 
-type CreateFormErrors = Partial<Record<keyof CreateStudyForm, string>>;
+type CreateFormErrors = Partial<Record<CreateTextField, string>>;
 
 /**
  * The rules the form breaks, per field, checked with the same schema the server uses; shown
@@ -68,7 +78,7 @@ export function createFormErrors(form: CreateStudyForm): CreateFormErrors {
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const field = issue.path[0];
-      const key: keyof CreateStudyForm =
+      const key: CreateTextField =
         field === 'description' || field === 'duration' || field === 'password'
           ? field
           : field === 'name'
@@ -90,12 +100,11 @@ export function CreateStudyDialog({
   onSubmit,
 }: PageFormDialogProps<CreateStudyForm>) {
   const [touched, setTouched] = useSubmitTried(open);
-  const set = (field: keyof CreateStudyForm) => (value: string) =>
-    onChange({ ...form, [field]: value });
+  const set = (field: CreateTextField) => (value: string) => onChange({ ...form, [field]: value });
   const passwordTooShort = studyPasswordTooShort(form.password);
   const errors = createFormErrors(form);
   // Shown after the first attempt to submit; the password rule shows while typing.
-  const shown = (field: keyof CreateStudyForm) => (touched ? errors[field] : undefined);
+  const shown = (field: CreateTextField) => (touched ? errors[field] : undefined);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -172,6 +181,11 @@ export function CreateStudyDialog({
             onChange={(e) => set('collaborators')(e.target.value)}
             disabled={busy}
             fullWidth
+          />
+          <DeletedDataSettingField
+            remove={form.removeDataDeletedAtSource}
+            onChange={(remove) => onChange({ ...form, removeDataDeletedAtSource: remove })}
+            disabled={busy}
           />
         </FieldStack>
       </FormDialogBody>

@@ -281,6 +281,9 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
         within(form).getByLabelText('Collaborator Emails'),
         ' bob@example.test, ,carol@example.test ,',
       );
+      await user.click(
+        within(form).getByRole('radio', { name: 'Remove it from the study’s dataset' }),
+      );
       await user.click(within(form).getByRole('button', { name: 'Create Study' }));
 
       const modal = await notification('Study Created');
@@ -291,7 +294,12 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
         name: 'Sleep',
         password: 'secret1',
         collaborators: ['bob@example.test', 'carol@example.test'],
-        settings: { allowSelfEnrollment: false, requireVerification: true, dataRetentionDays: 365 },
+        settings: {
+          allowSelfEnrollment: false,
+          requireVerification: true,
+          dataRetentionDays: 365,
+          removeDataDeletedAtSource: true,
+        },
       });
       await user.click(within(modal).getByRole('button', { name: 'Got it' }));
       expect(await screen.findByRole('article', { name: 'Sleep' })).toBeInTheDocument();
@@ -299,7 +307,13 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
       expect(screen.queryByRole('dialog', { name: 'Create New Study' })).toBeNull();
       // The form was cleared.
       await user.click(screen.getByRole('button', { name: 'Create Study' }));
-      expect(within(await dialog('Create New Study')).getByLabelText(/Study Name/)).toHaveValue('');
+      const again = await dialog('Create New Study');
+      expect(within(again).getByLabelText(/Study Name/)).toHaveValue('');
+      expect(
+        within(again).getByRole('radio', {
+          name: 'Keep our copy, marked as deleted at the source',
+        }),
+      ).toBeChecked();
     });
 
     it("shows the busy text, then 'Failed to Create Study' with the server message", async () => {
