@@ -64,7 +64,7 @@ const env: Record<string, string> = {
   EXTRACTION_PER_USER_PER_MINUTE: '300',
   // The figure is the extraction's alone: continuous collection's calls would share the quota.
   COLLECTION_ON_CONNECT: 'false',
-  COLLECTION_SWEEP_CRON: '',
+  COLLECTION_SWEEP_CRON: 'off',
   EXTRACTION_JOB_EXPIRE_SECONDS: '60',
   // One participant at a time per worker: the sandbox keeps 96 account-days of generated data,
   // and more participants in flight than that over 30 days each makes it regenerate them for

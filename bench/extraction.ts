@@ -115,7 +115,7 @@ const config = loadConfig({
   ...sandboxEnv(sandbox),
   // The figure is the extraction's alone: continuous collection's calls would share the quota.
   COLLECTION_ON_CONNECT: 'false',
-  COLLECTION_SWEEP_CRON: '',
+  COLLECTION_SWEEP_CRON: 'off',
   EXTRACTION_PER_USER_PER_MINUTE: String(PER_USER_PER_MINUTE),
   ...(process.env.EXTRACTION_CONCURRENCY
     ? { EXTRACTION_CONCURRENCY: process.env.EXTRACTION_CONCURRENCY }

@@ -66,7 +66,7 @@ export default defineConfig({
           // Continuous collection off: a backfill on connect would race the specs that revoke a
           // grant at Google and then expect an extraction run to meet the dead grant.
           COLLECTION_ON_CONNECT: 'false',
-          COLLECTION_SWEEP_CRON: '',
+          COLLECTION_SWEEP_CRON: 'off',
         },
       },
 });

@@ -63,6 +63,15 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ GOOGLE_HEALTH_WEBHOOK_SECRET: 'short' })).toThrow(ConfigError);
   });
 
+  it('sweeps hourly by default, also when the setting is empty, and not at all when it is off', () => {
+    expect(loadConfig({}).collection.sweepCron).toBe('0 * * * *');
+    expect(loadConfig({ COLLECTION_SWEEP_CRON: '' }).collection.sweepCron).toBe('0 * * * *');
+    expect(loadConfig({ COLLECTION_SWEEP_CRON: 'off' }).collection.sweepCron).toBeNull();
+    expect(loadConfig({ COLLECTION_SWEEP_CRON: '*/10 * * * *' }).collection.sweepCron).toBe(
+      '*/10 * * * *',
+    );
+  });
+
   it('hands a dead worker’s extraction job on after 30 minutes unless told otherwise', () => {
     expect(loadConfig({}).extraction.jobExpireSeconds).toBe(1800);
     expect(loadConfig({ EXTRACTION_JOB_EXPIRE_SECONDS: '60' }).extraction.jobExpireSeconds).toBe(

@@ -416,7 +416,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       jobExpireSeconds: env.EXTRACTION_JOB_EXPIRE_SECONDS,
     },
     collection: {
-      sweepCron: env.COLLECTION_SWEEP_CRON || null,
+      // `off` turns the sweep off (an empty value is "not set", hence the default).
+      sweepCron: env.COLLECTION_SWEEP_CRON === 'off' ? null : env.COLLECTION_SWEEP_CRON,
       restatementDays: env.COLLECTION_RESTATEMENT_DAYS,
       backfillDays: env.COLLECTION_BACKFILL_DAYS,
       concurrency: env.COLLECTION_CONCURRENCY,

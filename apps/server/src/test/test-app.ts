@@ -95,7 +95,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...(sandbox ? { TWILIO_BASE_URL: sandbox.httpUrl, GOOGLE_ISSUER: sandbox.issuer } : {}),
     // Continuous collection stays out of tests that do not ask for it: its calls would mix
     // with theirs.
-    COLLECTION_SWEEP_CRON: '',
+    COLLECTION_SWEEP_CRON: 'off',
     COLLECTION_ON_CONNECT: 'false',
     ...database.env,
     ...(database.env.DATABASE_URL && options.databaseUrl
