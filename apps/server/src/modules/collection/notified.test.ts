@@ -275,6 +275,12 @@ describe('a device sync announced by change notifications', () => {
     const latest = withData.reduce((date, r) => (r.date > date ? r.date : date), '');
     const summary = withData.find((r) => r.date === latest && r.dataType === 'activity_summary');
     const sleep = withData.find((r) => r.date === latest && r.dataType === 'sleep_log');
+    const heartRate = withData.find(
+      (r) => r.date === latest && r.dataType === 'heartrate_intraday_1sec',
+    );
+    const restingRate = ['heartrate_summary', 'heartrate_timeseries']
+      .map((type) => withData.find((r) => r.date === latest && r.dataType === type))
+      .find((r) => r?.restingHeartRateBpm != null);
 
     for (const token of [kit.world.owner.token, kit.world.collaborator.token]) {
       const after = await rowOf(token);
@@ -284,7 +290,10 @@ describe('a device sync announced by change notifications', () => {
       expect(after.latestDay?.partial).toBe(true);
       expect(after.latestDay?.steps).toBe(summary?.steps ?? null);
       expect(after.latestDay?.sleepMinutes).toBe(sleep?.sleepMinutes ?? null);
+      // Minutes worn from the day's own heart-rate samples, in the participant's civil day.
+      expect(after.latestDay?.wearMinutes).toBe(heartRate?.wearMinutes ?? null);
       expect(after.latestDay?.wearMinutes).toBeGreaterThan(0);
+      expect(after.latestDay?.restingHeartRateBpm).toBe(restingRate?.restingHeartRateBpm ?? null);
     }
 
     // An older answer (a session opened before this sync) does not move it back.
