@@ -13,7 +13,6 @@ export const DEVICE_SYNC_TEXTS = {
   /** Said of a day that is not over or that the device has not synced past: figures may grow. */
   soFar: 'so far',
   justNow: 'just now',
-  restingHeartRate: 'resting heart rate',
 } as const;
 
 const RELATIVE = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
