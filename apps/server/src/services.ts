@@ -5,6 +5,7 @@ import {
   createGoogleSignIn,
   createMasterService,
 } from './modules/auth/index.js';
+import { latestCollectedDays } from './modules/dataset/index.js';
 import { createEmailService } from './modules/email/index.js';
 import {
   createEnrolmentService,
@@ -61,6 +62,8 @@ export function createServices(platform: ServiceDeps, hooks: ServiceHooks = {}) 
       studies,
       revokeWearable: (participantId, actorId) =>
         wearables.revokeIfConnected(participantId, actorId),
+      // Injected: the dataset builds on extraction, which reads participants.
+      latestDays: (studyId, participantIds) => latestCollectedDays(db, studyId, participantIds),
     }),
     email: createEmailService({ db, config, messaging, studies }),
     wearables,

@@ -48,3 +48,18 @@ export const datasetPartitionKeySchema = z.object({
   date: isoDateSchema,
 });
 export type DatasetPartitionKey = z.infer<typeof datasetPartitionKeySchema>;
+
+/**
+ * A participant's latest day with collected data, as the Participants tab shows it: the day's
+ * figures from the ledger (null where no type gave one). `partial`: the day is not over, or the
+ * device has not synced past it, so the figures may still grow.
+ */
+export const collectedDaySchema = z.object({
+  date: isoDateSchema,
+  partial: z.boolean(),
+  steps: z.number().int().nullable(),
+  wearMinutes: z.number().int().nullable(),
+  restingHeartRateBpm: z.number().nullable(),
+  sleepMinutes: z.number().int().nullable(),
+});
+export type CollectedDay = z.infer<typeof collectedDaySchema>;

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { NAME_MAX_LENGTH } from '../constants.js';
 import { PARTICIPANT_LIST_MESSAGES, PARTICIPANT_MESSAGES } from '../texts/messages.js';
 import { emailSchema } from './common.js';
+import { collectedDaySchema } from './dataset.js';
 import { successSchema } from './errors.js';
 
 const PARTICIPANT_DISPLAY_STATUSES = ['active', 'inactive'] as const;
@@ -33,6 +34,10 @@ const participantRowSchema = z.object({
   tokenExpiresAt: z.string().nullable(),
   fitbitUserId: z.string().nullable(),
   displayStatus: z.enum(PARTICIPANT_DISPLAY_STATUSES),
+  /** The device's last sync as Google last reported it; null while unknown. */
+  lastDeviceSyncAt: z.string().nullable(),
+  /** The latest day continuous collection stored data for; null while there is none. */
+  latestDay: collectedDaySchema.nullable(),
 });
 export type ParticipantRow = z.infer<typeof participantRowSchema>;
 

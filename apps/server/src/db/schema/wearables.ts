@@ -42,6 +42,8 @@ export const wearableConnections = pgTable(
     connectedAt: timestamp('connected_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     lastReauthMailAt: timestamp('last_reauth_mail_at', { withTimezone: true }),
+    /** The device's last sync as Google's pairedDevices last reported it; only moves forward. */
+    lastDeviceSyncAt: timestamp('last_device_sync_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('wearable_connections_participant_provider_key').on(t.participantId, t.provider),

@@ -122,6 +122,8 @@ export function createCollect(deps: CollectDeps) {
       }
       const devices = await withToken((t) => client.listPairedDevices(t));
       syncedThrough = lastSync(devices.pairedDevices ?? []);
+      // The researcher's screen shows it ("Last synced"), whatever the days fetched below.
+      if (syncedThrough) await wearables.recordDeviceSync(target.participantId, syncedThrough);
     }
 
     async function fetchDay(dataType: DataType, date: string, daySignal?: AbortSignal) {

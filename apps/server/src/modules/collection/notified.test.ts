@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { COLLECTION_REASONS } from '@research/contracts';
+import { COLLECTION_REASONS, type ParticipantRow } from '@research/contracts';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -17,6 +17,7 @@ import { bearer } from '../../test/auth-helpers.js';
 import { useExtractionKit } from '../../test/extraction-kit.js';
 import { startTcpProxy, type TcpProxy } from '../../test/tcp-proxy.js';
 import { eventually } from '../../test/test-app.js';
+import { accountWith } from '../../test/wearables-kit.js';
 import { civilDateIn, createDataset, type LedgerRow } from '../dataset/index.js';
 import { addDays } from '../extraction/index.js';
 
@@ -317,6 +318,71 @@ describe('a device sync announced by change notifications', () => {
         ),
       );
     expect(audit.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  it("shows the Participants tab the device's last sync and the latest day's figures, to members only", async () => {
+    const account = 'notified.tab@gmail.test';
+    const participant = await connectedLongAgo(account);
+    const listed = async (token: string) => {
+      const res = await kit.app.inject({
+        method: 'GET',
+        url: `/api/studies/${kit.world.study.id}/participants`,
+        headers: bearer(token),
+        query: { search: participant.id },
+      });
+      return res;
+    };
+    const rowOf = async (token: string) => {
+      const res = await listed(token);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { participants: ParticipantRow[] }).participants[0] as ParticipantRow;
+    };
+    const before = await rowOf(kit.world.owner.token);
+    expect(before.lastDeviceSyncAt).toBeNull();
+    expect(before.latestDay).toBeNull();
+
+    const sent = kit.sandbox.health.sync(account, Date.now() - 2 * 3_600_000);
+    await settled(participant.id);
+    const rows = await ledger(participant.id);
+    const withData = rows.filter(
+      (r) => r.rowCount > 0 && ['complete', 'partial'].includes(r.state),
+    );
+    const latest = withData.reduce((date, r) => (r.date > date ? r.date : date), '');
+    const summary = withData.find((r) => r.date === latest && r.dataType === 'activity_summary');
+    const sleep = withData.find((r) => r.date === latest && r.dataType === 'sleep_log');
+    const heartRate = withData.find(
+      (r) => r.date === latest && r.dataType === 'heartrate_intraday_1sec',
+    );
+    const restingRate = ['heartrate_summary', 'heartrate_timeseries']
+      .map((type) => withData.find((r) => r.date === latest && r.dataType === type))
+      .find((r) => r?.restingHeartRateBpm != null);
+
+    for (const token of [kit.world.owner.token, kit.world.collaborator.token]) {
+      const after = await rowOf(token);
+      expect(after.lastDeviceSyncAt).toBe(new Date(sent.syncedUntil as string).toISOString());
+      expect(after.latestDay?.date).toBe(latest);
+      // The device has not synced past its last day: its figures may still grow.
+      expect(after.latestDay?.partial).toBe(true);
+      expect(after.latestDay?.steps).toBe(summary?.steps ?? null);
+      expect(after.latestDay?.sleepMinutes).toBe(sleep?.sleepMinutes ?? null);
+      // Minutes worn from the day's own heart-rate samples, in the participant's civil day.
+      expect(after.latestDay?.wearMinutes).toBe(heartRate?.wearMinutes ?? null);
+      expect(after.latestDay?.wearMinutes).toBeGreaterThan(0);
+      expect(after.latestDay?.restingHeartRateBpm).toBe(restingRate?.restingHeartRateBpm ?? null);
+    }
+
+    // An older answer (a session opened before this sync) does not move it back.
+    const older = new Date(Date.parse(sent.syncedUntil as string) - DAY_MS);
+    expect(await kit.app.services.wearables.recordDeviceSync(participant.id, older)).toBe(false);
+    expect((await rowOf(kit.world.owner.token)).lastDeviceSyncAt).toBe(
+      new Date(sent.syncedUntil as string).toISOString(),
+    );
+
+    // A researcher outside the study sees nothing of it.
+    const outsider = await accountWith(kit.app, 'approved');
+    const res = await listed(outsider.token);
+    expect(res.statusCode).toBe(403);
+    expect(res.body).not.toContain(participant.id);
   }, 120_000);
 });
 

@@ -91,6 +91,7 @@ export async function listParticipants(db: DbOrTx, studyId: string, page: Page<P
       tokenExpiresAt: authorization.tokenExpiresAt,
       providerUserId: authorization.providerUserId,
       displayStatus: authorization.displayStatus,
+      lastDeviceSyncAt: wearableConnections.lastDeviceSyncAt,
       totalCount: totalOf(participants, where),
     })
     .from(participants)

@@ -24,6 +24,7 @@ export function createEnrolledOperations({
   objectStore,
   studies,
   revokeWearable,
+  latestDays,
 }: ParticipantsDeps) {
   async function details({
     access,
@@ -78,6 +79,11 @@ export function createEnrolledOperations({
       page: repo.Page<ParticipantSort>,
     ): Promise<{ participants: ParticipantRow[]; totalCount: number }> {
       const { rows, totalCount } = await repo.listParticipants(db, access.study.id, page);
+      const days =
+        (await latestDays?.(
+          access.study.id,
+          rows.map((row) => row.participant.id),
+        )) ?? new Map();
       return {
         totalCount,
         participants: rows.map(({ participant: p, ...auth }) => ({
@@ -94,6 +100,8 @@ export function createEnrolledOperations({
           tokenExpiresAt: iso(auth.tokenExpiresAt),
           fitbitUserId: auth.providerUserId ?? null,
           displayStatus: auth.displayStatus,
+          lastDeviceSyncAt: iso(auth.lastDeviceSyncAt),
+          latestDay: days.get(p.id) ?? null,
         })),
       };
     },

@@ -1,3 +1,4 @@
+import type { CollectedDay } from '@research/contracts';
 import type { Db, DbOrTx } from '../../db/client.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
 import { recordAudit } from '../audit/index.js';
@@ -13,6 +14,8 @@ export interface ParticipantsDeps {
   studies: StudiesService;
   /** Revokes the participant's wearable grant at the provider (wearables service). */
   revokeWearable?: (participantId: string, actorId: string) => Promise<unknown>;
+  /** Each participant's latest collected day (the dataset's ledger); none when left out. */
+  latestDays?: (studyId: string, participantIds: string[]) => Promise<Map<string, CollectedDay>>;
 }
 
 export interface Actor {

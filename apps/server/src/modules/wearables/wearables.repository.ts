@@ -152,7 +152,12 @@ export async function upsertConnection(
     .values(values)
     .onConflictDoUpdate({
       target: [wearableConnections.participantId, wearableConnections.provider],
-      set: changes,
+      set: {
+        ...changes,
+        // Another Google account is another device: its last sync is not known yet.
+        lastDeviceSyncAt: sql`case when ${wearableConnections.healthUserId} = excluded.health_user_id
+          then ${wearableConnections.lastDeviceSyncAt} end`,
+      },
     })
     .returning();
   if (!row) throw new Error('wearable connection not stored');

@@ -14,6 +14,7 @@ import {
 } from '../../platform/google-health/index.js';
 import type { Messaging } from '../messaging/index.js';
 import { createConsentFlow } from './consent-flow.js';
+import { recordDeviceSync } from './device-sync.js';
 import { createSerializer } from './single-flight.js';
 import { refreshSingleFlight } from './token-refresh.js';
 import { revokeConnection, revokeStudyGrants } from './wearable-revocation.js';
@@ -100,6 +101,10 @@ export function createWearablesService(deps: WearablesDeps) {
     /** The connections continuous collection works on (active ones, or one participant's). */
     collectionTargets: (participantId?: string): Promise<repo.CollectionTarget[]> =>
       repo.collectionTargets(db, participantId),
+
+    /** The device's last sync, as collection learnt it; kept only when later than the stored one. */
+    recordDeviceSync: (participantId: string, at: Date): Promise<boolean> =>
+      recordDeviceSync(db, participantId, at),
 
     /** Revokes the grant at the provider and forgets the tokens. */
     revoke: (participantId: string, actorId: string | null): Promise<WearableStatus> =>

@@ -4,6 +4,7 @@ import MailOutline from '@mui/icons-material/MailOutline';
 import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
 import Button from '@mui/material/Button';
 import {
+  DEVICE_SYNC_TEXTS,
   PARTICIPANT_MESSAGES,
   type ParticipantRow,
   type ParticipantSort,
@@ -16,6 +17,7 @@ import { useDeleteParticipant } from '../api/delete-participant';
 import { useParticipants } from '../api/get-participants';
 import { useUpdateParticipant } from '../api/update-participant';
 import { ConfirmDialog } from './confirm-dialog';
+import { LastSynced, LatestDay } from './device-sync-cells';
 import { EditParticipantDialog, type EditParticipantValues } from './edit-participant-dialog';
 import { EmptyPanel } from './empty-panel';
 import { type Notify, notifyOutcome, requireSession } from './notify';
@@ -59,6 +61,15 @@ function columns(handlers: RowHandlers): readonly Column<ParticipantRow, Partici
     // The active/inactive status: the same expression `sort=status` orders by.
     rosterColumns.status(c.status, 'status', (row) => row.displayStatus, participantStatusColor),
     rosterColumns.date(c.enrolledAt, 'enrolledAt', (row) => row.enrolledAt),
+    {
+      label: DEVICE_SYNC_TEXTS.lastSynced,
+      render: (row) => <LastSynced at={row.lastDeviceSyncAt} />,
+      cellSx: { whiteSpace: 'nowrap' },
+    },
+    {
+      label: DEVICE_SYNC_TEXTS.latestDay,
+      render: (row) => <LatestDay day={row.latestDay} />,
+    },
     rosterColumns.actions(c.actions, (row) => <ParticipantActions row={row} {...handlers} />),
   ];
 }

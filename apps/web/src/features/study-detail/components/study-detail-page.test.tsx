@@ -41,6 +41,8 @@ const PARTICIPANT: ParticipantRow = {
   fitbitUserId: null,
   // As the server computes it: authorized, but the grant expired.
   displayStatus: 'inactive',
+  lastDeviceSyncAt: null,
+  latestDay: null,
 };
 
 const PENDING: PendingParticipant[] = [

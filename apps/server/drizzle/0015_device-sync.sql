@@ -1,0 +1,1 @@
+ALTER TABLE "wearable_connections" ADD COLUMN "last_device_sync_at" timestamp with time zone;
