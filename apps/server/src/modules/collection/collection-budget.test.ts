@@ -2,6 +2,7 @@ import type { DataType } from '@research/contracts';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { extractionQuotaWindows, participants } from '../../db/schema/index.js';
+import { collectionBase } from '../../test/collection-kit.js';
 import { useExtractionKit } from '../../test/extraction-kit.js';
 import { createDataset } from '../dataset/index.js';
 import { createDbQuota, DailyBudgetSpent } from '../extraction/index.js';
@@ -29,6 +30,7 @@ function budgetedCollection(budget: number) {
     bucketOf: app.extraction.bucketOf,
   });
   const collection = createCollection({
+    ...collectionBase(app),
     config: { ...config, collection: { ...config.collection, restatementDays: 3 } },
     dataset,
     wearables: app.services.wearables,

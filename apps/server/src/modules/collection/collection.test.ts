@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { participants, wearableConnections } from '../../db/schema/index.js';
 import { startJobQueue } from '../../platform/jobs.js';
+import { collectionBase } from '../../test/collection-kit.js';
 import { useExtractionKit } from '../../test/extraction-kit.js';
 import { createTestApp, eventually } from '../../test/test-app.js';
 import {
@@ -34,12 +35,7 @@ function ownCollection(
   const requests: string[] = [];
   let onRequest: (n: number) => void = () => {};
   const collection = createCollection({
-    db: app.platform.db,
-    work: {
-      pending: app.healthNotifications.pendingWork,
-      finish: app.healthNotifications.finishWork,
-      connectionsWithPendingWork: app.healthNotifications.connectionsWithPendingWork,
-    },
+    ...collectionBase(app),
     config: {
       ...config,
       collection: {
@@ -466,6 +462,7 @@ describe('a connection job whose worker dies', () => {
       });
       let requests = 0;
       const collection = createCollection({
+        ...collectionBase(app),
         config,
         dataset,
         wearables: app.services.wearables,

@@ -94,19 +94,16 @@ const workOf = async (participantId: string) =>
 /** Waits until every notification sent is delivered and resolved, and all its work done. */
 async function settled(participantId: string) {
   await kit.sandbox.health.webhooks.settled(30_000);
-  return eventually(
-    async () => {
-      const unresolved = await kit.app.platform.db
-        .select({ id: healthNotifications.id })
-        .from(healthNotifications)
-        .where(isNull(healthNotifications.resolvedAt));
-      const work = await workOf(participantId);
-      return unresolved.length === 0 && work.length > 0 && work.every((row) => row.state === 'done')
-        ? work
-        : undefined;
-    },
-    { timeoutMs: 60_000 },
-  );
+  return eventually(async () => {
+    const unresolved = await kit.app.platform.db
+      .select({ id: healthNotifications.id })
+      .from(healthNotifications)
+      .where(isNull(healthNotifications.resolvedAt));
+    const work = await workOf(participantId);
+    return unresolved.length === 0 && work.length > 0 && work.every((row) => row.state === 'done')
+      ? work
+      : undefined;
+  }, 60_000);
 }
 
 const stepsDays = (rows: LedgerRow[]) =>
