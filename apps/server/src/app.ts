@@ -224,6 +224,7 @@ function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
     quota: extraction.quota,
     jobs: startedJobs,
     retry: { limit: Math.min(retry.limit, 3), delaySeconds: retry.delaySeconds },
+    ...(config.collection.types ? { types: config.collection.types } : {}),
     work: {
       pending: healthNotifications.pendingWork,
       finish: healthNotifications.finishWork,
