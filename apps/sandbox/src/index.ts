@@ -40,6 +40,7 @@ export {
   hasHealthProfile,
   healthIdentity,
   restingHeartRate,
+  setGeneratedDaysCache,
   sleepSession,
   timeZoneAt,
   utcOffsetAt,
