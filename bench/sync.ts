@@ -62,6 +62,7 @@ const QUOTA = 300;
 
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'wrp-bench-sync-'));
 const profileDir = path.join(tmp, 'profiles');
+const backfillProfileDir = path.join(tmp, 'profiles-backfill');
 const sandbox = await spawnSandbox({
   dataDir: path.join(tmp, 'sandbox'),
   ports: { http: PORT + 1, smtp: PORT + 2 },
@@ -210,6 +211,9 @@ try {
     `select state, count(*)::int as n from pgboss.job where name = 'collection-notified' group by state`,
   );
 
+  const byDate = new Map<string, number>();
+  for (const p of ledger)
+    byDate.set(`${p.date} ${p.state}`, (byDate.get(`${p.date} ${p.state}`) ?? 0) + 1);
   const latFirst: number[] = [];
   const latLast: number[] = [];
   const states = new Map<string, number>();
@@ -323,6 +327,7 @@ try {
     today,
     quota: QUOTA,
     log,
+    profileDir: backfillProfileDir,
   });
 
   // ---- 4. Profiles of the workers during (1) ----------------------------------------------
@@ -341,6 +346,12 @@ try {
     `   partitions: ${ledger.length} (${[...states].map(([s, n]) => `${s} ${n}`).join(', ')}); expected from the work rows ${expected.keys.size}; missing ${missing.length}, unexpected ${extra.length}, without a notification ${noNotification}`,
   );
   console.log(
+    `   by day: ${[...byDate]
+      .sort()
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')}`,
+  );
+  console.log(
     `   latency notification received → partition written, from the first notification of its types: p50 ${percentile(latFirst, 50).toFixed(1)} s, p99 ${percentile(latFirst, 99).toFixed(1)} s, max ${percentile(latFirst, 100).toFixed(1)} s (budget p99 ≤ 60 s: ${percentile(latFirst, 99) <= 60 ? 'met' : 'NOT met'})`,
   );
   console.log(
@@ -352,12 +363,14 @@ try {
   console.log(
     `   bucket: ${bucket.objects} objects; ledger files missing ${bucket.missing}, listed twice ${bucket.listedTwice}, objects no partition lists ${bucket.unlisted}`,
   );
-  console.log(`\n2. Calls per participant-day (${participantDays} participant-days)`);
   console.log(
-    `   real (sandbox count): ${calls} (${(calls / participantDays).toFixed(2)} each; ${refused} refused with 429)`,
+    `\n2. Calls per participant-day (${PARTICIPANTS} synced days; the notifications name ${participantDays} participant-days)`,
   );
   console.log(
-    `   planned (callsFor of the notified types and days): ${planned} (${(planned / participantDays).toFixed(2)}); with the pages the data needs (clean fetch): ${pages}`,
+    `   real (sandbox count): ${calls} (${(calls / PARTICIPANTS).toFixed(2)} a synced day; ${refused} refused with 429)`,
+  );
+  console.log(
+    `   planned (callsFor of the notified types and days): ${planned} (${(planned / PARTICIPANTS).toFixed(2)} a synced day); with the pages the data needs (clean fetch): ${pages} (${(pages / PARTICIPANTS).toFixed(2)})`,
   );
   console.log(
     `   ratio: ${(calls / planned).toFixed(3)} × planned, ${(calls / pages).toFixed(3)} × planned with pages (budget ≤ 1.1: ${calls / pages <= 1.1 ? 'met' : 'NOT met'})`,
@@ -365,8 +378,14 @@ try {
   backfill.print();
   for (const { file, profile } of profiles) {
     printSummary(
-      `${path.basename(file)} — the last ${seconds(windowUs / 1000)} s (the sync to the workers' stop)`,
+      `(1) ${path.basename(file)} — the last ${seconds(windowUs / 1000)} s (the sync to the workers' stop)`,
       summarize(lastWindow(profile, windowUs), 15),
+    );
+  }
+  for (const { file, profile } of await readProfiles(backfillProfileDir)) {
+    printSummary(
+      `(3) ${path.basename(file)} — the last ${seconds(backfill.windowMs)} s (the backfill)`,
+      summarize(lastWindow(profile, backfill.windowMs * 1000), 15),
     );
   }
   console.log(

@@ -41,6 +41,8 @@ export async function runBackfill(deps: {
   today: string;
   quota: number;
   log: (text: string) => void;
+  /** Where the workers write their CPU profiles. */
+  profileDir: string;
 }) {
   const { app, pool, env } = await deps.appOn('sync_backfill', {
     COLLECTION_ON_CONNECT: 'true',
@@ -69,7 +71,7 @@ export async function runBackfill(deps: {
   let firstReady = Number.POSITIVE_INFINITY;
   await Promise.all(
     ['backfill worker 1', 'backfill worker 2'].map((name) =>
-      pool3.start(name).then(() => {
+      pool3.start(name, { profileDir: deps.profileDir }).then(() => {
         firstReady = Math.min(firstReady, performance.now());
       }),
     ),
@@ -96,6 +98,7 @@ export async function runBackfill(deps: {
   }
   const after = await deps.usage();
   await pool3.stopAll();
+  const windowMs = performance.now() - firstReady;
   const { rows: states } = await pool.query(
     `select state, count(*)::int as n from dataset_partitions where study_id = $1 group by state`,
     [world.study.id],
@@ -127,6 +130,8 @@ export async function runBackfill(deps: {
   const wall = finished ? elapsed : (elapsed * perDay * PARTICIPANTS) / Math.max(1, calls);
   void t0;
   return {
+    /** From the first worker's start to the workers' stop. */
+    windowMs,
     print() {
       console.log(
         `\n3. Backfill: ${PARTICIPANTS} participants × ${DAYS} days × ${DAILY_TYPES.length} types (${DAILY_TYPES.join(', ')}), ${deps.quota}/min/user, two workers × ${Math.ceil(PARTICIPANTS / 2)} participants`,
