@@ -7,8 +7,16 @@ import { freePort } from './ports.js';
  * own: its CPU (generating tens of thousands of heart-rate samples a page) is Google's, not the
  * engine's. Resolves once it listens.
  */
-export async function spawnSandbox(options: { dataDir: string; nodeArgs?: string[] }) {
-  const [httpPort, smtpPort] = [await freePort(), await freePort()];
+export async function spawnSandbox(options: {
+  dataDir: string;
+  nodeArgs?: string[];
+  /** Ports to listen on (default: free ones the OS picks). */
+  ports?: { http: number; smtp: number };
+  env?: Record<string, string>;
+}) {
+  const [httpPort, smtpPort] = options.ports
+    ? [options.ports.http, options.ports.smtp]
+    : [await freePort(), await freePort()];
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -21,6 +29,7 @@ export async function spawnSandbox(options: { dataDir: string; nodeArgs?: string
     {
       env: {
         ...process.env,
+        ...options.env,
         SANDBOX_PORT: String(httpPort),
         SANDBOX_SMTP_PORT: String(smtpPort),
         DATA_DIR: options.dataDir,

@@ -8,7 +8,7 @@ import { DEFAULT_HEALTH_CONTROLS, type HealthControls } from './health/controls.
 import { Deliveries, type DeliveryState, type DeliveryView } from './health/deliveries.js';
 import { Faults } from './health/faults.js';
 import { registerLegacyFitbit } from './health/legacy-fitbit.js';
-import { Quota } from './health/quota.js';
+import { Quota, type QuotaUsage } from './health/quota.js';
 import { type HealthRequest, RequestLog } from './health/request-log.js';
 import { registerResourceServer } from './health/resource-server.js';
 import {
@@ -41,6 +41,7 @@ export {
   hasHealthProfile,
   healthIdentity,
   restingHeartRate,
+  setGeneratedDaysCache,
   sleepSession,
   timeZoneAt,
   utcOffsetAt,
@@ -49,6 +50,7 @@ export { pointsOfUnit } from './health/data-points.js';
 export { DATA_TYPES } from './health/data-types.js';
 export type { DeliveryAttempt, DeliveryState, DeliveryView } from './health/deliveries.js';
 export { type CivilDayTotals, civilDayTotals } from './health/expected.js';
+export type { QuotaUsage } from './health/quota.js';
 export type { HealthRequest } from './health/request-log.js';
 export { UNBOUNDED_LOOKBACK_DAYS } from './health/resource-server.js';
 export type { CloudProject, ServiceAccountKeyFile } from './health/service-account.js';
@@ -121,6 +123,11 @@ export interface HealthHandle {
   /** Changes some knobs; returns all of them. */
   setControls(update: Partial<HealthControls>): HealthControls;
   resetControls(): HealthControls;
+  /**
+   * Health API requests per health user id since the start (or `resetControls`): served, and
+   * refused with 429 by the quota. Also `GET /__admin/health/usage`.
+   */
+  usage(): Record<string, QuotaUsage>;
   /**
    * Revokes every live grant of the account, as Google account settings → Connections does;
    * subscribers get DELETE notifications for the types the grants covered.
@@ -275,6 +282,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     controls: () => ({ ...controls, clockOffsetMs: clock.offsetMs }),
     setControls,
     revoke: (email) => hub.revoke(email),
+    usage: () => quota.usage(),
   });
   registerWebhookAdmin(app, {
     serviceAccountKey: () => serviceAccount.keyFile(issuer),
@@ -342,6 +350,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       quota.reset();
       return { ...controls };
     },
+    usage: () => quota.usage(),
     revoke: (email) => hub.revoke(email).revoked,
     sync: (email, until) =>
       hub.sync(

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { SANDBOX_DEFAULTS, startSandbox } from './index.js';
+import { SANDBOX_DEFAULTS, setGeneratedDaysCache, startSandbox } from './index.js';
 
 function port(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -20,6 +20,10 @@ async function main(): Promise<void> {
   } catch (error) {
     console.error(`sandbox: ${(error as Error).message}`);
     process.exit(1);
+  }
+  // Benchmarks of many people over months keep more generated days (about 180 KB each).
+  if (process.env.SANDBOX_GENERATED_DAYS_CACHE) {
+    setGeneratedDaysCache(Number(process.env.SANDBOX_GENERATED_DAYS_CACHE));
   }
   const dataDir = join(resolve(process.env.DATA_DIR || './data'), 'sandbox');
   const sandbox = await startSandbox({

@@ -233,6 +233,7 @@ function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
     retry: { limit: Math.min(retry.limit, 3), delaySeconds: retry.delaySeconds },
     removesDeletedData: async (studyId) =>
       (await services.studies.deletedDataPolicy(studyId)) === 'remove',
+    ...(config.collection.types ? { types: config.collection.types } : {}),
     work: {
       pending: healthNotifications.pendingWork,
       finish: healthNotifications.finishWork,

@@ -95,6 +95,16 @@ describe('loadConfig', () => {
     );
   });
 
+  it('collects every type but the profile unless COLLECTION_TYPES names some', () => {
+    expect(loadConfig({}).collection.types).toBeNull();
+    expect(
+      loadConfig({ COLLECTION_TYPES: 'activity_summary, sleep_log,activity_summary' }).collection
+        .types,
+    ).toEqual(['activity_summary', 'sleep_log']);
+    expect(() => loadConfig({ COLLECTION_TYPES: 'profile' })).toThrow(/COLLECTION_TYPES/);
+    expect(() => loadConfig({ COLLECTION_TYPES: 'steps' })).toThrow(/COLLECTION_TYPES/);
+  });
+
   it('treats empty strings as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', PORT: '' }).database.kind).toBe('pglite');
   });

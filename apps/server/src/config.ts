@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DATA_TYPES, type DataType } from '@research/contracts';
 import { z } from 'zod';
 
 /**
@@ -141,6 +142,31 @@ const envSchema = z.object({
   COLLECTION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   /** Whether a new connection queues its backfill from enrolment at once (else: next sweep). */
   COLLECTION_ON_CONNECT: bool.default(true),
+  /** The research types collected (comma-separated); unset: every type but the profile. */
+  COLLECTION_TYPES: z
+    .string()
+    .trim()
+    .transform((v) => [
+      ...new Set(
+        v
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(
+      z
+        .array(
+          z.enum(
+            DATA_TYPES.filter((t) => t !== 'profile'),
+            {
+              error: `must list research types (${DATA_TYPES.filter((t) => t !== 'profile').join(', ')})`,
+            },
+          ),
+        )
+        .min(1),
+    )
+    .optional(),
 });
 
 export type Env = z.input<typeof envSchema>;
@@ -256,6 +282,8 @@ export interface AppConfig {
     backfillDays: number;
     concurrency: number;
     onConnect: boolean;
+    /** The research types collected; null: every type but the profile. */
+    types: DataType[] | null;
   };
 }
 
@@ -422,6 +450,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       backfillDays: env.COLLECTION_BACKFILL_DAYS,
       concurrency: env.COLLECTION_CONCURRENCY,
       onConnect: env.COLLECTION_ON_CONNECT,
+      types: env.COLLECTION_TYPES ?? null,
     },
   };
 }

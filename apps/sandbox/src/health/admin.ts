@@ -1,11 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type HealthControls, parseControls } from './controls.js';
+import type { QuotaUsage } from './quota.js';
 
 export interface AdminTarget {
   controls(): HealthControls;
   setControls(update: Partial<HealthControls>): HealthControls;
   /** Revokes the account's grants; DELETE notifications follow for the types they covered. */
   revoke(email: string): { revoked: number; notifications: number };
+  /** Requests served and refused per health user id so far. */
+  usage(): Record<string, QuotaUsage>;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -18,7 +21,8 @@ export function fromLoopback(request: FastifyRequest): boolean {
 /**
  * `GET|POST /__admin/health` reads or changes the knobs (latency, fault rates, quotas, Testing mode,
  * clock offset); `POST /__admin/health/revoke {email}` removes an account's connections, as a person
- * would in their Google account settings.
+ * would in their Google account settings; `GET /__admin/health/usage` counts each user's Health API
+ * requests (served, and refused by the quota) since the start or the last reset of the knobs.
  */
 export function registerHealthAdmin(app: FastifyInstance, target: AdminTarget): void {
   app.get('/__admin/health', async (request, reply) => {
@@ -31,6 +35,11 @@ export function registerHealthAdmin(app: FastifyInstance, target: AdminTarget): 
     const parsed = parseControls(request.body ?? {});
     if (!parsed.ok) return reply.code(400).send({ error: parsed.error });
     return target.setControls(parsed.value);
+  });
+
+  app.get('/__admin/health/usage', async (request, reply) => {
+    if (!fromLoopback(request)) return reply.code(403).send({ error: 'loopback only' });
+    return { users: target.usage() };
   });
 
   app.post('/__admin/health/revoke', async (request, reply) => {

@@ -566,6 +566,14 @@ describe('limits and faults', () => {
     expect((await get('/v4/users/me/identity')).status).toBe(200);
     sandbox.health.clock.advance(60_000);
     expect((await get('/v4/users/me/identity', tokens.access_token)).status).toBe(200);
+
+    // The usage counts every request the quota served or refused, per user, across minutes.
+    const { healthUserId } = healthIdentity('busy.user@example.test');
+    const usage = await fetch(`${sandbox.httpUrl}/__admin/health/usage`);
+    expect(
+      ((await usage.json()) as { users: Record<string, unknown> }).users[healthUserId],
+    ).toEqual({ requests: 301, refused: 2 });
+    expect(sandbox.health.usage()[healthUserId]).toEqual({ requests: 301, refused: 2 });
   });
 
   it('applies a per-project limit and injected 500/503 answers', async () => {

@@ -9,6 +9,14 @@ import { DailyBudgetSpent } from '../extraction/index.js';
  * queued beside a sweep's) adds nothing.
  */
 
+/**
+ * A sync's notifications arrive together, one per Google type: the participant's job starts this
+ * long after the first, so that one job reads them all. Started at once, it would read the first
+ * few and a second job the rest: the session's calls twice, and a type read by several Google
+ * types (the daily summary reads nine) fetched again.
+ */
+export const NOTIFIED_GATHER_SECONDS = 5;
+
 export interface CollectionJobHandlers {
   sweep: () => Promise<void>;
   connection: (participantId: string, trigger: { kind: 'sweep'; id?: string }) => Promise<void>;
@@ -84,9 +92,12 @@ export function createCollectionJobs(deps: {
     job: typeof connectionJob | typeof notifiedJob,
     data: T,
     singletonKey: string,
+    startAfter?: number,
   ) {
     try {
-      await deps.jobs().send(job as never, data as never, { singletonKey });
+      await deps
+        .jobs()
+        .send(job as never, data as never, { singletonKey, ...(startAfter ? { startAfter } : {}) });
       return true;
     } catch (error) {
       if (error instanceof Error && error.message.includes('was not queued')) return false;
@@ -102,9 +113,9 @@ export function createCollectionJobs(deps: {
       `collection:${participantId}`,
     );
 
-  /** The participant's notification job, unless one is already queued. */
+  /** The participant's notification job, unless one is already queued (then it gathers this). */
   const queueNotified = (participantId: string) =>
-    sendOnce(notifiedJob, { participantId }, `notified:${participantId}`);
+    sendOnce(notifiedJob, { participantId }, `notified:${participantId}`, NOTIFIED_GATHER_SECONDS);
 
   return { sweepJob, connectionJob, notifiedJob, queueConnection, queueNotified };
 }

@@ -155,6 +155,22 @@ describe('a device sync announced by change notifications', () => {
     expect(again?.rowsFile?.sha256).toBe(day.rowsFile?.sha256);
   }, 120_000);
 
+  it('fetches what one sync announced once: each page of each notified day is one request', async () => {
+    const account = 'notified.once@gmail.test';
+    const participant = await connectedLongAgo(account);
+    const { healthUserId } = await connectionOf(participant.id);
+    const before = kit.sandbox.health.usage()[healthUserId]?.requests ?? 0;
+    // One day: the sync announces a dozen Google types, nine of which the daily summary reads.
+    kit.sandbox.health.sync(account, Date.now() - 9 * DAY_MS);
+    await settled(participant.id);
+    const rows = await ledger(participant.id);
+    expect(rows.length).toBeGreaterThan(0);
+    const pages = rows.reduce((sum, row) => sum + row.rawFiles.length, 0);
+    // The pages kept, plus the session's settings and paired devices: nothing fetched twice.
+    const requests = (kit.sandbox.health.usage()[healthUserId]?.requests ?? 0) - before;
+    expect(requests).toBe(pages + 2);
+  }, 120_000);
+
   it('takes a duplicate or an older notification arriving late as "fetch again": the ledger keeps the newest data', async () => {
     const account = 'notified.reorder@gmail.test';
     const participant = await connectedLongAgo(account);

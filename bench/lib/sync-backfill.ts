@@ -1,0 +1,153 @@
+import type { DataType } from '@research/contracts';
+import { eq } from 'drizzle-orm';
+import type pg from 'pg';
+import type { buildApp } from '../../apps/server/src/app.js';
+import { participants } from '../../apps/server/src/db/schema/index.js';
+import { COLLECTED_TYPES } from '../../apps/server/src/modules/collection/index.js';
+import { addDays } from '../../apps/server/src/modules/extraction/index.js';
+import { studyWithParticipants } from '../../apps/server/src/test/wearables-kit.js';
+import { midnightIn, plannedCalls } from './sync-checks.js';
+import type { createWorkerPool } from './worker-process.js';
+
+/**
+ * Part 3 of bench/sync.ts: new connections whose enrolment lies 90 days back, each backfilled by
+ * its connection job (`COLLECTION_ON_CONNECT`, `COLLECTION_BACKFILL_DAYS` 90) over the daily and
+ * summary types (`COLLECTION_TYPES`), by two worker processes started once all are connected.
+ */
+
+const PARTICIPANTS = Number(process.env.BENCH_BACKFILL_PARTICIPANTS ?? 100);
+const DAYS = 90;
+const CAP_S = Number(process.env.BENCH_BACKFILL_CAP_S ?? 300);
+/** Every collected type but the minute and second ones. */
+export const DAILY_TYPES: DataType[] = COLLECTED_TYPES.filter((t) => !t.includes('intraday'));
+/** A connection's session: its settings and paired devices (time zone, last sync). */
+const SESSION_CALLS = 2;
+
+type App = Awaited<ReturnType<typeof buildApp>>;
+
+export async function runBackfill(deps: {
+  appOn: (
+    name: string,
+    env: Record<string, string>,
+  ) => Promise<{ app: App; pool: pg.Pool; env: Record<string, string> }>;
+  workers: (env: Record<string, string>) => ReturnType<typeof createWorkerPool>;
+  connectAll: (
+    app: App,
+    world: Awaited<ReturnType<typeof studyWithParticipants>>,
+    accounts: string[],
+  ) => Promise<string[]>;
+  usage: () => Promise<Record<string, { requests: number; refused: number }>>;
+  tz: string;
+  today: string;
+  quota: number;
+  log: (text: string) => void;
+  /** Where the workers write their CPU profiles. */
+  profileDir: string;
+}) {
+  const { app, pool, env } = await deps.appOn('sync_backfill', {
+    COLLECTION_ON_CONNECT: 'true',
+    COLLECTION_TYPES: DAILY_TYPES.join(','),
+    COLLECTION_BACKFILL_DAYS: String(DAYS),
+    // Every participant in flight at once: the quota, not the workers' slots, is to bound it.
+    COLLECTION_CONCURRENCY: String(Math.ceil(PARTICIPANTS / 2)),
+  });
+  const world = await studyWithParticipants(app);
+  const accounts = Array.from(
+    { length: PARTICIPANTS },
+    (_, i) => `bench.backfill.${String(i + 1).padStart(3, '0')}@gmail.test`,
+  );
+  // Their connection jobs are queued as they connect; no worker runs yet.
+  await deps.connectAll(app, world, accounts);
+  const first = addDays(deps.today, -(DAYS - 1));
+  await app.platform.db
+    .update(participants)
+    .set({ enrolledAt: new Date(midnightIn(deps.tz, first) + 3_600_000) })
+    .where(eq(participants.studyId, world.study.id));
+  deps.log(`${PARTICIPANTS} backfill participants connected; ${DAYS} days ${first}…${deps.today}.`);
+
+  const before = await deps.usage();
+  const pool3 = deps.workers(env);
+  const t0 = performance.now();
+  let firstReady = Number.POSITIVE_INFINITY;
+  await Promise.all(
+    ['backfill worker 1', 'backfill worker 2'].map((name) =>
+      pool3.start(name, { profileDir: deps.profileDir }).then(() => {
+        firstReady = Math.min(firstReady, performance.now());
+      }),
+    ),
+  );
+  const expected = PARTICIPANTS * DAYS * DAILY_TYPES.length;
+  let done = 0;
+  let finished = false;
+  let elapsed = 0;
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 2_000));
+    const { rows } = await pool.query(
+      `select (select count(*) from dataset_partitions where study_id = $1)::int as partitions,
+              (select count(*) from pgboss.job where name = 'collection-connection'
+                 and state in ('created', 'retry', 'active'))::int as open`,
+      [world.study.id],
+    );
+    done = rows[0].partitions;
+    elapsed = (performance.now() - firstReady) / 1000;
+    if (rows[0].open === 0 && done > 0) {
+      finished = true;
+      break;
+    }
+    if (elapsed > CAP_S) break;
+  }
+  const after = await deps.usage();
+  await pool3.stopAll();
+  const windowMs = performance.now() - firstReady;
+  const { rows: states } = await pool.query(
+    `select state, count(*)::int as n from dataset_partitions where study_id = $1 group by state`,
+    [world.study.id],
+  );
+  const { rows: conns } = await pool.query(
+    'select health_user_id from wearable_connections where study_id = $1',
+    [world.study.id],
+  );
+  const perUser = conns.map(
+    (c) => (after[c.health_user_id]?.requests ?? 0) - (before[c.health_user_id]?.requests ?? 0),
+  );
+  const refused = conns.reduce(
+    (sum, c) =>
+      sum + (after[c.health_user_id]?.refused ?? 0) - (before[c.health_user_id]?.refused ?? 0),
+    0,
+  );
+  const calls = perUser.reduce((a, b) => a + b, 0);
+
+  // The minimum: one participant's calls at the quota (all participants in parallel).
+  const dates = Array.from({ length: DAYS }, (_, i) => addDays(first, i));
+  const perDay =
+    SESSION_CALLS +
+    DAILY_TYPES.reduce((sum, t) => sum + dates.reduce((s, d) => s + plannedCalls(t, d, d), 0), 0);
+  const ranged =
+    SESSION_CALLS + DAILY_TYPES.reduce((sum, t) => sum + plannedCalls(t, first, deps.today), 0);
+  const minutes = (n: number) => (n / deps.quota) * 60;
+  // Not done: projected from the calls made so far (partitions of the nine-call summary come
+  // first, so their count would overstate the rest).
+  const wall = finished ? elapsed : (elapsed * perDay * PARTICIPANTS) / Math.max(1, calls);
+  void t0;
+  return {
+    /** From the first worker's start to the workers' stop. */
+    windowMs,
+    print() {
+      console.log(
+        `\n3. Backfill: ${PARTICIPANTS} participants × ${DAYS} days × ${DAILY_TYPES.length} types (${DAILY_TYPES.join(', ')}), ${deps.quota}/min/user, two workers × ${Math.ceil(PARTICIPANTS / 2)} participants`,
+      );
+      console.log(
+        `   ${finished ? 'done' : `NOT done within the ${CAP_S} s cap`}: ${done} of ${expected} partitions (${states.map((r) => `${r.state} ${r.n}`).join(', ')}) in ${elapsed.toFixed(1)} s from the first worker's start${finished ? '' : `; projected from the calls made (${calls} of ${perDay * PARTICIPANTS}): ${wall.toFixed(0)} s`}`,
+      );
+      console.log(
+        `   calls (sandbox count): ${calls}, busiest participant ${Math.max(...perUser)}, ${refused} refused with 429`,
+      );
+      console.log(
+        `   quota-bound minimum of the calls collection plans (a day at a time): ${perDay} a participant → ${minutes(perDay).toFixed(1)} s; ratio ${(wall / minutes(perDay)).toFixed(2)} × (budget ≤ 1.2: ${wall / minutes(perDay) <= 1.2 ? 'met' : 'NOT met'})`,
+      );
+      console.log(
+        `   quota-bound minimum of the extraction planner's range calls (callsFor over ${first}…${deps.today}): ${ranged} a participant → ${minutes(ranged).toFixed(1)} s; ratio ${(wall / minutes(ranged)).toFixed(2)} ×`,
+      );
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Worker processes as `npm run start:worker` runs them (apps/server/src/worker.ts), optionally
+ * under `node --cpu-prof` (the profile is written when the process exits).
+ */
+export function createWorkerPool(env: Record<string, string>) {
+  const root = fileURLToPath(new URL('../..', import.meta.url));
+  const workers = new Set<ChildProcess>();
+
+  /** Starts one; resolves once it consumes jobs. */
+  async function start(name: string, options: { profileDir?: string } = {}) {
+    const child = spawn(
+      process.execPath,
+      [
+        ...(options.profileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`] : []),
+        '--import',
+        'tsx',
+        '--conditions=source',
+        'apps/server/src/worker.ts',
+      ],
+      {
+        cwd: root,
+        env: { ...process.env, ...env, RUN_WORKERS: 'true', LOG_LEVEL: 'info' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    child.stderr?.on('data', (d: Buffer) => process.stderr.write(`[${name}] ${d}`));
+    workers.add(child);
+    child.on('exit', () => workers.delete(child));
+    await new Promise<void>((resolve, reject) => {
+      child.once('exit', (code) => reject(new Error(`${name} exited (${code})`)));
+      let seen = '';
+      child.stdout?.on('data', (d: Buffer) => {
+        seen = (seen + d.toString()).slice(-4000);
+        if (seen.includes('worker started')) resolve();
+      });
+    });
+    child.stdout?.resume();
+    return child;
+  }
+
+  /** SIGTERM to each, and waits for them to exit (profiles are written then). */
+  async function stopAll() {
+    await Promise.all(
+      [...workers].map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGTERM');
+          }),
+      ),
+    );
+  }
+
+  return {
+    start,
+    stopAll,
+    kill: () => {
+      for (const child of workers) child.kill('SIGKILL');
+    },
+  };
+}
+
+/** The .cpuprofile files a folder holds (one per profiled process). */
+export async function readProfiles(dir: string) {
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.cpuprofile'));
+  return Promise.all(
+    names.map(async (name) => ({
+      file: path.join(dir, name),
+      profile: JSON.parse(await readFile(path.join(dir, name), 'utf8')) as {
+        nodes: Array<{
+          id: number;
+          callFrame: { functionName: string; url: string; lineNumber: number };
+          children?: number[];
+        }>;
+        samples: number[];
+        timeDeltas: number[];
+        startTime: number;
+        endTime: number;
+      },
+    })),
+  );
+}
