@@ -22,7 +22,6 @@
  * (every 2 minutes).
  */
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import type { DataType } from '@research/contracts';
@@ -39,6 +38,7 @@ import { studyWithParticipants } from '../apps/server/src/test/wearables-kit.js'
 import { connectParticipant } from './lib/connect.js';
 import { createBenchDatabase, sandboxEnv, UNREACHED_RATE_LIMIT } from './lib/database.js';
 import { startExtractionRun } from './lib/extraction-run.js';
+import { createWorkerPool } from './lib/worker-process.js';
 
 const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 200);
 const DAYS = 30;
@@ -74,41 +74,7 @@ const env: Record<string, string> = {
 // This process serves the API (starts runs); the two workers do the extracting.
 const app = await buildApp(loadConfig({ ...env, RUN_WORKERS: 'false' }));
 await app.ready();
-const workers = new Set<ChildProcess>();
-
-/** A worker process as `npm run start:worker` runs it; resolves once it consumes jobs. */
-async function startWorker(name: string): Promise<ChildProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', '--conditions=source', 'apps/server/src/worker.ts'],
-    {
-      env: { ...process.env, ...env, RUN_WORKERS: 'true', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  child.stderr?.on('data', (d: Buffer) => process.stderr.write(`[${name}] ${d}`));
-  workers.add(child);
-  child.on('exit', () => workers.delete(child));
-  await new Promise<void>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${name} exited (${code})`)));
-    child.stdout?.on('data', (d: Buffer) => {
-      if (d.toString().includes('worker started')) resolve();
-    });
-  });
-  return child;
-}
-
-async function stopWorkers() {
-  await Promise.all(
-    [...workers].map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          child.once('exit', () => resolve());
-          child.kill('SIGTERM');
-        }),
-    ),
-  );
-}
+const workers = createWorkerPool(env);
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -133,8 +99,8 @@ try {
   const bucket = app.extraction.bucketOf(world.study.id);
   async function runOnce(name: string, killAtHalf: boolean) {
     const [a] = await Promise.all([
-      startWorker(`${name} worker 1`),
-      startWorker(`${name} worker 2`),
+      workers.start(`${name} worker 1`),
+      workers.start(`${name} worker 2`),
     ]);
     const started = performance.now();
     const { runId, callsPlanned } = await startExtractionRun(app, world.owner.token, {
@@ -166,7 +132,7 @@ try {
       await new Promise((r) => setTimeout(r, 200));
     }
     const ms = performance.now() - started;
-    await stopWorkers();
+    await workers.stopAll();
     const tasks = await app.platform.db
       .select()
       .from(extractionTasks)
@@ -279,7 +245,7 @@ try {
   );
   if (problems.length > 0) process.exitCode = 1;
 } finally {
-  for (const child of workers) child.kill('SIGKILL');
+  workers.kill();
   await app.close();
   await sandbox.close();
   await database.drop();

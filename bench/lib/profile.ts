@@ -3,7 +3,7 @@ import { Session } from 'node:inspector/promises';
 import path from 'node:path';
 
 /** The parts of a V8 .cpuprofile this summary reads. */
-interface CpuProfile {
+export interface CpuProfile {
   nodes: Array<{
     id: number;
     callFrame: { functionName: string; url: string; lineNumber: number };

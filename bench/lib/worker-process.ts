@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CpuProfile } from './profile.js';
 
 /**
  * Worker processes as `npm run start:worker` runs them (apps/server/src/worker.ts), optionally
@@ -72,14 +73,7 @@ export async function readProfiles(dir: string) {
   return Promise.all(
     names.map(async (name) => ({
       file: path.join(dir, name),
-      profile: JSON.parse(await readFile(path.join(dir, name), 'utf8')) as {
-        nodes: Array<{
-          id: number;
-          callFrame: { functionName: string; url: string; lineNumber: number };
-          children?: number[];
-        }>;
-        samples: number[];
-        timeDeltas: number[];
+      profile: JSON.parse(await readFile(path.join(dir, name), 'utf8')) as CpuProfile & {
         startTime: number;
         endTime: number;
       },

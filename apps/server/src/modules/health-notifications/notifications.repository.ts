@@ -129,16 +129,18 @@ export async function upsertWork(
       },
     })
     .returning();
-  return rows.map((row) => ({
-    id: row.id,
-    connectionId: row.connectionId,
-    studyId: row.studyId,
-    dataType: row.dataType,
-    day: row.day,
-    generation: row.generation,
-    deleted: row.deleted === 1,
-  }));
+  return rows.map(toWorkRow);
 }
+
+const toWorkRow = (row: typeof healthNotificationWork.$inferSelect): WorkRow => ({
+  id: row.id,
+  connectionId: row.connectionId,
+  studyId: row.studyId,
+  dataType: row.dataType,
+  day: row.day,
+  generation: row.generation,
+  deleted: row.deleted === 1,
+});
 
 export interface PendingWork extends WorkRow {
   lastNotificationId: string | null;
@@ -152,16 +154,7 @@ export async function pendingWork(db: DbOrTx, connectionId: string): Promise<Pen
     .from(t)
     .where(and(eq(t.connectionId, connectionId), inArray(t.state, ['pending', 'processing'])))
     .orderBy(t.updatedAt);
-  return rows.map((row) => ({
-    id: row.id,
-    connectionId: row.connectionId,
-    studyId: row.studyId,
-    dataType: row.dataType,
-    day: row.day,
-    generation: row.generation,
-    deleted: row.deleted === 1,
-    lastNotificationId: row.lastNotificationId,
-  }));
+  return rows.map((row) => ({ ...toWorkRow(row), lastNotificationId: row.lastNotificationId }));
 }
 
 /** Connections holding a row pending since before `before`. */
