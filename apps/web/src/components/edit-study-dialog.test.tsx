@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { makeStudy } from '../test/study-fixtures';
 import { EditStudyDialog } from './edit-study-dialog';
 
-const KEEP = 'Keep our copy, marked as deleted at the source';
+const KEEP = 'Keep the study’s copy, marked as deleted at the source';
 const REMOVE = 'Remove it from the study’s dataset';
 const GROUP = 'When a participant deletes data in their Google account';
 

@@ -311,7 +311,7 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
       expect(within(again).getByLabelText(/Study Name/)).toHaveValue('');
       expect(
         within(again).getByRole('radio', {
-          name: 'Keep our copy, marked as deleted at the source',
+          name: 'Keep the study’s copy, marked as deleted at the source',
         }),
       ).toBeChecked();
     });
