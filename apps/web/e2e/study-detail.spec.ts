@@ -178,8 +178,12 @@ test.describe
       await expect(page.getByText(STUDY_DURATION)).toBeVisible();
       await expect(page.getByTestId('study-code')).toHaveText(studyCode);
       await page.getByRole('button', { name: 'Copy study code' }).click();
-      await expect(page.getByText('Study code has been copied to clipboard')).toBeVisible();
+      const copied = page.getByText('Study code has been copied to clipboard');
+      await expect(copied).toBeVisible();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(studyCode);
+      // The notice hides itself after a few seconds: gone before the screen is checked, or axe
+      // may meet it half faded.
+      await expect(copied).toBeHidden({ timeout: 15_000 });
 
       await expect(tab(page, 'Pending Participants')).toHaveText('Pending Participants (0)');
       await expect(tab(page, 'Study Members')).toHaveText('Study Members (1)');
