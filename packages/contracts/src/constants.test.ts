@@ -53,6 +53,9 @@ describe('constants', () => {
       requireVerification: true,
       dataRetentionDays: 365,
       removeDataDeletedAtSource: false,
+      validDayMinHours: 10,
+      riskNoSyncDays: 2,
+      reminderNoSyncDays: null,
     });
     expect(REDIRECT_DELAYS_MS).toEqual({
       applicationSubmit: 3000,

@@ -89,6 +89,12 @@ export const DEFAULT_STUDY_SETTINGS = {
   dataRetentionDays: 365,
   /** Data a participant deletes in their Google account: kept, marked, unless the study says remove. */
   removeDataDeletedAtSource: false,
+  /** A day counts as valid (worn) with at least this many hours of heart-rate data. */
+  validDayMinHours: 10,
+  /** A connected participant is at risk after this many days without a device sync. */
+  riskNoSyncDays: 2,
+  /** Remind a participant after this many days without a sync; null: no reminders. */
+  reminderNoSyncDays: null as number | null,
 } as const;
 
 /** Count-only list requests ask for a single row and read totalCount. */

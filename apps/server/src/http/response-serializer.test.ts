@@ -33,6 +33,9 @@ const study = {
     requireVerification: true,
     dataRetentionDays: 365,
     removeDataDeletedAtSource: false,
+    validDayMinHours: 10,
+    riskNoSyncDays: 2,
+    reminderNoSyncDays: null,
   },
   // Columns a careless handler might pass along:
   passwordEncrypted: 'v1:secret',

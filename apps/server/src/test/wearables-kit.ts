@@ -104,6 +104,9 @@ export async function studyWithParticipants(app: FastifyInstance) {
         requireVerification: true,
         dataRetentionDays: 365,
         removeDataDeletedAtSource: false,
+        validDayMinHours: 10,
+        riskNoSyncDays: 2,
+        reminderNoSyncDays: null,
       },
       ownerId: owner.user.id,
     })

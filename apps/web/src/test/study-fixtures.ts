@@ -26,6 +26,9 @@ export function makeStudy(overrides: Partial<Study> = {}): Study {
       requireVerification: true,
       dataRetentionDays: 365,
       removeDataDeletedAtSource: false,
+      validDayMinHours: 10,
+      riskNoSyncDays: 2,
+      reminderNoSyncDays: null,
     },
     ...overrides,
   };

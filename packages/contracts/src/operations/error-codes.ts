@@ -111,6 +111,9 @@ export const ERROR_CODES = [
   // Google Health notifications (webhook).
   'WEBHOOK_UNAUTHORIZED',
   'WEBHOOK_SIGNATURE_INVALID',
+  // Adherence and reminders.
+  'RANGE_TOO_LONG',
+  'REMINDER_LINK_INVALID',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,3 +1,4 @@
+import * as adherence from './adherence.js';
 import * as applications from './applications.js';
 import * as auth from './auth.js';
 import * as email from './email.js';
@@ -35,4 +36,5 @@ export const ALL_OPERATIONS: readonly OperationDefinition[] = all(
   verification,
   webhooks,
   healthNotifications,
+  adherence,
 );

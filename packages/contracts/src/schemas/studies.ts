@@ -33,6 +33,10 @@ const studyPassword = z
   .min(MIN_PASSWORD_LENGTH, STUDY_MESSAGES.passwordTooShort)
   .max(STUDY_PASSWORD_MAX, `Password is too long (max ${STUDY_PASSWORD_MAX} characters)`);
 
+/** Adherence rules (see docs/product.md#adherence). */
+const validDayMinHours = z.number().int().min(1).max(24);
+const noSyncDays = z.number().int().min(1).max(30);
+
 const studySettingsSchema = z.object({
   allowSelfEnrollment: z.boolean().default(DEFAULT_STUDY_SETTINGS.allowSelfEnrollment),
   requireVerification: z.boolean().default(DEFAULT_STUDY_SETTINGS.requireVerification),
@@ -44,6 +48,9 @@ const studySettingsSchema = z.object({
     .default(DEFAULT_STUDY_SETTINGS.dataRetentionDays),
   /** Studies created before the setting existed read as keep (false). */
   removeDataDeletedAtSource: z.boolean().default(DEFAULT_STUDY_SETTINGS.removeDataDeletedAtSource),
+  validDayMinHours: validDayMinHours.default(DEFAULT_STUDY_SETTINGS.validDayMinHours),
+  riskNoSyncDays: noSyncDays.default(DEFAULT_STUDY_SETTINGS.riskNoSyncDays),
+  reminderNoSyncDays: noSyncDays.nullable().default(DEFAULT_STUDY_SETTINGS.reminderNoSyncDays),
 });
 export type StudySettings = z.infer<typeof studySettingsSchema>;
 
@@ -85,6 +92,9 @@ export const updateStudySchema = z.object({
       requireVerification: z.boolean().optional(),
       dataRetentionDays: z.number().int().min(1).max(36500).optional(),
       removeDataDeletedAtSource: z.boolean().optional(),
+      validDayMinHours: validDayMinHours.optional(),
+      riskNoSyncDays: noSyncDays.optional(),
+      reminderNoSyncDays: noSyncDays.nullable().optional(),
     })
     .optional(),
 });

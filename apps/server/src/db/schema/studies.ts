@@ -16,6 +16,12 @@ export interface StudySettingsColumn {
   dataRetentionDays: number;
   /** Data a participant deletes in their Google account: removed from the dataset (true) or kept, marked. */
   removeDataDeletedAtSource: boolean;
+  /** Adherence: hours of heart-rate data that make a valid day. */
+  validDayMinHours: number;
+  /** Adherence: days without a device sync that put a connected participant at risk. */
+  riskNoSyncDays: number;
+  /** Days without a sync before a participant is reminded; null: never. */
+  reminderNoSyncDays: number | null;
 }
 
 export const studies = pgTable(

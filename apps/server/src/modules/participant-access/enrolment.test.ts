@@ -536,6 +536,9 @@ describe('direct enrolment', () => {
       requireVerification: true,
       dataRetentionDays: 365,
       removeDataDeletedAtSource: false,
+      validDayMinHours: 10,
+      riskNoSyncDays: 2,
+      reminderNoSyncDays: null,
     });
 
     const after = await post(

@@ -114,6 +114,9 @@ describe('what a study does with data deleted at the source', () => {
       requireVerification: true,
       dataRetentionDays: 365,
       removeDataDeletedAtSource: false,
+      validDayMinHours: 10,
+      riskNoSyncDays: 2,
+      reminderNoSyncDays: null,
     });
     expect(await policy('00000000-0000-4000-8000-000000000000')).toBe('keep');
     expect(await policy('not-a-study')).toBe('keep');
