@@ -1,4 +1,6 @@
 /** Public surface of @research/contracts: constants, texts, validators and zod schemas. */
+
+export * from './adherence-rules.js';
 export * from './client-settings.js';
 export * from './constants.js';
 export * from './document-size.js';
