@@ -17,10 +17,15 @@ import {
   type StudyConnection,
 } from '../wearables/index.js';
 import * as repo from './reminders.repository.js';
-import { DAY_MS, type RemindersContext, utcDay } from './reminders-context.js';
+import { DAY_MS, type RemindersContext } from './reminders-context.js';
 
-/** At most one reminder per participant in this many UTC calendar days. */
+/** At most one reminder per participant in this many days. */
 export const REMINDER_EVERY_DAYS = 3;
+/**
+ * A scheduled run starts a few seconds later or earlier from one day to the next: a reminder due
+ * at the same hour three days on is not put off by a day for that.
+ */
+const SCHEDULE_SLACK_MS = 60 * 60_000;
 
 type Kind = 'sync' | 'reauthorize';
 type Channel = 'email' | 'sms';
@@ -150,14 +155,14 @@ export function createParticipantReminders(ctx: RemindersContext) {
         await repo.lastRemindedAt(tx, ids),
         await verifiedChannelsOf(tx, ids),
       ];
-      const earliestAllowed = utcDay(new Date(now.getTime() - REMINDER_EVERY_DAYS * DAY_MS));
+      const latestAllowed = now.getTime() - REMINDER_EVERY_DAYS * DAY_MS + SCHEDULE_SLACK_MS;
       const recipients: Due[] = [];
       for (const connection of due) {
         const id = connection.participantId;
         const contact = contacts.get(id);
         if (!contact || stopped.has(id)) continue;
         const lastAt = last.get(id);
-        if (lastAt && utcDay(lastAt) > earliestAllowed) continue;
+        if (lastAt && lastAt.getTime() > latestAllowed) continue;
         const reach = channelOf(contact, verified.get(id));
         if (!reach) continue;
         const kind = connection.status === 'needs_reauthorization' ? 'reauthorize' : 'sync';
