@@ -247,6 +247,7 @@ function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
     ...extraction.jobs,
     ...healthNotifications.jobs,
     ...collection.jobs,
+    ...services.reminders.jobs,
   ];
   return { objectStore, messaging, definitions };
 }

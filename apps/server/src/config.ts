@@ -137,6 +137,12 @@ const envSchema = z.object({
    * worker process.
    */
   COLLECTION_SWEEP_CRON: z.string().trim().default('0 * * * *'),
+  /**
+   * Adherence alerts (cron, UTC; `off` turns a job off): the members' daily digest, and the
+   * participants' reminders (a run sends only what is due, so running it more often is safe).
+   */
+  ADHERENCE_DIGEST_CRON: z.string().trim().default('0 7 * * *'),
+  REMINDER_CRON: z.string().trim().default('0 16 * * *'),
   COLLECTION_RESTATEMENT_DAYS: z.coerce.number().int().min(1).max(31).default(3),
   COLLECTION_BACKFILL_DAYS: z.coerce.number().int().min(0).max(366).default(14),
   COLLECTION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
@@ -284,6 +290,11 @@ export interface AppConfig {
     onConnect: boolean;
     /** The research types collected; null: every type but the profile. */
     types: DataType[] | null;
+  };
+  reminders: {
+    /** Cron expressions (UTC) of the daily digest and the reminder run; null: off. */
+    digestCron: string | null;
+    reminderCron: string | null;
   };
 }
 
@@ -451,6 +462,10 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       concurrency: env.COLLECTION_CONCURRENCY,
       onConnect: env.COLLECTION_ON_CONNECT,
       types: env.COLLECTION_TYPES ?? null,
+    },
+    reminders: {
+      digestCron: env.ADHERENCE_DIGEST_CRON === 'off' ? null : env.ADHERENCE_DIGEST_CRON,
+      reminderCron: env.REMINDER_CRON === 'off' ? null : env.REMINDER_CRON,
     },
   };
 }

@@ -14,6 +14,7 @@ import {
   wearableAuthUrlFrom,
 } from './modules/participant-access/index.js';
 import { createParticipantsService } from './modules/participants/index.js';
+import { createRemindersService } from './modules/reminders/index.js';
 import { createStudiesService } from './modules/studies/index.js';
 import { createWearablesService } from './modules/wearables/index.js';
 import { subkey } from './platform/crypto.js';
@@ -68,6 +69,13 @@ export function createServices(platform: ServiceDeps, hooks: ServiceHooks = {}) 
     email: createEmailService({ db, config, messaging, studies }),
     wearables,
     verification,
+    // The digest and reminder jobs: a failed run is tried again a few times, then waits a day.
+    reminders: createRemindersService({
+      db,
+      config,
+      messaging,
+      retry: { limit: 3, delaySeconds: 60 },
+    }),
     enrolment: createEnrolmentService({
       db,
       config,

@@ -7,6 +7,7 @@ import * as health from './health/index.js';
 import * as healthNotifications from './health-notifications/index.js';
 import * as participantAccess from './participant-access/index.js';
 import * as participants from './participants/index.js';
+import * as reminders from './reminders/index.js';
 import * as storage from './storage/index.js';
 import * as studies from './studies/index.js';
 import * as wearables from './wearables/index.js';
@@ -27,4 +28,5 @@ export const MODULE_ROUTES: readonly { name: string; routes: FastifyPluginAsync 
   { name: 'participant-access', routes: participantAccess.routes },
   { name: 'storage', routes: storage.routes },
   { name: 'health-notifications', routes: healthNotifications.routes },
+  { name: 'reminders', routes: reminders.routes },
 ];

@@ -13,6 +13,8 @@ export interface EmailContent {
   paragraphs: readonly string[];
   action?: { label: string; url: string } | undefined;
   footer?: string | undefined;
+  /** A small link under the footer (a reminder's stop link), not a second button. */
+  footerLink?: { label: string; url: string } | undefined;
 }
 
 export interface RenderedEmail {
@@ -76,9 +78,15 @@ export function renderEmail(content: EmailContent): RenderedEmail {
     ? `<div style="display:none;max-height:0;overflow:hidden;opacity:0;color:transparent;">${escapeHtml(content.preheader)}</div>`
     : '';
 
-  const footer = content.footer
-    ? `<tr><td style="padding:16px 32px 24px;font-family:${FONT};font-size:12px;line-height:18px;color:#6b6b6b;">${paragraphHtml(content.footer)}</td></tr>`
-    : '';
+  const footerLinkUrl = content.footerLink ? assertSafeUrl(content.footerLink.url) : undefined;
+  const footerLink =
+    content.footerLink && footerLinkUrl
+      ? `<br><a href="${escapeHtml(footerLinkUrl)}" style="color:${BRAND_COLOR};">${escapeHtml(content.footerLink.label)}</a>`
+      : '';
+  const footer =
+    content.footer || footerLink
+      ? `<tr><td style="padding:16px 32px 24px;font-family:${FONT};font-size:12px;line-height:18px;color:#6b6b6b;">${paragraphHtml(content.footer ?? '')}${footerLink}</td></tr>`
+      : '';
 
   const html = `<!DOCTYPE html>
 <html lang="en">
@@ -108,7 +116,10 @@ ${footer}
 
   const textParts = [content.title, '', ...content.paragraphs.flatMap((p) => [p, ''])];
   if (content.action && actionUrl) textParts.push(`${content.action.label}: ${actionUrl}`, '');
-  if (content.footer) textParts.push('--', content.footer, '');
+  if (content.footer || content.footerLink) textParts.push('--');
+  if (content.footer) textParts.push(content.footer, '');
+  if (content.footerLink && footerLinkUrl)
+    textParts.push(`${content.footerLink.label}: ${footerLinkUrl}`, '');
   const text = `${textParts.join('\n').trimEnd()}\n`;
 
   return { html, text };

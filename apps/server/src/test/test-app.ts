@@ -97,6 +97,9 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     // with theirs.
     COLLECTION_SWEEP_CRON: 'off',
     COLLECTION_ON_CONNECT: 'false',
+    // Likewise the adherence digest and reminders: their tests run them with a set clock.
+    ADHERENCE_DIGEST_CRON: 'off',
+    REMINDER_CRON: 'off',
     ...database.env,
     ...(database.env.DATABASE_URL && options.databaseUrl
       ? { DATABASE_URL: options.databaseUrl(database.env.DATABASE_URL) }

@@ -57,6 +57,10 @@ export const pageRoutes: RouteObject[] = [
         lazy: lazyPage(() => import('../features/participant/components/info-page')),
       },
       {
+        path: 'participant/reminders/stop',
+        lazy: lazyPage(() => import('../features/participant/components/reminders-stop-page')),
+      },
+      {
         path: 'participant/success',
         lazy: lazyPage(() => import('../features/participant/components/success-page')),
       },

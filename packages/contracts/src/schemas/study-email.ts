@@ -132,6 +132,10 @@ const EMAIL_KINDS = [
   'participant_contact',
   'collaborator_invitation',
   'collaborator_contact',
+  // Sent by the platform itself (no sender): the daily digest and the participants' reminders.
+  'adherence_digest',
+  'sync_reminder',
+  'reauthorization_reminder',
 ] as const;
 export type EmailKind = (typeof EMAIL_KINDS)[number];
 const DELIVERY_STATUSES = ['queued', 'sent', 'failed'] as const;
@@ -189,6 +193,10 @@ export const emailDetailsResponseSchema = successSchema({ email: emailDetailsSch
 /** The Email History summary line without the time. */
 export function emailSummary(kind: EmailKind, count: number): string {
   if (kind === 'invitation') return EMAIL_HISTORY_TEXTS.invited(count);
+  if (kind === 'adherence_digest') return EMAIL_HISTORY_TEXTS.adherenceDigest(count);
+  if (kind === 'sync_reminder') return EMAIL_HISTORY_TEXTS.syncReminder(count);
+  if (kind === 'reauthorization_reminder')
+    return EMAIL_HISTORY_TEXTS.reauthorizationReminder(count);
   if (kind === 'collaborator_invitation' || kind === 'collaborator_contact')
     return EMAIL_HISTORY_TEXTS.contactedCollaborators(count);
   return EMAIL_HISTORY_TEXTS.contactedParticipants(count);

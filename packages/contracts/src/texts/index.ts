@@ -15,6 +15,7 @@ export * from './messages.js';
 export * from './messages-account-security.js';
 export * from './notification-status.js';
 export * from './participant.js';
+export * from './reminders.js';
 export * from './service.js';
 export * from './shell.js';
 export * from './studies.js';

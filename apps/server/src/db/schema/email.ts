@@ -8,6 +8,9 @@ export const EMAIL_MESSAGE_KINDS = [
   'participant_contact',
   'collaborator_invitation',
   'collaborator_contact',
+  'adherence_digest',
+  'sync_reminder',
+  'reauthorization_reminder',
 ] as const;
 
 /** One mailing from the study screen; its kind is stored at send. */

@@ -7,5 +7,6 @@ export * from './health-notifications.js';
 export * from './participant-access.js';
 export * from './participants.js';
 export * from './platform.js';
+export * from './reminders.js';
 export * from './studies.js';
 export * from './wearables.js';

@@ -12,7 +12,8 @@ export async function insertMailing(
     subject: string;
     body: string;
     recipientCount: number;
-    sentBy: string;
+    /** Null for mail the platform sends itself (digests, reminders). */
+    sentBy: string | null;
     recipients: { address: string; outboundMessageId: string | null }[];
   },
 ): Promise<string> {

@@ -122,25 +122,25 @@ export function createMessaging(deps: MessagingDeps) {
   }
 
   /**
-   * Many e-mails in two statements (one insert, one job batch), so a mailing of 1,000 addresses
+   * Many messages in two statements (one insert, one job batch), so a mailing of 1,000 addresses
    * is answered at once. Returns the outbound ids in the order given. Given a transaction, both
-   * statements are part of it: the mails go out only if the caller's work (e.g. the mailing's
+   * statements are part of it: the messages go out only if the caller's work (e.g. the mailing's
    * history) commits with them.
    */
-  async function enqueueEmails(
+  async function enqueueMany(
     purpose: string,
-    messages: Omit<Extract<OutboundPayload, { channel: 'email' }>, 'channel'>[],
+    payloads: OutboundPayload[],
     tx?: DbOrTx,
   ): Promise<string[]> {
-    if (messages.length === 0) return [];
+    if (payloads.length === 0) return [];
     // Ids made here, so each caller's address maps to its row without relying on RETURNING order.
-    const rows = messages.map((message) => ({ id: randomUUID(), message }));
+    const rows = payloads.map((payload) => ({ id: randomUUID(), payload }));
     await (tx ?? deps.db).insert(outboundMessages).values(
-      rows.map(({ id, message }) => ({
+      rows.map(({ id, payload }) => ({
         id,
-        channel: 'email' as const,
+        channel: payload.channel,
         purpose,
-        payloadEncrypted: deps.cipher.encrypt(JSON.stringify({ channel: 'email', ...message })),
+        payloadEncrypted: deps.cipher.encrypt(JSON.stringify(payload)),
       })),
     );
     const jobs = rows.map((row) => ({ data: { messageId: row.id } }));
@@ -153,9 +153,22 @@ export function createMessaging(deps: MessagingDeps) {
     return rows.map((row) => row.id);
   }
 
+  const enqueueEmails = (
+    purpose: string,
+    messages: Omit<Extract<OutboundPayload, { channel: 'email' }>, 'channel'>[],
+    tx?: DbOrTx,
+  ) =>
+    enqueueMany(
+      purpose,
+      messages.map((message) => ({ channel: 'email' as const, ...message })),
+      tx,
+    );
+
   return {
     jobs: [deliverJob, deliverAwaitedJob],
     queueEmails: enqueueEmails,
+    /** Mail and SMS alike, as queueEmails (a reminder run mixes both). */
+    queueMessages: enqueueMany,
     /** Starts delivering mail queued by queueEmails in a transaction, once that has committed. */
     deliverQueued: () => deps.jobs().wake(deliverJob),
     queueEmail: (

@@ -13,9 +13,11 @@ export { participantSessionToken } from './participant-session.js';
 export {
   type Clock,
   createVerificationService,
+  e164,
   systemClock,
   type VerificationService,
 } from './verification.service.js';
+export { type VerifiedChannels, verifiedChannelsOf } from './verified-channels.js';
 export { type WearableAuthUrl, wearableAuthUrlFrom } from './wearable-auth-url.js';
 
 export const routes: FastifyPluginAsync = async (app) => {

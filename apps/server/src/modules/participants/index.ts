@@ -3,6 +3,7 @@
  * invites people and puts them on the roster in one step).
  */
 
+export { liveContactsOf, type ParticipantContact } from './participant-contacts.js';
 /**
  * The participant rows of the participant side (enrolment, profile, documents, verification,
  * the operator's add-participant, the wearable grant's time), taking the caller's transaction.

@@ -1,5 +1,6 @@
 /** Study lookups for the participant pages, which name a study by id or by its code. */
 
+export { liveStudies } from './live-studies.js';
 export { createRetentionJob, purgeExpiredStudies } from './retention.js';
 export {
   findLiveStudy,

@@ -7,6 +7,7 @@ import { GoogleHealthError } from '../../platform/google-health/index.js';
 import type { TokenSet } from '../../platform/google-health/types.js';
 import { reauthorizationEmail } from '../../platform/mail-templates.js';
 import { recordAudit } from '../audit/index.js';
+import { reauthorizeUrl } from './study-connections.js';
 import { needsReauth, notConnected, providerError } from './wearable-errors.js';
 import { AD, NO_TOKENS, tokenColumns } from './wearable-tokens.js';
 import * as repo from './wearables.repository.js';
@@ -37,12 +38,10 @@ async function markNeedsReauthorization(
   const participant = await repo.findLiveParticipant(db, row.participantId);
   if (!participant) return;
   if (!(await repo.claimReauthMail(db, row.id, now(), REAUTH_MAIL_INTERVAL_MS))) return;
-  const url = new URL('/fitbit/reauthorize', config.publicUrl);
-  url.searchParams.set('participantId', participant.id);
   const mail = reauthorizationEmail({
     studyName: participant.studyName,
     participantId: participant.id,
-    reauthorizeUrl: url.toString(),
+    reauthorizeUrl: reauthorizeUrl(config.publicUrl, participant.id),
     texts: REAUTH_MAIL_TEXTS,
   });
   await messaging.queueEmail('wearable-reauthorization', {
