@@ -1,3 +1,4 @@
+export { connectionsOfStudy, type StudyConnection } from './device-sync.js';
 export { bindTokensToParticipants } from './token-binding.js';
 export { connectionStateOf, connectionsOfHealthUser } from './wearables.repository.js';
 export { wearablesRoutes as routes } from './wearables.routes.js';
