@@ -119,10 +119,12 @@ export function createAdherenceService(deps: AdherenceDeps) {
         });
       if (state === 'connected') connected++;
       if (risky) atRisk++;
-      const states: AdherenceCellState[] = new Array(days.length);
-      const wearMinutes: (number | null)[] = new Array(days.length);
-      const steps: (number | null)[] = new Array(days.length);
-      const reasons: Record<string, string> = {};
+      // The strip's arrays become the row's (no copy): 45,000 cells for 500 × 90 days.
+      const states = (strip?.states ??
+        new Array(days.length).fill(null)) as (AdherenceCellState | null)[];
+      const wearMinutes = strip?.wearMinutes ?? new Array<number | null>(days.length).fill(null);
+      const steps = strip?.steps ?? new Array<number | null>(days.length).fill(null);
+      const reasons = strip?.reasons ?? {};
       let validDays = 0;
       let eligibleDays = 0;
       for (let i = 0; i < days.length; i++) {
@@ -131,13 +133,10 @@ export function createAdherenceService(deps: AdherenceDeps) {
           states[i] = 'not_enrolled';
           wearMinutes[i] = null;
           steps[i] = null;
+          delete reasons[String(i)];
           continue;
         }
-        states[i] = strip?.states[i] ?? 'not_collected';
-        wearMinutes[i] = strip?.wearMinutes[i] ?? null;
-        steps[i] = strip?.steps[i] ?? null;
-        const reason = strip?.reasons[String(i)];
-        if (reason !== undefined) reasons[String(i)] = reason;
+        if (states[i] === null) states[i] = 'not_collected';
         // A day is judged once it is over in the participant's zone.
         if (day < today) {
           eligibleDays++;
@@ -158,7 +157,7 @@ export function createAdherenceService(deps: AdherenceDeps) {
         atRisk: risky,
         validDays,
         eligibleDays,
-        states,
+        states: states as AdherenceCellState[],
         wearMinutes,
         steps,
         reasons,

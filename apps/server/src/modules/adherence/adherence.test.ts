@@ -99,8 +99,20 @@ describe('adherence', () => {
     await mark(ids.a, ['heartrate_intraday_1sec'], '2026-03-06', 'failed', 'Google answered 503');
     await write(ids.a, 'activity_summary', '2026-03-07');
     await mark(ids.a, ['sleep_log'], '2026-03-07', 'revoked', 'Access withdrawn');
-    await mark(ids.a, ['activity_calories_timeseries', 'activity_distance_timeseries'], '2026-03-09', 'scope_missing', 'Scope not granted');
-    await mark(ids.a, ['activity_calories_timeseries'], '2026-03-09', 'failed', 'Google answered 500');
+    await mark(
+      ids.a,
+      ['activity_calories_timeseries', 'activity_distance_timeseries'],
+      '2026-03-09',
+      'scope_missing',
+      'Scope not granted',
+    );
+    await mark(
+      ids.a,
+      ['activity_calories_timeseries'],
+      '2026-03-09',
+      'failed',
+      'Google answered 500',
+    );
     await write(ids.b, 'heartrate_intraday_1sec', '2026-03-08');
     await mark(ids.b, ['heartrate_intraday_1sec'], '2026-03-09', 'deleted_at_source', 'Deleted');
   }, 120_000);
