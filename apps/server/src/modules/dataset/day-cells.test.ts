@@ -40,8 +40,16 @@ describe('a day cell from the ledger', () => {
 
   it('without heart rate, shows the most telling state of the other rows with its reason', () => {
     const empty = row({ dataType: 'sleep_log', state: 'empty' });
-    const failed = row({ dataType: 'activity_calories_timeseries', state: 'failed', reason: 'Google answered 503' });
-    const revoked = row({ dataType: 'activity_distance_timeseries', state: 'revoked', reason: 'Access withdrawn' });
+    const failed = row({
+      dataType: 'activity_calories_timeseries',
+      state: 'failed',
+      reason: 'Google answered 503',
+    });
+    const revoked = row({
+      dataType: 'activity_distance_timeseries',
+      state: 'revoked',
+      reason: 'Access withdrawn',
+    });
     const complete = row({ dataType: 'activity_summary', state: 'complete', steps: 10 });
     expect(dayCell([empty, failed])).toMatchObject({
       state: 'failed',
