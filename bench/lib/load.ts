@@ -28,8 +28,9 @@ export function autocannon(
   url: string,
   seconds: number,
   headers: Record<string, string> = {},
+  connections = CONNECTIONS,
 ): Promise<AutocannonResult> {
-  const args = [CLI, '-j', '-c', String(CONNECTIONS), '-d', String(seconds)];
+  const args = [CLI, '-j', '-c', String(connections), '-d', String(seconds)];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
   args.push(url);
   return new Promise((resolve, reject) => {
@@ -44,9 +45,10 @@ export function autocannon(
 export async function measure(
   url: string,
   headers: Record<string, string> = {},
+  connections = CONNECTIONS,
 ): Promise<Measurement> {
-  await autocannon(url, 2, headers);
-  const result = await autocannon(url, DURATION_SECONDS, headers);
+  await autocannon(url, 2, headers, connections);
+  const result = await autocannon(url, DURATION_SECONDS, headers, connections);
   if (result.non2xx > 0 || result.errors > 0)
     throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };

@@ -17,6 +17,7 @@ import { loggerOptions } from './http/logger.js';
 import { createResponseSerializerCompiler } from './http/response-serializer.js';
 import { registerSecurity } from './http/security.js';
 import { registerWebApp } from './http/web-app.js';
+import { createAdherenceService } from './modules/adherence/index.js';
 import { createAuthPurgeJob } from './modules/auth/index.js';
 import { type Collection, createCollection } from './modules/collection/index.js';
 import { createDataset, createRunReader } from './modules/dataset/index.js';
@@ -202,6 +203,7 @@ function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
     objectStore,
     bucketOf: (studyId) => extraction.bucketOf(studyId),
   });
+  app.decorate('adherence', createAdherenceService({ db: database.db, dataset }));
   const extraction = createExtractionEngine({
     db: database.db,
     config,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { daysWithoutSync, isAtRisk, isValidDay } from './adherence-rules.js';
+import { atRiskCutoff, daysWithoutSync, isAtRisk, isValidDay } from './adherence-rules.js';
 
 const now = new Date('2026-11-26T12:00:00Z');
 
@@ -27,5 +27,14 @@ describe('adherence rules', () => {
     expect(isAtRisk({ ...base, connectedAt: '2026-11-26T00:00:00Z', lastDeviceSyncAt: null })).toBe(
       false,
     );
+  });
+
+  it('gives SQL the same bound as isAtRisk', () => {
+    const cutoff = atRiskCutoff(now, 2);
+    for (const offsetMs of [-1, 0, 1, 3_600_000, -86_400_000]) {
+      const at = new Date(cutoff.getTime() + offsetMs);
+      const rule = isAtRisk({ lastDeviceSyncAt: at, connectedAt: at, now, riskNoSyncDays: 2 });
+      expect(rule).toBe(at.getTime() <= cutoff.getTime());
+    }
   });
 });

@@ -32,3 +32,10 @@ export function isAtRisk(input: {
   const since = daysWithoutSync(input.lastDeviceSyncAt ?? input.connectedAt, input.now);
   return since !== null && since >= input.riskNoSyncDays;
 }
+
+/**
+ * `isAtRisk` as a bound for SQL: a connected participant is at risk exactly when their last sync
+ * (else their connection's creation) is at or before this instant (whole days: floor(d) ≥ n ⇔ d ≥ n).
+ */
+export const atRiskCutoff = (now: Date, riskNoSyncDays: number): Date =>
+  new Date(now.getTime() - riskNoSyncDays * DAY_MS);

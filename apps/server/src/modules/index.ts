@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import * as adherence from './adherence/index.js';
 import * as applications from './applications/index.js';
 import * as auth from './auth/index.js';
 import * as email from './email/index.js';
@@ -24,6 +25,7 @@ export const MODULE_ROUTES: readonly { name: string; routes: FastifyPluginAsync 
   { name: 'participants', routes: participants.routes },
   { name: 'email', routes: email.routes },
   { name: 'wearables', routes: wearables.routes },
+  { name: 'adherence', routes: adherence.routes },
   { name: 'extraction', routes: extraction.routes },
   { name: 'participant-access', routes: participantAccess.routes },
   { name: 'storage', routes: storage.routes },

@@ -31,6 +31,8 @@ const studyStatsSchema = z.object({
   members: z.number().int(),
   emails: z.number().int(),
   authorizedParticipants: z.number().int(),
+  /** Connected participants at risk under the study's rule (the Adherence tab's count). */
+  atRisk: z.number().int(),
   lastEmailSentAt: z.string().nullable(),
 });
 export type StudyStats = z.infer<typeof studyStatsSchema>;

@@ -14,6 +14,15 @@ import {
 import { participants } from './participants.js';
 import { studies } from './studies.js';
 
+/** Minutes asleep by stage; `asleep` is sleep without stages (classic logs). */
+export interface SleepStages {
+  deep: number;
+  light: number;
+  rem: number;
+  awake: number;
+  asleep: number;
+}
+
 /** A file of a partition as stored in the study bucket. */
 export interface DatasetFile {
   key: string;
@@ -62,6 +71,8 @@ export const datasetPartitions = pgTable(
     wearMinutes: integer('wear_minutes'),
     restingHeartRateBpm: real('resting_heart_rate_bpm'),
     sleepMinutes: integer('sleep_minutes'),
+    /** sleep_log: the day's minutes by stage (rows written before the column: null). */
+    sleepStages: jsonb('sleep_stages').$type<SleepStages>(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -70,4 +81,38 @@ export const datasetPartitions = pgTable(
     primaryKey({ columns: [t.studyId, t.participantId, t.dataType, t.date] }),
     index('dataset_partitions_study_date_idx').on(t.studyId, t.date),
   ],
+);
+
+/**
+ * The ledger's day cells, a read model the heat map reads: one row per participant and calendar
+ * month, one character per day of the month saying the day's state (docs/product.md#adherence:
+ * read from the heart-rate partition, else the most telling of the day's others; `-` no row),
+ * with the day's wear minutes and steps and the reasons of non-complete days. Kept in step with
+ * the ledger in the ledger write's own transaction (`day-months.ts`). 540,000 ledger rows of a
+ * study's 500 participants × 90 days are 2,000 rows here: measured, reading the ledger itself
+ * for the heat map cost 10–50 × more (README, Adherence).
+ */
+export const datasetDayMonths = pgTable(
+  'dataset_day_months',
+  {
+    studyId: uuid('study_id')
+      .notNull()
+      .references(() => studies.id, { onDelete: 'cascade' }),
+    participantId: text('participant_id')
+      .notNull()
+      .references(() => participants.id, { onDelete: 'cascade' }),
+    /** The month's first day. */
+    month: date('month', { mode: 'string' }).notNull(),
+    /** The time zone of the month's latest day with a row. */
+    timeZone: text('time_zone').notNull(),
+    /** 31 characters, one per day of the month (day 1 first); see DAY_STATE_CODES. */
+    states: text('states').notNull(),
+    /** 31 entries each, null where unknown. */
+    wearMinutes: integer('wear_minutes').array().$type<(number | null)[]>().notNull(),
+    steps: integer('steps').array().$type<(number | null)[]>().notNull(),
+    /** The ledger's reason of a non-complete day, by day of the month ("1"–"31"). */
+    reasons: jsonb('reasons').$type<Record<string, string>>().notNull().default({}),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.studyId, t.participantId, t.month] })],
 );

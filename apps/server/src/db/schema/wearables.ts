@@ -44,6 +44,8 @@ export const wearableConnections = pgTable(
     lastReauthMailAt: timestamp('last_reauth_mail_at', { withTimezone: true }),
     /** The device's last sync as Google's pairedDevices last reported it; only moves forward. */
     lastDeviceSyncAt: timestamp('last_device_sync_at', { withTimezone: true }),
+    /** The battery (0–100) of the device that made that sync, as pairedDevices reported it. */
+    batteryLevel: smallint('battery_level'),
   },
   (t) => [
     uniqueIndex('wearable_connections_participant_provider_key').on(t.participantId, t.provider),

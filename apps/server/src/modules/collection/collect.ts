@@ -123,7 +123,12 @@ export function createCollect(deps: CollectDeps) {
       const devices = await withToken((t) => client.listPairedDevices(t));
       syncedThrough = lastSync(devices.pairedDevices ?? []);
       // The researcher's screen shows it ("Last synced"), whatever the days fetched below.
-      if (syncedThrough) await wearables.recordDeviceSync(target.participantId, syncedThrough);
+      if (syncedThrough)
+        await wearables.recordDeviceSync(
+          target.participantId,
+          syncedThrough,
+          devices.pairedDevices,
+        );
     }
 
     async function fetchDay(dataType: DataType, date: string, daySignal?: AbortSignal) {

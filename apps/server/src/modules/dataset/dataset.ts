@@ -12,6 +12,8 @@ import {
 import type { Db } from '../../db/client.js';
 import type { DatasetFile } from '../../db/schema/index.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
+import { column, type Value } from './columns.js';
+import { latestTimeZones, readDayStrips, refreshDayMonths } from './day-months.js';
 import { assertTimeZone, dayState } from './day-state.js';
 import {
   insertMissing,
@@ -21,12 +23,14 @@ import {
   type PartitionSelector,
   putRow,
   readRow,
+  selectDayFigures,
   selectRows,
   withPartitionLock,
 } from './ledger.js';
 import { toParquet } from './parquet.js';
 import { partitionTable, type RawPage } from './partition-rows.js';
 import { partitionPrefix, rawKey, rowsKey } from './paths.js';
+import { rawPagesOf } from './raw-pages.js';
 import { summarize } from './summary.js';
 
 /**
@@ -155,10 +159,9 @@ export function createDataset(deps: DatasetDeps) {
       if (current?.version === version) {
         // The same contents: the row keeps its files and its own updated_at; only the fetch is new.
         const again = { ...row, rowsFile: current.rowsFile, rawFiles: current.rawFiles };
-        return {
-          written: await putRow(tx, { ...again, updatedAt: current.updatedAt }),
-          replaced: null,
-        };
+        const same = await putRow(tx, { ...again, updatedAt: current.updatedAt });
+        await refreshDayMonths(tx, [key]);
+        return { written: same, replaced: null };
       }
       await removeFiles(bucket, key, (object) => !current || !listedIn(current, object));
       await Promise.all([
@@ -171,7 +174,9 @@ export function createDataset(deps: DatasetDeps) {
           }),
         ),
       ]);
-      return { written: await putRow(tx, row), replaced: current };
+      const written = await putRow(tx, row);
+      await refreshDayMonths(tx, [key]);
+      return { written, replaced: current };
     });
     if (replaced) {
       await Promise.all(
@@ -239,8 +244,12 @@ export function createDataset(deps: DatasetDeps) {
     const { timeZone, ...select } = selector;
     return db.transaction(async (tx) => {
       const marked = await markRows(tx, select, state, reason);
+      const done = async (rows: LedgerRow[]) => {
+        await refreshDayMonths(tx, rows);
+        return rows;
+      };
       if (!select.dates || timeZone === undefined || select.participantId === undefined) {
-        return marked;
+        return done(marked);
       }
       assertTimeZone(timeZone);
       const participantId = select.participantId;
@@ -264,7 +273,7 @@ export function createDataset(deps: DatasetDeps) {
         }),
       );
       const inserted = await insertMissing(tx, missing);
-      return [...marked, ...inserted];
+      return done([...marked, ...inserted]);
     });
   }
 
@@ -303,8 +312,10 @@ export function createDataset(deps: DatasetDeps) {
           wearMinutes: null,
           restingHeartRateBpm: null,
           sleepMinutes: null,
+          sleepStages: null,
           updatedAt: now(),
         });
+        await refreshDayMonths(tx, [row]);
         return { row, changed: true };
       });
       if (!cleared) continue;
@@ -318,7 +329,61 @@ export function createDataset(deps: DatasetDeps) {
     return removed;
   }
 
-  return { writePartition, readLedger, readRawPage, markPartitions, removePartitions };
+  /**
+   * A day of one-second heart rate as stored: the partition's pages as received, read by the
+   * dataset's own reader (the byte reader, JSON where a page is not in its shape). Null when the
+   * day has no partition with pages. A partition replaced while it was read is read again.
+   */
+  async function heartRateDay(
+    studyId: string,
+    participantId: string,
+    date: string,
+  ): Promise<{ timeZone: string; timeMs: ArrayLike<Value>; bpm: ArrayLike<Value> } | null> {
+    const key: DatasetPartitionKey = {
+      studyId,
+      participantId,
+      type: 'heartrate_intraday_1sec',
+      date,
+    };
+    for (let attempt = 0; ; attempt++) {
+      const row = await readRow(db, key);
+      if (!row) return null;
+      try {
+        const pages = await Promise.all(
+          rawPagesOf(row).map(async (page) => ({
+            call: page.call,
+            body: await readRawPage(studyId, page),
+          })),
+        );
+        const table = partitionTable(key.type, participantId, date, pages);
+        return {
+          timeZone: row.timeZone,
+          timeMs: column(table, 'timestamp_utc') ?? [],
+          bpm: column(table, 'heart_rate_bpm') ?? [],
+        };
+      } catch (error) {
+        if (attempt >= 2) throw error;
+      }
+    }
+  }
+
+  return {
+    writePartition,
+    readLedger,
+    readRawPage,
+    markPartitions,
+    removePartitions,
+    heartRateDay,
+    /** Every participant's day cells over a range (the heat map), from the read model. */
+    dayStrips: (studyId: string, from: string, to: string, participantId?: string) =>
+      readDayStrips(db, studyId, from, to, participantId),
+    /** The zone of each participant's latest collected month. */
+    latestTimeZones: (studyId: string, participantIds: readonly string[]) =>
+      latestTimeZones(db, studyId, participantIds),
+    /** A participant's ledger figures per type and day (the charts). */
+    dayFigures: (studyId: string, participantId: string, from: string, to: string) =>
+      selectDayFigures(db, studyId, participantId, from, to),
+  };
 }
 
 export type Dataset = ReturnType<typeof createDataset>;

@@ -1,4 +1,6 @@
 export { createDataset, type Dataset, type WritePartitionInput } from './dataset.js';
+export { type DayCell, type DayRow, dayCell } from './day-cells.js';
+export type { DayStrip } from './day-months.js';
 export { civilDateIn } from './day-state.js';
 export { type FailedFetch, failedFetchesBetween } from './failed-fetches.js';
 export { latestCollectedDays } from './latest-days.js';

@@ -113,3 +113,37 @@ export async function insertMissing(db: DbOrTx, rows: LedgerInsert[]): Promise<L
   if (rows.length === 0) return [];
   return db.insert(datasetPartitions).values(rows).onConflictDoNothing().returning();
 }
+
+/** The columns the charts read of a participant's days (all types: the day's state needs them). */
+export async function selectDayFigures(
+  db: DbOrTx,
+  studyId: string,
+  participantId: string,
+  from: string,
+  to: string,
+) {
+  const t = datasetPartitions;
+  return db
+    .select({
+      dataType: t.dataType,
+      date: t.date,
+      timeZone: t.timeZone,
+      state: t.state,
+      reason: t.reason,
+      steps: t.steps,
+      wearMinutes: t.wearMinutes,
+      restingHeartRateBpm: t.restingHeartRateBpm,
+      sleepMinutes: t.sleepMinutes,
+      sleepStages: t.sleepStages,
+    })
+    .from(t)
+    .where(
+      and(
+        eq(t.studyId, studyId),
+        eq(t.participantId, participantId),
+        gte(t.date, from),
+        lte(t.date, to),
+      ),
+    )
+    .orderBy(asc(t.date));
+}

@@ -1,3 +1,4 @@
+import type { SleepStages } from '../../db/schema/index.js';
 import { column, type PartitionTable, type Value } from './columns.js';
 
 /** The day's figures the dashboards show without opening files; each type gives its own. */
@@ -6,6 +7,7 @@ export interface DaySummary {
   wearMinutes: number | null;
   restingHeartRateBpm: number | null;
   sleepMinutes: number | null;
+  sleepStages: SleepStages | null;
 }
 
 const NONE: DaySummary = {
@@ -13,6 +15,7 @@ const NONE: DaySummary = {
   wearMinutes: null,
   restingHeartRateBpm: null,
   sleepMinutes: null,
+  sleepStages: null,
 };
 
 /** The sum of a column's numbers; null when it has none. */
@@ -53,6 +56,41 @@ function minutesWithSamples(times: ArrayLike<Value> | undefined): number | null 
   return minutes;
 }
 
+/**
+ * The day's sleep by stage, summed over its sessions: a staged session adds its deep, light, REM
+ * and awake minutes; a classic one (no stages) its minutes asleep and awake. Null without sessions.
+ * Kept on the ledger row so the charts never open a night's files.
+ */
+function sleepStages(table: PartitionTable): SleepStages | null {
+  if (table.rows === 0) return null;
+  const stage = (name: string) => column(table, name);
+  const [deep, light, rem, stagedAwake] = ['deep', 'light', 'rem', 'awake'].map((s) =>
+    stage(`${s}_minutes`),
+  );
+  const asleep = stage('minutes_asleep');
+  const awake = stage('minutes_awake');
+  const total: SleepStages = { deep: 0, light: 0, rem: 0, awake: 0, asleep: 0 };
+  const n = (values: ArrayLike<Value> | undefined, i: number) => {
+    const v = values?.[i];
+    return typeof v === 'number' ? v : null;
+  };
+  for (let i = 0; i < table.rows; i++) {
+    const staged = [deep, light, rem].some((values) => n(values, i) !== null);
+    if (staged) {
+      total.deep += n(deep, i) ?? 0;
+      total.light += n(light, i) ?? 0;
+      total.rem += n(rem, i) ?? 0;
+      total.awake += n(stagedAwake, i) ?? 0;
+    } else {
+      total.asleep += n(asleep, i) ?? 0;
+      total.awake += n(awake, i) ?? 0;
+    }
+  }
+  for (const key of Object.keys(total) as (keyof SleepStages)[])
+    total[key] = Math.round(total[key]);
+  return total;
+}
+
 export function summarize(table: PartitionTable): DaySummary {
   switch (table.dataType) {
     case 'activity_summary':
@@ -73,7 +111,11 @@ export function summarize(table: PartitionTable): DaySummary {
       return { ...NONE, restingHeartRateBpm: first(column(table, 'resting_heart_rate_bpm')) };
     case 'sleep_log':
       // Sessions are kept by the day they ended on, as Fitbit's dateOfSleep: naps included.
-      return { ...NONE, sleepMinutes: sum(column(table, 'minutes_asleep')) };
+      return {
+        ...NONE,
+        sleepMinutes: sum(column(table, 'minutes_asleep')),
+        sleepStages: sleepStages(table),
+      };
     default:
       return NONE;
   }

@@ -114,6 +114,20 @@ export async function studiesOfLiveParticipants(db: DbOrTx, ids: string[]) {
     .where(and(inArray(participants.id, ids), liveParticipant));
 }
 
+/** Every live participant of a study, by id (the adherence heat map lists them all). */
+export async function liveParticipantsOfStudy(db: DbOrTx, studyId: string) {
+  return db
+    .select({
+      id: participants.id,
+      firstName: participants.firstName,
+      lastName: participants.lastName,
+      enrolledAt: participants.enrolledAt,
+    })
+    .from(participants)
+    .where(and(eq(participants.studyId, studyId), liveParticipant))
+    .orderBy(asc(participants.id));
+}
+
 export async function findLiveParticipant(db: DbOrTx, id: string) {
   const [row] = await db
     .select({

@@ -1,4 +1,10 @@
-import { STUDY_DETAIL_MESSAGES, type StudyMember, type StudyStats } from '@research/contracts';
+import {
+  atRiskCutoff,
+  DEFAULT_STUDY_SETTINGS,
+  STUDY_DETAIL_MESSAGES,
+  type StudyMember,
+  type StudyStats,
+} from '@research/contracts';
 import { AppError, notFound } from '../../errors.js';
 import type { RequestContext } from '../auth/index.js';
 import {
@@ -47,13 +53,17 @@ export function createMemberOperations({ db }: Pick<ParticipantsDeps, 'db'>) {
     },
 
     async stats(access: StudyAccess): Promise<StudyStats> {
-      const row = await repo.studyCounts(db, access.study.id);
+      // The heat map's rule (isAtRisk), as a bound the count can use.
+      const riskDays =
+        access.study.settings.riskNoSyncDays ?? DEFAULT_STUDY_SETTINGS.riskNoSyncDays;
+      const row = await repo.studyCounts(db, access.study.id, atRiskCutoff(new Date(), riskDays));
       return {
         participants: Number(row?.participants ?? 0),
         pendingParticipants: Number(row?.pending ?? 0),
         members: Number(row?.members ?? 0),
         emails: Number(row?.emails ?? 0),
         authorizedParticipants: Number(row?.authorized ?? 0),
+        atRisk: Number(row?.at_risk ?? 0),
         lastEmailSentAt: iso(row?.last_email ?? null),
       };
     },

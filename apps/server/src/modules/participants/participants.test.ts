@@ -748,6 +748,7 @@ describe('study detail: participants, pending participants, roster, members, sta
       participants: 32,
       emails: 0,
       authorizedParticipants: 0,
+      atRisk: 0,
       lastEmailSentAt: null,
     });
   });

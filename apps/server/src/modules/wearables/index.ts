@@ -1,8 +1,5 @@
-export {
-  liveConnectionsOfStudy,
-  reauthorizeUrl,
-  type StudyConnection,
-} from './study-connections.js';
+export { connectionsOfStudy, type StudyConnection } from './device-sync.js';
+export { liveConnectionsOfStudy, reauthorizeUrl } from './study-connections.js';
 export { bindTokensToParticipants } from './token-binding.js';
 export { connectionStateOf, connectionsOfHealthUser } from './wearables.repository.js';
 export { wearablesRoutes as routes } from './wearables.routes.js';

@@ -1,35 +1,12 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.js';
-import { type WearableConnectionStatus, wearableConnections } from '../../db/schema/index.js';
+import { connectionsOfStudy, type StudyConnection } from './device-sync.js';
 
-/** A study's connection as the adherence digest and the reminders judge it. */
-export interface StudyConnection {
-  participantId: string;
-  status: Exclude<WearableConnectionStatus, 'revoked'>;
-  connectedAt: Date;
-  lastDeviceSyncAt: Date | null;
-}
-
-/** The study's connections still in place (active or needing reauthorization), in one statement. */
+/** The study's connections still in place (active or needing reauthorization): the digest and reminders judge these. */
 export async function liveConnectionsOfStudy(
   db: DbOrTx,
   studyId: string,
 ): Promise<StudyConnection[]> {
-  const rows = await db
-    .select({
-      participantId: wearableConnections.participantId,
-      status: wearableConnections.status,
-      connectedAt: wearableConnections.connectedAt,
-      lastDeviceSyncAt: wearableConnections.lastDeviceSyncAt,
-    })
-    .from(wearableConnections)
-    .where(
-      and(
-        eq(wearableConnections.studyId, studyId),
-        inArray(wearableConnections.status, ['active', 'needs_reauthorization']),
-      ),
-    );
-  return rows as StudyConnection[];
+  return (await connectionsOfStudy(db, studyId)).filter((c) => c.status !== 'revoked');
 }
 
 /**

@@ -157,6 +157,8 @@ export async function upsertConnection(
         // Another Google account is another device: its last sync is not known yet.
         lastDeviceSyncAt: sql`case when ${wearableConnections.healthUserId} = excluded.health_user_id
           then ${wearableConnections.lastDeviceSyncAt} end`,
+        batteryLevel: sql`case when ${wearableConnections.healthUserId} = excluded.health_user_id
+          then ${wearableConnections.batteryLevel} end`,
       },
     })
     .returning();

@@ -14,7 +14,7 @@ import {
 } from '../../platform/google-health/index.js';
 import type { Messaging } from '../messaging/index.js';
 import { createConsentFlow } from './consent-flow.js';
-import { recordDeviceSync } from './device-sync.js';
+import { type PairedDevice, recordDeviceSync } from './device-sync.js';
 import { createSerializer } from './single-flight.js';
 import { refreshSingleFlight } from './token-refresh.js';
 import { revokeConnection, revokeStudyGrants } from './wearable-revocation.js';
@@ -102,9 +102,15 @@ export function createWearablesService(deps: WearablesDeps) {
     collectionTargets: (participantId?: string): Promise<repo.CollectionTarget[]> =>
       repo.collectionTargets(db, participantId),
 
-    /** The device's last sync, as collection learnt it; kept only when later than the stored one. */
-    recordDeviceSync: (participantId: string, at: Date): Promise<boolean> =>
-      recordDeviceSync(db, participantId, at),
+    /**
+     * The device's last sync, as collection learnt it, with the battery of the device that made
+     * it; kept only when later than the stored one.
+     */
+    recordDeviceSync: (
+      participantId: string,
+      at: Date,
+      devices: readonly PairedDevice[] = [],
+    ): Promise<boolean> => recordDeviceSync(db, participantId, at, devices),
 
     /** Revokes the grant at the provider and forgets the tokens. */
     revoke: (participantId: string, actorId: string | null): Promise<WearableStatus> =>

@@ -324,10 +324,10 @@ export function createGoogleHealthClient(
       send(`${api}/v4/users/me/profile`, bearer(accessToken)) as Promise<Record<string, unknown>>,
     getSettings: (accessToken: string) =>
       send(`${api}/v4/users/me/settings`, bearer(accessToken)) as Promise<Record<string, unknown>>,
-    /** `pairedDevices.list` (settings scope): each device with its `lastSyncTime`. */
+    /** `pairedDevices.list` (settings scope): each device with its `lastSyncTime` and battery. */
     listPairedDevices: (accessToken: string) =>
       send(`${api}/v4/users/me/pairedDevices`, bearer(accessToken)) as Promise<{
-        pairedDevices?: { name?: string; lastSyncTime?: string }[];
+        pairedDevices?: { name?: string; lastSyncTime?: string; batteryLevel?: number }[];
       }>,
   };
 }

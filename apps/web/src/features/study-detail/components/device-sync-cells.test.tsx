@@ -73,6 +73,7 @@ const STATS: StudyStats = {
   members: 1,
   emails: 0,
   authorizedParticipants: 2,
+  atRisk: 0,
   lastEmailSentAt: null,
 };
 

@@ -23,6 +23,7 @@ const STATS: StudyStats = {
   members: 2,
   emails: 1,
   authorizedParticipants: 1,
+  atRisk: 0,
   lastEmailSentAt: null,
 };
 
