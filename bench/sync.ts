@@ -19,7 +19,8 @@
  *   4. The top self-time entries of the workers' CPU profiles (`node --cpu-prof`) during (1).
  *
  *   npm run bench:sync   (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres;
- *                         BENCH_PORT_BASE, default 5400: the API, the sandbox and its SMTP port)
+ *                         BENCH_PORT_BASE, default 5400: the API, the sandbox and its SMTP port;
+ *                         BENCH_PARTS, default 1,2,3: `3` runs the backfill alone, `1,2` the sync)
  */
 
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -59,6 +60,10 @@ const PORT = Number(process.env.BENCH_PORT_BASE ?? 5400);
 /** The sandbox's people live in New York (HEALTH_TIMELINE.homeTimeZone). */
 const TZ = 'America/New_York';
 const QUOTA = 300;
+const PARTS = new Set((process.env.BENCH_PARTS ?? '1,2,3').split(',').map((p) => p.trim()));
+/** Parts 1 and 2 are one run (2 counts the calls of 1); 4 is 1's profile. */
+const RUN_SYNC = PARTS.has('1') || PARTS.has('2');
+const RUN_BACKFILL = PARTS.has('3');
 
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'wrp-bench-sync-'));
 const profileDir = path.join(tmp, 'profiles');
@@ -138,6 +143,59 @@ const started = performance.now();
 const log = (text: string) => console.log(`[${seconds(performance.now() - started)} s] ${text}`);
 
 try {
+  const today = civilDateIn(TZ, new Date());
+  let printSync = async () => {};
+  if (RUN_SYNC) printSync = await runSync();
+
+  // ---- 3. Backfill ------------------------------------------------------------------------
+  const backfill = RUN_BACKFILL
+    ? await runBackfill({
+        appOn,
+        workers: (env) => {
+          pool3 = createWorkerPool(env);
+          return pool3;
+        },
+        connectAll,
+        usage,
+        tz: TZ,
+        today,
+        quota: QUOTA,
+        log,
+        profileDir: backfillProfileDir,
+      })
+    : undefined;
+
+  // ---- Report -------------------------------------------------------------------------------
+  await printSync();
+  if (backfill) {
+    backfill.print();
+    for (const { file, profile } of await readProfiles(backfillProfileDir)) {
+      printSummary(
+        `(3) ${path.basename(file)} — the last ${seconds(backfill.windowMs)} s (the backfill)`,
+        summarize(lastWindow(profile, backfill.windowMs * 1000), 15),
+      );
+    }
+  }
+  console.log(
+    `\nLoad average: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(
+        ' ',
+      )} (${os.cpus().length} CPUs); whole bench ${seconds(performance.now() - started)} s.`,
+  );
+} finally {
+  pool1.kill();
+  pool3?.kill();
+  for (const app of apps) await app.close().catch(() => {});
+  for (const pool of pools) await pool.end().catch(() => {});
+  for (const database of databases) await database.drop();
+  await sandbox.stop();
+  await rm(tmp, { recursive: true, force: true });
+}
+
+/** Parts 1 and 2 (and 4, their profile): run now; answers what prints their figures. */
+async function runSync() {
   // ---- 1. One day synced by 200 participants at once ------------------------------------
   const main = await appOn('sync', {});
   Object.assign(mainEnv, main.env);
@@ -314,96 +372,58 @@ try {
   const pages = cleanLedger.reduce((sum, p) => sum + p.rawFiles.length, 0);
   await clean.app.close();
 
-  // ---- 3. Backfill ------------------------------------------------------------------------
-  const backfill = await runBackfill({
-    appOn,
-    workers: (env) => {
-      pool3 = createWorkerPool(env);
-      return pool3;
-    },
-    connectAll,
-    usage,
-    tz: TZ,
-    today,
-    quota: QUOTA,
-    log,
-    profileDir: backfillProfileDir,
-  });
-
   // ---- 4. Profiles of the workers during (1) ----------------------------------------------
   const profiles = await readProfiles(profileDir);
   const windowUs = (stoppedAt - syncAt) * 1000;
 
-  // ---- Report -------------------------------------------------------------------------------
-  console.log(
-    `\n1. ${PARTICIPANTS} participants sync ${day} at once (two workers, ${QUOTA}/min/user)`,
-  );
-  console.log(
-    `   notifications: ${sent} sent, work rows ${expected.workRows} (${expected.wholeRange} whole-range, ${expected.notDone} not done); collection-notified jobs: ${jobRows.map((r) => `${r.state} ${r.n}`).join(', ')}`,
-  );
-  console.log(`   all work done ${seconds(phaseMs)} s after the first sync`);
-  console.log(
-    `   partitions: ${ledger.length} (${[...states].map(([s, n]) => `${s} ${n}`).join(', ')}); expected from the work rows ${expected.keys.size}; missing ${missing.length}, unexpected ${extra.length}, without a notification ${noNotification}`,
-  );
-  console.log(
-    `   by day: ${[...byDate]
-      .sort()
-      .map(([k, n]) => `${k} ${n}`)
-      .join(', ')}`,
-  );
-  console.log(
-    `   latency notification received → partition written, from the first notification of its types: p50 ${percentile(latFirst, 50).toFixed(1)} s, p99 ${percentile(latFirst, 99).toFixed(1)} s, max ${percentile(latFirst, 100).toFixed(1)} s (budget p99 ≤ 60 s: ${percentile(latFirst, 99) <= 60 ? 'met' : 'NOT met'})`,
-  );
-  console.log(
-    `   … from the last notification of its types: p50 ${percentile(latLast, 50).toFixed(1)} s, p99 ${percentile(latLast, 99).toFixed(1)} s`,
-  );
-  console.log(
-    `   clean fetch (collectDays, separate database): ${cleanLedger.length} partitions; ${ledger.length - differs.length} equal (state, row count, every page's SHA-256), ${differs.length} differ, ${onlyClean.length} only in the clean fetch${differs.length ? `: ${differs.slice(0, 5).join('; ')}` : ''}`,
-  );
-  console.log(
-    `   bucket: ${bucket.objects} objects; ledger files missing ${bucket.missing}, listed twice ${bucket.listedTwice}, objects no partition lists ${bucket.unlisted}`,
-  );
-  console.log(
-    `\n2. Calls per participant-day (${PARTICIPANTS} synced days; the notifications name ${participantDays} participant-days)`,
-  );
-  console.log(
-    `   real (sandbox count): ${calls} (${(calls / PARTICIPANTS).toFixed(2)} a synced day; ${refused} refused with 429)`,
-  );
-  console.log(
-    `   planned (callsFor of the notified types and days): ${planned} (${(planned / PARTICIPANTS).toFixed(2)} a synced day); with the pages the data needs (clean fetch): ${pages} (${(pages / PARTICIPANTS).toFixed(2)})`,
-  );
-  console.log(
-    `   ratio: ${(calls / planned).toFixed(3)} × planned, ${(calls / pages).toFixed(3)} × planned with pages (budget ≤ 1.1: ${calls / pages <= 1.1 ? 'met' : 'NOT met'})`,
-  );
-  backfill.print();
-  for (const { file, profile } of profiles) {
-    printSummary(
-      `(1) ${path.basename(file)} — the last ${seconds(windowUs / 1000)} s (the sync to the workers' stop)`,
-      summarize(lastWindow(profile, windowUs), 15),
+  return async () => {
+    console.log(
+      `\n1. ${PARTICIPANTS} participants sync ${day} at once (two workers, ${QUOTA}/min/user)`,
     );
-  }
-  for (const { file, profile } of await readProfiles(backfillProfileDir)) {
-    printSummary(
-      `(3) ${path.basename(file)} — the last ${seconds(backfill.windowMs)} s (the backfill)`,
-      summarize(lastWindow(profile, backfill.windowMs * 1000), 15),
+    console.log(
+      `   notifications: ${sent} sent, work rows ${expected.workRows} (${expected.wholeRange} whole-range, ${expected.notDone} not done); collection-notified jobs: ${jobRows.map((r) => `${r.state} ${r.n}`).join(', ')}`,
     );
-  }
-  console.log(
-    `\nLoad average: ${os
-      .loadavg()
-      .map((l) => l.toFixed(2))
-      .join(
-        ' ',
-      )} (${os.cpus().length} CPUs); whole bench ${seconds(performance.now() - started)} s.`,
-  );
-} finally {
-  pool1.kill();
-  pool3?.kill();
-  for (const app of apps) await app.close().catch(() => {});
-  for (const pool of pools) await pool.end().catch(() => {});
-  for (const database of databases) await database.drop();
-  await sandbox.stop();
-  await rm(tmp, { recursive: true, force: true });
+    console.log(`   all work done ${seconds(phaseMs)} s after the first sync`);
+    console.log(
+      `   partitions: ${ledger.length} (${[...states].map(([s, n]) => `${s} ${n}`).join(', ')}); expected from the work rows ${expected.keys.size}; missing ${missing.length}, unexpected ${extra.length}, without a notification ${noNotification}`,
+    );
+    console.log(
+      `   by day: ${[...byDate]
+        .sort()
+        .map(([k, n]) => `${k} ${n}`)
+        .join(', ')}`,
+    );
+    console.log(
+      `   latency notification received → partition written, from the first notification of its types: p50 ${percentile(latFirst, 50).toFixed(1)} s, p99 ${percentile(latFirst, 99).toFixed(1)} s, max ${percentile(latFirst, 100).toFixed(1)} s (budget p99 ≤ 60 s: ${percentile(latFirst, 99) <= 60 ? 'met' : 'NOT met'})`,
+    );
+    console.log(
+      `   … from the last notification of its types: p50 ${percentile(latLast, 50).toFixed(1)} s, p99 ${percentile(latLast, 99).toFixed(1)} s`,
+    );
+    console.log(
+      `   clean fetch (collectDays, separate database): ${cleanLedger.length} partitions; ${ledger.length - differs.length} equal (state, row count, every page's SHA-256), ${differs.length} differ, ${onlyClean.length} only in the clean fetch${differs.length ? `: ${differs.slice(0, 5).join('; ')}` : ''}`,
+    );
+    console.log(
+      `   bucket: ${bucket.objects} objects; ledger files missing ${bucket.missing}, listed twice ${bucket.listedTwice}, objects no partition lists ${bucket.unlisted}`,
+    );
+    console.log(
+      `\n2. Calls per participant-day (${PARTICIPANTS} synced days; the notifications name ${participantDays} participant-days)`,
+    );
+    console.log(
+      `   real (sandbox count): ${calls} (${(calls / PARTICIPANTS).toFixed(2)} a synced day; ${refused} refused with 429)`,
+    );
+    console.log(
+      `   planned (callsFor of the notified types and days): ${planned} (${(planned / PARTICIPANTS).toFixed(2)} a synced day); with the pages the data needs (clean fetch): ${pages} (${(pages / PARTICIPANTS).toFixed(2)})`,
+    );
+    console.log(
+      `   ratio: ${(calls / planned).toFixed(3)} × planned, ${(calls / pages).toFixed(3)} × planned with pages (budget ≤ 1.1: ${calls / pages <= 1.1 ? 'met' : 'NOT met'})`,
+    );
+    for (const { file, profile } of profiles) {
+      printSummary(
+        `(1) ${path.basename(file)} — the last ${seconds(windowUs / 1000)} s (the sync to the workers' stop)`,
+        summarize(lastWindow(profile, windowUs), 15),
+      );
+    }
+  };
 }
 
 /** Polls `done` every 250 ms; answers the moment it first held. */

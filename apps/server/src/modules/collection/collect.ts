@@ -12,22 +12,30 @@ import {
   type GoogleHealthClientOptions,
   GoogleHealthError,
 } from '../../platform/google-health/index.js';
-import type { Dataset, RawPage } from '../dataset/index.js';
+import { civilDateIn, type Dataset, type RawPage } from '../dataset/index.js';
 import {
+  addDays,
   callsFor,
   createProviderCall,
+  cutToDays,
+  DayCutError,
   type DbQuota,
   missingScopes,
   type PlannedCall,
 } from '../extraction/index.js';
 import type { CollectionTarget, WearablesService } from '../wearables/index.js';
+import { backfillTrigger, type FetchUnit, fetchUnits } from './units.js';
 
 /**
  * A participant's days fetched and kept: for each type and civil day (in the participant's time
  * zone, from their Google settings) the extraction's planned calls for that one day, made through
  * the extraction's provider call and shared quota, and the answers written as the day's partition.
+ * A sweep's (or a new connection's) runs of older days, a backfill, are fetched with range calls and
+ * each answer cut into the days' pages (units.ts); a range's days are written only once all its
+ * calls answered.
  * A dead grant marks the days `revoked` and stops; a type without its scope is `scope_missing`;
- * any other failure marks that partition `failed` with the reason, and the rest goes on.
+ * any other failure marks that partition (or the range's partitions) `failed` with the reason, and
+ * the rest goes on.
  */
 
 const SETTINGS_SCOPE = 'https://www.googleapis.com/auth/googlehealth.settings.readonly';
@@ -39,6 +47,8 @@ export interface CollectDeps {
   quota: DbQuota;
   fetch: typeof fetch;
   clientOptions?: Omit<GoogleHealthClientOptions, 'fetch'> | undefined;
+  /** The clock that says which days are in the restatement window. */
+  now?: () => Date;
 }
 
 /** What a connection's fetches share: its token, time zone and device's last sync. */
@@ -47,6 +57,13 @@ export interface Session {
   timeZone: string;
   syncedThrough: Date | undefined;
   fetchDay: (dataType: DataType, date: string, signal?: AbortSignal) => Promise<RawPage[]>;
+  /** The days [from, to] (inclusive) by range calls: each day's pages, cut from the answers. */
+  fetchRange: (
+    dataType: DataType,
+    from: string,
+    to: string,
+    signal?: AbortSignal,
+  ) => Promise<Map<string, RawPage[]>>;
 }
 
 /** The grant is dead (invalid_grant, or the connection already needs reauthorization). */
@@ -72,6 +89,7 @@ export interface CollectResult {
 
 export function createCollect(deps: CollectDeps) {
   const { dataset, wearables } = deps;
+  const now = deps.now ?? (() => new Date());
 
   /** Opens a session for the connection: one settings and one paired-devices call. */
   async function openSession(
@@ -131,23 +149,59 @@ export function createCollect(deps: CollectDeps) {
         );
     }
 
+    /** Every page of one call, as received. */
+    async function fetchCall(call: PlannedCall, callSignal?: AbortSignal) {
+      const pages: { bytes: Buffer; body: unknown }[] = [];
+      let pageToken: string | null = null;
+      do {
+        callSignal?.throwIfAborted();
+        const page: { bytes: Buffer; body: unknown } = await withToken((t) =>
+          exchange(t, call, pageToken, null),
+        );
+        pages.push(page);
+        pageToken = (page.body as { nextPageToken?: string }).nextPageToken || null;
+      } while (pageToken);
+      return pages;
+    }
+
     async function fetchDay(dataType: DataType, date: string, daySignal?: AbortSignal) {
       const pages: RawPage[] = [];
       for (const call of callsFor(dataType, date, date, target.grantedScopes)) {
-        let pageToken: string | null = null;
-        do {
-          daySignal?.throwIfAborted();
-          const page: { bytes: Buffer; body: unknown } = await withToken((t) =>
-            exchange(t, call as PlannedCall, pageToken, null),
-          );
+        for (const page of await fetchCall(call, daySignal)) {
           pages.push({ call: call.spec.key, body: page.bytes });
-          pageToken = (page.body as { nextPageToken?: string }).nextPageToken || null;
-        } while (pageToken);
+        }
       }
       return pages;
     }
 
-    const session: Session = { target, timeZone, syncedThrough, fetchDay };
+    async function fetchRange(
+      dataType: DataType,
+      from: string,
+      to: string,
+      rangeSignal?: AbortSignal,
+    ) {
+      const days = new Map<string, RawPage[]>();
+      for (let date = from; date <= to; date = addDays(date, 1)) days.set(date, []);
+      // callsFor lists each spec's pieces in order, so each day gets its pages in the order of
+      // its own one-day calls.
+      for (const call of callsFor(dataType, from, to, target.grantedScopes)) {
+        const pages = await fetchCall(call, rangeSignal);
+        const key = call.spec.key;
+        if (call.from && call.to && addDays(call.from, 1) === call.to) {
+          // A one-day piece is the day's own call: its pages as received.
+          for (const page of pages) days.get(call.from)?.push({ call: key, body: page.bytes });
+          continue;
+        }
+        const cut = cutToDays(
+          call,
+          pages.map((page) => page.body),
+        );
+        for (const [date, body] of cut) days.get(date)?.push({ call: key, body });
+      }
+      return days;
+    }
+
+    const session: Session = { target, timeZone, syncedThrough, fetchDay, fetchRange };
     return { session };
   }
 
@@ -211,26 +265,33 @@ export function createCollect(deps: CollectDeps) {
         result.marked.scopeMissing += dates.length;
         continue;
       }
-      for (let d = 0; d < dates.length; d++) {
-        const date = dates[d] as string;
+      // A notification's days stay a day at a time, as received: they are what Google said changed.
+      const units =
+        trigger.kind === 'sweep'
+          ? fetchUnits(dataType, dates, windowStart(session), target.grantedScopes)
+          : dates.map((date): FetchUnit => ({ kind: 'day', date, dates: [date] }));
+      for (let u = 0; u < units.length; u++) {
+        const unit = units[u] as FetchUnit;
         try {
-          const rawPages = await session.fetchDay(dataType, date, signal);
-          await dataset.writePartition({
-            studyId,
-            participantId,
-            type: dataType,
-            date,
-            timeZone: session.timeZone,
-            rawPages,
-            trigger,
-            syncedThrough: session.syncedThrough,
-          });
-          result.written += 1;
+          if (unit.kind === 'day') {
+            const rawPages = await session.fetchDay(dataType, unit.date, signal);
+            await write(session, dataType, unit.date, rawPages, trigger);
+          } else {
+            // Every call of the range first: a failure leaves none of its days half-written.
+            const days = await session.fetchRange(dataType, unit.from, unit.to, signal);
+            const derived = backfillTrigger(trigger, unit.from, unit.to);
+            for (const [date, rawPages] of days) {
+              await write(session, dataType, date, rawPages, derived);
+            }
+          }
+          result.written += unit.dates.length;
         } catch (error) {
           if (signal?.aborted) throw error;
           if (isDeadGrant(error)) {
             // Everything not yet written is revoked: no more calls for this connection.
-            const rest = new Map<DataType, string[]>([[dataType, dates.slice(d)]]);
+            const rest = new Map<DataType, string[]>([
+              [dataType, units.slice(u).flatMap((later) => later.dates)],
+            ]);
             for (const [later, laterDates] of todo.slice(t + 1)) rest.set(later, laterDates);
             result.marked.revoked += await markAll(
               target,
@@ -242,14 +303,14 @@ export function createCollect(deps: CollectDeps) {
             result.calls = counter.calls;
             return result;
           }
-          if (!(error instanceof GoogleHealthError)) throw error;
-          const scope = error.kind === 'permission_denied';
+          if (!(error instanceof GoogleHealthError) && !(error instanceof DayCutError)) throw error;
+          const scope = error instanceof GoogleHealthError && error.kind === 'permission_denied';
           await dataset.markPartitions(
             {
               studyId,
               participantId,
               types: [dataType],
-              dates: [date],
+              dates: unit.dates,
               timeZone: session.timeZone,
             },
             scope ? 'scope_missing' : 'failed',
@@ -260,14 +321,37 @@ export function createCollect(deps: CollectDeps) {
                 )
               : COLLECTION_REASONS.failed(error.message),
           );
-          if (scope) result.marked.scopeMissing += 1;
-          else result.marked.failed += 1;
+          if (scope) result.marked.scopeMissing += unit.dates.length;
+          else result.marked.failed += unit.dates.length;
         }
       }
     }
     result.calls = counter.calls;
     return result;
   }
+
+  function write(
+    session: Session,
+    dataType: DataType,
+    date: string,
+    rawPages: RawPage[],
+    trigger: DatasetTrigger,
+  ) {
+    return dataset.writePartition({
+      studyId: session.target.studyId,
+      participantId: session.target.participantId,
+      type: dataType,
+      date,
+      timeZone: session.timeZone,
+      rawPages,
+      trigger,
+      syncedThrough: session.syncedThrough,
+    });
+  }
+
+  /** The first day of the restatement window in the session's time zone: older days may be ranged. */
+  const windowStart = (session: Session) =>
+    addDays(civilDateIn(session.timeZone, now()), -(deps.config.collection.restatementDays - 1));
 
   async function markAll(
     target: CollectionTarget,
@@ -310,6 +394,7 @@ export function createCollect(deps: CollectDeps) {
     timeZone,
     syncedThrough: undefined,
     fetchDay: () => Promise.reject(new GrantRevoked()),
+    fetchRange: () => Promise.reject(new GrantRevoked()),
   });
 
   return collect;

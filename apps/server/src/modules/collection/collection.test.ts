@@ -136,12 +136,22 @@ describe('the sweep', () => {
       for (const row of dayRows) expect(['complete', 'empty']).toContain(row.state);
     }
     expect(first.written).toBe(rows.length);
+    // The days before the window are a backfill: one range call a type (each type's cap holds
+    // them), each day's pages cut from it; the window's days a call a type each.
+    const windowDays = [...days.keys()].filter((d) => d >= addDays(today, -2)).length;
+    const perDay = TYPES.length;
+    expect(own.dataCalls()).toBe(TYPES.length + windowDays * perDay);
+    for (const [date, dayRows] of days) {
+      const older = date < addDays(today, -2);
+      for (const row of dayRows) {
+        expect(row.trigger?.kind).toBe('sweep');
+        expect(row.trigger?.id?.startsWith('backfill:') ?? false, date).toBe(older);
+      }
+    }
 
     // Again: the days before the window are settled and not asked for; the window is.
     const before = own.dataCalls();
-    const perDay = before / days.size;
     const second = await own.collection.collectConnection(participant.id);
-    const windowDays = [...days.keys()].filter((d) => d >= addDays(today, -2)).length;
     expect(second.written).toBe(windowDays * TYPES.length);
     expect(own.dataCalls() - before).toBe(windowDays * perDay);
     const again = byDay(await ledger(participant.id));

@@ -66,6 +66,7 @@ export function createCollection(deps: CollectionDeps) {
     quota: deps.quota,
     fetch: deps.fetch ?? fetch,
     clientOptions: deps.clientOptions,
+    now,
   });
 
   /** The given types and days, each fetched and written (or marked with why not). */

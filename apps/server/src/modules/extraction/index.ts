@@ -1,5 +1,7 @@
 // What a run reads of the study's dataset (app.ts makes it of modules/dataset's functions).
 export type { DatasetReader, StoredDay, StoredDayPage } from './dataset-days.js';
+// A ranged call's answer cut into the dataset's one-day pages (continuous collection's backfill).
+export { cutToDays, DayCutError, dayOfItem } from './day-cut.js';
 export { createExtractionEngine, type ExtractionEngine } from './engine.js';
 export { extractionRoutes as routes } from './extraction.routes.js';
 // The tidy rows, for the study's dataset (modules/dataset), which keeps them as Parquet.
@@ -15,6 +17,7 @@ export {
   type PlannedCall,
   readsUtcDays,
   researchTypesOf,
+  taskWindows,
 } from './plan.js';
 export { createProviderCall, type ProviderCall } from './provider-call.js';
 export {
