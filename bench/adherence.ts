@@ -106,7 +106,7 @@ try {
   await pool.query('delete from dataset_day_months where study_id = $1', [study.id]);
   await pool.query(
     await readFile(
-      new URL('../apps/server/drizzle/0018_adherence-read-model-backfill.sql', import.meta.url),
+      new URL('../apps/server/drizzle/0019_adherence-read-model-backfill.sql', import.meta.url),
       'utf8',
     ),
   );
