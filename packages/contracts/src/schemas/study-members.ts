@@ -32,6 +32,8 @@ const studyStatsSchema = z.object({
   emails: z.number().int(),
   authorizedParticipants: z.number().int(),
   lastEmailSentAt: z.string().nullable(),
+  /** Connected participants at risk under the study's rule (the Adherence tab's count). */
+  atRisk: z.number().int(),
 });
 export type StudyStats = z.infer<typeof studyStatsSchema>;
 export const studyStatsResponseSchema = successSchema({ stats: studyStatsSchema });

@@ -74,6 +74,7 @@ const STATS: StudyStats = {
   emails: 0,
   authorizedParticipants: 2,
   lastEmailSentAt: null,
+  atRisk: 0,
 };
 
 function participant(id: string, overrides: Partial<ParticipantRow>): ParticipantRow {

@@ -24,6 +24,7 @@ const STATS: StudyStats = {
   emails: 1,
   authorizedParticipants: 1,
   lastEmailSentAt: null,
+  atRisk: 0,
 };
 
 const PARTICIPANT: ParticipantRow = {
