@@ -18,8 +18,7 @@ const FULL_DAY = new Intl.DateTimeFormat('en-US', {
 const NUMBER = new Intl.NumberFormat('en-US');
 
 /** "Nov 3" of a civil day ('2026-11-03'), the same in every time zone. */
-export const adherenceDay = (date: string): string =>
-  DAY.format(new Date(`${date}T00:00:00Z`));
+export const adherenceDay = (date: string): string => DAY.format(new Date(`${date}T00:00:00Z`));
 
 /** "Tue, Nov 3, 2026": a column's full name. */
 export const adherenceFullDay = (date: string): string =>
@@ -46,27 +45,29 @@ export type AdherenceMetric = 'wear' | 'steps' | 'sync';
 
 /**
  * A cell's accessible name and its details on hover, focus and tap: "Nov 3: 11.2 h worn",
- * "Nov 4: not worn", "Nov 5: fetch failed — Google answered 503".
+ * "Nov 4: not worn", "Nov 5: fetch failed — Google answered 503". `day` is the day's label
+ * ("Nov 3", from adherenceDay), formatted once per column rather than once per cell.
  */
 export function adherenceCellText(input: {
-  date: string;
+  day: string;
   state: AdherenceCellState;
   metric: AdherenceMetric;
   wearMinutes: number | null;
   steps: number | null;
   reason?: string;
 }): string {
-  const day = adherenceDay(input.date);
   const reason = input.reason ? ` — ${input.reason}` : '';
   const hasData = input.state === 'complete' || input.state === 'partial';
   const soFar = input.state === 'partial' ? ` (${ADHERENCE_STATE_LABELS.partial})` : '';
   if (hasData && input.metric === 'wear' && input.wearMinutes !== null) {
-    return `${day}: ${wearText(input.wearMinutes)} worn${soFar}${reason}`;
+    return input.wearMinutes === 0
+      ? `${input.day}: ${ADHERENCE_STATE_LABELS.empty}${soFar}${reason}`
+      : `${input.day}: ${wearText(input.wearMinutes)} worn${soFar}${reason}`;
   }
   if (hasData && input.metric === 'steps' && input.steps !== null) {
-    return `${day}: ${NUMBER.format(input.steps)} steps${soFar}${reason}`;
+    return `${input.day}: ${NUMBER.format(input.steps)} steps${soFar}${reason}`;
   }
-  return `${day}: ${ADHERENCE_STATE_LABELS[input.state]}${reason}`;
+  return `${input.day}: ${ADHERENCE_STATE_LABELS[input.state]}${reason}`;
 }
 
 /** Colour buckets of wear hours under the study's rule: the last one is a valid day. */
@@ -198,7 +199,8 @@ export const PARTICIPANT_CHARTS_TEXTS = {
   backToStudy: 'Back to study',
   /** The Participant Details dialog's section. */
   section: 'Charts',
-  sectionBody: 'Daily steps, resting heart rate, sleep by stage and wear time, and any day’s heart rate.',
+  sectionBody:
+    'Daily steps, resting heart rate, sleep by stage and wear time, and any day’s heart rate.',
   open: 'Open charts',
   range: 'Range',
   steps: 'Daily steps',

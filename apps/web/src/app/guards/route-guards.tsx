@@ -1,4 +1,4 @@
-import { ROUTE_LOADING_TEXTS } from '@research/contracts';
+import { PARTICIPANT_CHARTS_TEXTS, ROUTE_LOADING_TEXTS } from '@research/contracts';
 import { Navigate, Outlet, useLocation, useNavigation } from 'react-router';
 import { LoadingIndicator } from '../../components/loading-indicator';
 import { useSecureAuth } from '../../lib/auth/auth-provider';
@@ -24,7 +24,10 @@ import { useUser } from '../../lib/auth/user-provider';
  * what it loads from the first moment, not a bare 'Loading...' until its own data is asked for.
  */
 export function loadingMessageFor(pathname: string): string | undefined {
-  return pathname.startsWith('/researcher/study/') ? ROUTE_LOADING_TEXTS.studyDetail : undefined;
+  if (!pathname.startsWith('/researcher/study/')) return undefined;
+  return pathname.includes('/participant/')
+    ? PARTICIPANT_CHARTS_TEXTS.loading
+    : ROUTE_LOADING_TEXTS.studyDetail;
 }
 
 /**
