@@ -4,8 +4,9 @@
  * settings in Create Study and Edit Study. Ours: the product gives no wording for these.
  */
 
+// Types only from the schemas: a value import would bring zod into every page that reads a text.
 import type { AdherenceCellState } from '../schemas/adherence.js';
-import { ADHERENCE_MAX_DAYS } from '../schemas/adherence.js';
+import { ROUTE_LOADING_TEXTS } from './shell.js';
 
 const DAY = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const FULL_DAY = new Intl.DateTimeFormat('en-US', {
@@ -105,7 +106,7 @@ export const ADHERENCE_TEXTS = {
     from: 'From',
     to: 'To',
     reversed: 'The start comes after the end.',
-    tooLong: `A range covers at most ${ADHERENCE_MAX_DAYS} days.`,
+    tooLong: (maxDays: number) => `A range covers at most ${maxDays} days.`,
     /** "Nov 3 – Nov 30 (28 days)". */
     shown: (from: string, to: string, days: number) =>
       `${adherenceDay(from)} – ${adherenceDay(to)} (${days} ${days === 1 ? 'day' : 'days'})`,
@@ -192,7 +193,7 @@ export const ADHERENCE_TEXTS = {
 /** The participant charts page and the way to it from the Participant Details dialog. */
 export const PARTICIPANT_CHARTS_TEXTS = {
   title: 'Participant charts',
-  loading: 'Loading charts…',
+  loading: ROUTE_LOADING_TEXTS.participantCharts,
   loadFailed: 'Could not load the charts. Try again.',
   notFound: 'Participant not found',
   notFoundBody: 'They may have been deleted, or you are not a member of their study.',

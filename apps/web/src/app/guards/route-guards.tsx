@@ -1,4 +1,4 @@
-import { PARTICIPANT_CHARTS_TEXTS, ROUTE_LOADING_TEXTS } from '@research/contracts';
+import { ROUTE_LOADING_TEXTS } from '@research/contracts';
 import { Navigate, Outlet, useLocation, useNavigation } from 'react-router';
 import { LoadingIndicator } from '../../components/loading-indicator';
 import { useSecureAuth } from '../../lib/auth/auth-provider';
@@ -26,7 +26,7 @@ import { useUser } from '../../lib/auth/user-provider';
 export function loadingMessageFor(pathname: string): string | undefined {
   if (!pathname.startsWith('/researcher/study/')) return undefined;
   return pathname.includes('/participant/')
-    ? PARTICIPANT_CHARTS_TEXTS.loading
+    ? ROUTE_LOADING_TEXTS.participantCharts
     : ROUTE_LOADING_TEXTS.studyDetail;
 }
 

@@ -12,7 +12,12 @@ import TextField from '@mui/material/TextField';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
 import Typography from '@mui/material/Typography';
-import { ADHERENCE_TEXTS, type AdherenceMetric, type Study } from '@research/contracts';
+import {
+  ADHERENCE_MAX_DAYS,
+  ADHERENCE_TEXTS,
+  type AdherenceMetric,
+  type Study,
+} from '@research/contracts';
 import { useId, useMemo, useRef, useState } from 'react';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { useDigestPreference, useSetDigestPreference } from '../api/digest-preference';
@@ -206,7 +211,7 @@ function CustomRange({
   onChange: (range: DayRange) => void;
 }) {
   const errorId = useId();
-  const error = problem === 'reversed' ? T.range.reversed : problem ? T.range.tooLong : null;
+  const error = problem === 'reversed' ? T.range.reversed : problem ? T.range.tooLong(ADHERENCE_MAX_DAYS) : null;
   return (
     <Box>
       <Stack direction="row" spacing={2} useFlexGap flexWrap="wrap">
