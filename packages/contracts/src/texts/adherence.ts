@@ -99,8 +99,8 @@ export const ADHERENCE_TEXTS = {
   noMatches: 'No participants match the filter or search.',
   range: {
     label: 'Range',
-    last28: 'Last 28 days',
-    last90: 'Last 90 days',
+    last28: '28 days',
+    last90: '90 days',
     whole: 'Whole study',
     custom: 'Custom',
     from: 'From',
@@ -230,7 +230,7 @@ export const PARTICIPANT_CHARTS_TEXTS = {
   summary: (chart: string, from: string, to: string, days: number, average: string | null) =>
     `${chart}, ${adherenceDay(from)} – ${adherenceDay(to)}: ${days} ${days === 1 ? 'day' : 'days'} with data${average ? `, average ${average}` : ''}.`,
   heartRateSummary: (day: string, min: number, max: number, points: number) =>
-    `Heart rate on ${adherenceDay(day)}: ${points} points from ${min} to ${max} bpm.`,
+    `Heart rate on ${adherenceDay(day)}: ${NUMBER.format(points)} points from ${min} to ${max} bpm.`,
 } as const;
 
 /** The study's adherence rules in Create Study and Edit Study (owner only). */

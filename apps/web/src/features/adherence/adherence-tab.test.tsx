@@ -184,8 +184,9 @@ describe('Adherence tab', { timeout: 30_000 }, () => {
       within(grid).getByRole('gridcell', { name: 'Nov 30: fetch failed — Google answered 503' }),
     ).toBeInTheDocument();
 
-    const table = screen.getByRole('table', { name: 'Participants’ adherence' });
-    const grace = within(table).getByRole('row', { name: /Grace Hopper/ });
+    // The table follows the map (a deferred render).
+    const table = await screen.findByRole('table', { name: 'Participants’ adherence' });
+    const grace = await within(table).findByRole('row', { name: /Grace Hopper/ });
     expect(within(grace).getByText('26 / 28')).toBeInTheDocument();
     expect(within(grace).getByText('At risk')).toBeInTheDocument();
     expect(within(grace).getByText('80 %')).toBeInTheDocument();
@@ -226,7 +227,7 @@ describe('Adherence tab', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('combobox', { name: 'Participants' }));
     await user.click(await screen.findByRole('option', { name: 'At risk' }));
     expect(rowHeaders()).toEqual(['Grace Hopper']);
-    expect(within(table()).getAllByRole('row')).toHaveLength(2);
+    await waitFor(() => expect(within(table()).getAllByRole('row')).toHaveLength(2));
     expect(screen.getByText('1 of 3 participants')).toBeInTheDocument();
 
     await user.click(screen.getByRole('combobox', { name: 'Participants' }));
@@ -248,10 +249,13 @@ describe('Adherence tab', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('combobox', { name: 'Sort by' }));
     await user.click(await screen.findByRole('option', { name: 'Adherence, highest first' }));
     expect(rowHeaders()).toEqual(['Alan Turing', 'Grace Hopper', 'Kay McNulty']);
-    const names = within(table())
-      .getAllByRole('link')
-      .map((link) => link.textContent);
-    expect(names).toEqual(['Alan Turing', 'Grace Hopper', 'Kay McNulty']);
+    await waitFor(() =>
+      expect(
+        within(table())
+          .getAllByRole('link')
+          .map((link) => link.textContent),
+      ).toEqual(['Alan Turing', 'Grace Hopper', 'Kay McNulty']),
+    );
   });
 
   it('spells out a day’s reason on focus, on the arrow keys, on a tap and on hover', async () => {
@@ -286,7 +290,7 @@ describe('Adherence tab', { timeout: 30_000 }, () => {
 
   it('asks for 90 days, the whole study or custom dates', async () => {
     const { user, calls } = await openTab();
-    await user.click(screen.getByRole('button', { name: 'Last 90 days' }));
+    await user.click(screen.getByRole('button', { name: '90 days' }));
     await waitFor(() => expect(adherenceCalls(calls)).toContain('?from=2026-09-02&to=2026-11-30'));
     await screen.findByText('Sep 2 – Nov 30 (90 days)');
 
@@ -326,8 +330,10 @@ describe('Adherence tab', { timeout: 30_000 }, () => {
         },
       },
     });
-    const table = screen.getByRole('table', { name: 'Participants’ adherence' });
-    await user.click(within(table).getByRole('link', { name: 'Open charts of Grace Hopper' }));
+    const table = await screen.findByRole('table', { name: 'Participants’ adherence' });
+    await user.click(
+      await within(table).findByRole('link', { name: 'Open charts of Grace Hopper' }),
+    );
     await waitFor(() =>
       expect(router.state.location.pathname).toBe(
         `/researcher/study/${STUDY_ID}/participant/p-grace`,

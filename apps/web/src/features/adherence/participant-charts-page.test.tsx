@@ -138,7 +138,7 @@ describe('Participant charts page', { timeout: 30_000 }, () => {
     ]);
 
     const user = userEvent.setup({ delay: null });
-    await user.click(screen.getByRole('button', { name: 'Last 90 days' }));
+    await user.click(screen.getByRole('button', { name: '90 days' }));
     await waitFor(() =>
       expect(calls.some((c) => c.search === '?from=2026-09-02&to=2026-11-30')).toBe(true),
     );

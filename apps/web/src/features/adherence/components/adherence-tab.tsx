@@ -18,7 +18,7 @@ import {
   type AdherenceMetric,
   type Study,
 } from '@research/contracts';
-import { useId, useMemo, useRef, useState } from 'react';
+import { startTransition, useDeferredValue, useId, useMemo, useRef, useState } from 'react';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { useDigestPreference, useSetDigestPreference } from '../api/digest-preference';
 import { useAdherence } from '../api/get-adherence';
@@ -75,6 +75,9 @@ export default function AdherenceTab({ study, signedIn }: AdherenceTabProps) {
     () => (data ? visibleRows(data.participants, filter, search, sort) : []),
     [data, filter, search, sort],
   );
+  // The table follows the map in a second, interruptible render: a change of filter, sort or
+  // range paints the map first and never blocks the page for both at once.
+  const tableRows = useDeferredValue(rows);
 
   const choosePreset = (next: RangePreset | null) => {
     if (!next) return;
@@ -130,7 +133,10 @@ export default function AdherenceTab({ study, signedIn }: AdherenceTabProps) {
           size="small"
           exclusive
           value={metric}
-          onChange={(_, next: AdherenceMetric | null) => next && setMetric(next)}
+          // A new metric redraws every cell in view: in a transition, sliced, so input stays live.
+          onChange={(_, next: AdherenceMetric | null) =>
+            next && startTransition(() => setMetric(next))
+          }
           aria-label={T.metric.label}
           sx={{ alignSelf: 'flex-start', flexWrap: 'wrap' }}
         >
@@ -190,7 +196,7 @@ export default function AdherenceTab({ study, signedIn }: AdherenceTabProps) {
                 metric={metric}
                 validDayMinHours={data.rule.validDayMinHours}
               />
-              <ParticipantTable studyId={study.id} rows={rows} />
+              <ParticipantTable studyId={study.id} rows={tableRows} />
             </>
           )}
         </>
@@ -211,7 +217,12 @@ function CustomRange({
   onChange: (range: DayRange) => void;
 }) {
   const errorId = useId();
-  const error = problem === 'reversed' ? T.range.reversed : problem ? T.range.tooLong(ADHERENCE_MAX_DAYS) : null;
+  const error =
+    problem === 'reversed'
+      ? T.range.reversed
+      : problem
+        ? T.range.tooLong(ADHERENCE_MAX_DAYS)
+        : null;
   return (
     <Box>
       <Stack direction="row" spacing={2} useFlexGap flexWrap="wrap">

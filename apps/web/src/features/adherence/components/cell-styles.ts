@@ -17,23 +17,25 @@ const sign = (content: string, color: string) => ({
  * cell. Missing and failed days carry a sign and a pattern besides their colour.
  */
 export const cellStyles: SxProps<Theme> = {
+  // Block boxes of a fixed size, the sign centred by its line: the cheapest layout there is.
   '& .hm-c': {
     boxSizing: 'border-box',
+    display: 'inline-block',
+    flex: 'none',
     width: CELL_W - 2,
     height: ROW_H - 4,
+    mx: '1px',
     borderRadius: '3px',
-    display: 'grid',
-    placeItems: 'center',
     fontSize: 12,
-    lineHeight: 1,
+    lineHeight: `${ROW_H - 6}px`,
+    textAlign: 'center',
+    verticalAlign: 'middle',
     cursor: 'default',
     userSelect: 'none',
-    position: 'relative',
   },
   '& .hm-c:focus-visible, & .hm-c[data-shown="true"]': {
     outline: '2px solid #000',
     outlineOffset: '1px',
-    zIndex: 1,
   },
   ...Object.fromEntries(WEAR.map((color, i) => [`& .hm-w${i}`, { bgcolor: color }])),
   ...Object.fromEntries(STEPS.map((color, i) => [`& .hm-s${i}`, { bgcolor: color }])),

@@ -11,6 +11,7 @@ import {
   adherenceFullDay,
 } from '@research/contracts';
 import {
+  type CSSProperties,
   type FocusEvent,
   type KeyboardEvent,
   type MouseEvent,
@@ -29,6 +30,71 @@ import { CELL_W, cellStyles, ROW_H } from './cell-styles';
 /** Rows drawn above and below the visible ones, so a quick scroll does not show blanks. */
 const OVERSCAN = 8;
 const HEADER_H = 40;
+/**
+ * The grid's looks, made once: every row is a fixed-size flex line (its width is the name column
+ * plus the days), contained, so scrolling lays out only the rows that come into view.
+ */
+const GRID_STYLES = {
+  '--hm-name': { xs: '104px', sm: '180px' },
+  position: 'relative',
+  overflow: 'auto',
+  maxHeight: { xs: '60vh', md: 560 },
+  border: 1,
+  borderColor: 'divider',
+  borderRadius: 1,
+  overscrollBehavior: 'contain',
+  '& .hm-row': {
+    display: 'flex',
+    alignItems: 'center',
+    height: ROW_H,
+    width: `calc(var(--hm-name) + var(--hm-days) * ${CELL_W}px)`,
+    contain: 'size layout style',
+  },
+  '& .hm-name': {
+    position: 'sticky',
+    left: 0,
+    zIndex: 2,
+    flex: 'none',
+    boxSizing: 'border-box',
+    width: 'var(--hm-name)',
+    height: '100%',
+    display: 'flex',
+    alignItems: 'center',
+    px: 1,
+    bgcolor: 'background.paper',
+    borderRight: 1,
+    borderColor: 'divider',
+    fontSize: 13,
+  },
+  '& .hm-name a': {
+    color: 'primary.main',
+    overflow: 'hidden',
+    textOverflow: 'ellipsis',
+    whiteSpace: 'nowrap',
+  },
+  '& .hm-head': {
+    position: 'sticky',
+    top: 0,
+    zIndex: 3,
+    bgcolor: 'background.paper',
+    borderBottom: 1,
+    borderColor: 'divider',
+  },
+  '& .hm-head .hm-row': { height: HEADER_H, alignItems: 'flex-end' },
+  '& .hm-head .hm-name': { zIndex: 4, fontWeight: 700, alignItems: 'flex-end', pb: 0.5 },
+  '& .hm-day': {
+    flex: 'none',
+    width: CELL_W,
+    fontSize: 10,
+    lineHeight: 1.2,
+    color: 'text.secondary',
+    textAlign: 'center',
+    pb: 0.5,
+    whiteSpace: 'nowrap',
+  },
+  '& .hm-month': { display: 'block', fontWeight: 700, color: 'text.primary' },
+} as const;
+
 /** Rows PageUp and PageDown move by. */
 const PAGE_ROWS = 10;
 
@@ -259,63 +325,8 @@ export function HeatMap({ studyId, days, rows, metric, validDayMinHours }: HeatM
         onFocus={onFocus}
         onMouseOver={onPointerOver}
         onMouseLeave={onPointerLeave}
-        sx={{
-          '--hm-name': { xs: '104px', sm: '180px' },
-          position: 'relative',
-          overflow: 'auto',
-          maxHeight: { xs: '60vh', md: 560 },
-          border: 1,
-          borderColor: 'divider',
-          borderRadius: 1,
-          // The browser may skip painting rows far out of view.
-          overscrollBehavior: 'contain',
-          '& .hm-row': {
-            display: 'grid',
-            gridTemplateColumns: `var(--hm-name) repeat(${days.length}, ${CELL_W}px)`,
-            alignItems: 'center',
-            height: ROW_H,
-            width: 'max-content',
-          },
-          '& .hm-name': {
-            position: 'sticky',
-            left: 0,
-            zIndex: 2,
-            height: '100%',
-            display: 'flex',
-            alignItems: 'center',
-            px: 1,
-            bgcolor: 'background.paper',
-            borderRight: 1,
-            borderColor: 'divider',
-            minWidth: 0,
-            fontSize: 13,
-          },
-          '& .hm-name a': {
-            color: 'primary.main',
-            overflow: 'hidden',
-            textOverflow: 'ellipsis',
-            whiteSpace: 'nowrap',
-          },
-          '& .hm-head': {
-            position: 'sticky',
-            top: 0,
-            zIndex: 3,
-            bgcolor: 'background.paper',
-            borderBottom: 1,
-            borderColor: 'divider',
-          },
-          '& .hm-head .hm-row': { height: HEADER_H, alignItems: 'end' },
-          '& .hm-head .hm-name': { zIndex: 4, fontWeight: 700, alignItems: 'end', pb: 0.5 },
-          '& .hm-day': {
-            fontSize: 10,
-            lineHeight: 1.2,
-            color: 'text.secondary',
-            textAlign: 'center',
-            pb: 0.5,
-            whiteSpace: 'nowrap',
-          },
-          '& .hm-month': { display: 'block', fontWeight: 700, color: 'text.primary' },
-        }}
+        style={{ '--hm-days': days.length } as CSSProperties}
+        sx={GRID_STYLES}
       >
         <div role="rowgroup" className="hm-head">
           <div role="row" aria-rowindex={1} className="hm-row">

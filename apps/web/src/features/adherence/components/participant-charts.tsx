@@ -17,6 +17,7 @@ import { useHeartRateDay, useParticipantCharts } from '../api/participant-charts
 
 const HEIGHT = 240;
 const NUMBER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+const WHOLE = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
 const STAGES = ['deep', 'light', 'rem', 'awake', 'asleep'] as const;
 const STAGE_COLORS = ['#1a237e', '#5c6bc0', '#00897b', '#ef6c00', '#90a4ae'];
 
@@ -46,14 +47,14 @@ export default function ParticipantCharts({
   const resting = series((d) => d.restingHeartRateBpm);
   const wear = series((d) => (d.wearMinutes === null ? null : d.wearMinutes / 60));
   const known = (values: (number | null)[]) => values.filter((v): v is number => v !== null);
-  const summary = (chart: string, values: (number | null)[], unit = '') => {
+  const summary = (chart: string, values: (number | null)[], unit = '', format = NUMBER) => {
     const avg = average(known(values));
     return T.summary(
       chart,
       from,
       to,
       known(values).length,
-      avg === null ? null : `${NUMBER.format(avg)}${unit}`,
+      avg === null ? null : `${format.format(avg)}${unit}`,
     );
   };
   const sleepHours = series((d) => (d.sleepMinutes === null ? null : d.sleepMinutes / 60));
@@ -61,7 +62,7 @@ export default function ParticipantCharts({
 
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}>
-      <ChartCard title={T.steps} summary={summary(T.steps, steps)}>
+      <ChartCard title={T.steps} summary={summary(T.steps, steps, '', WHOLE)}>
         <BarChart
           height={HEIGHT}
           xAxis={band}
