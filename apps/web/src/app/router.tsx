@@ -114,6 +114,12 @@ export const pageRoutes: RouteObject[] = [
             path: 'researcher/study/:studyId',
             lazy: lazyPage(() => import('./routes/study-detail-route')),
           },
+          {
+            path: 'researcher/study/:studyId/participant/:participantId',
+            lazy: lazyPage(
+              () => import('../features/adherence/components/participant-charts-page'),
+            ),
+          },
         ],
       },
     ],

@@ -76,3 +76,81 @@ describe('EditStudyDialog: data deleted at the source', () => {
     expect(screen.queryByRole('radiogroup', { name: GROUP })).toBeNull();
   });
 });
+
+describe('EditStudyDialog: adherence rules', () => {
+  it('shows the study’s rules and sends the owner’s changes, reminders off or after N days', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn();
+    const study = makeStudy();
+    render(
+      <EditStudyDialog
+        study={study}
+        busy={false}
+        onClose={() => {}}
+        onSubmit={onSubmit}
+        editSettings
+      />,
+    );
+    const group = screen.getByRole('group', { name: 'Adherence' });
+    const hours = within(group).getByRole('combobox', { name: 'Hours of wear for a valid day' });
+    const risk = within(group).getByRole('combobox', {
+      name: 'Days without a sync before “at risk”',
+    });
+    const reminder = within(group).getByRole('combobox', {
+      name: 'Days without a sync before a reminder',
+    });
+    expect(hours).toHaveTextContent('10');
+    expect(risk).toHaveTextContent('2');
+    expect(reminder).toHaveTextContent('Off');
+
+    await user.click(hours);
+    await user.click(await screen.findByRole('option', { name: '8' }));
+    await user.click(risk);
+    await user.click(await screen.findByRole('option', { name: '4' }));
+    await user.click(reminder);
+    await user.click(await screen.findByRole('option', { name: '3' }));
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(onSubmit.mock.calls[0]?.[1].settings).toEqual({
+      ...study.settings,
+      validDayMinHours: 8,
+      riskNoSyncDays: 4,
+      reminderNoSyncDays: 3,
+    });
+  });
+
+  it('turns reminders off again', async () => {
+    const user = userEvent.setup();
+    const onSubmit = vi.fn();
+    const study = makeStudy({ settings: { ...makeStudy().settings, reminderNoSyncDays: 5 } });
+    render(
+      <EditStudyDialog
+        study={study}
+        busy={false}
+        onClose={() => {}}
+        onSubmit={onSubmit}
+        editSettings
+      />,
+    );
+    const reminder = screen.getByRole('combobox', {
+      name: 'Days without a sync before a reminder',
+    });
+    expect(reminder).toHaveTextContent('5');
+    await user.click(reminder);
+    await user.click(await screen.findByRole('option', { name: 'Off' }));
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(onSubmit.mock.calls[0]?.[1].settings.reminderNoSyncDays).toBeNull();
+  });
+
+  it('is not offered to a collaborator', () => {
+    render(
+      <EditStudyDialog
+        study={makeStudy({ role: 'collab' })}
+        busy={false}
+        onClose={() => {}}
+        onSubmit={() => {}}
+        editSettings
+      />,
+    );
+    expect(screen.queryByRole('group', { name: 'Adherence' })).toBeNull();
+  });
+});

@@ -7,6 +7,7 @@ import {
   type StudySettings,
 } from '@research/contracts';
 import { type FormEvent, useState } from 'react';
+import { AdherenceSettingsFields } from './adherence-settings-fields';
 import { DeletedDataSettingField } from './deleted-data-setting-field';
 import { EnrolmentSettingsFields } from './enrolment-settings-fields';
 import { FieldStack, FormDialog, FormDialogBody } from './form-dialog';
@@ -134,6 +135,13 @@ function EditStudyForm({
           <DeletedDataSettingField
             remove={settings.removeDataDeletedAtSource}
             onChange={(remove) => setSettings({ ...settings, removeDataDeletedAtSource: remove })}
+            disabled={busy}
+          />
+        )}
+        {withSettings && (
+          <AdherenceSettingsFields
+            value={settings}
+            onChange={(rules) => setSettings({ ...settings, ...rules })}
             disabled={busy}
           />
         )}

@@ -46,6 +46,7 @@ export const PLACEHOLDER_TEXTS = {
  */
 export const ROUTE_LOADING_TEXTS = {
   studyDetail: 'Loading study details...',
+  participantCharts: 'Loading charts…',
 } as const;
 
 /** Navigation, footer and the page frame. */

@@ -28,6 +28,7 @@ export const STUDY_DETAIL_TEXTS = {
     members: 'Study Members',
     emails: 'Email History',
     extraction: 'Data Extraction',
+    adherence: 'Adherence',
   },
   /** A tab's label once its count is known: 'Participants (3)'. */
   tabCount: (label: string, count: number) => `${label} (${count})`,

@@ -24,7 +24,10 @@ import { useUser } from '../../lib/auth/user-provider';
  * what it loads from the first moment, not a bare 'Loading...' until its own data is asked for.
  */
 export function loadingMessageFor(pathname: string): string | undefined {
-  return pathname.startsWith('/researcher/study/') ? ROUTE_LOADING_TEXTS.studyDetail : undefined;
+  if (!pathname.startsWith('/researcher/study/')) return undefined;
+  return pathname.includes('/participant/')
+    ? ROUTE_LOADING_TEXTS.participantCharts
+    : ROUTE_LOADING_TEXTS.studyDetail;
 }
 
 /**

@@ -9,6 +9,10 @@ import {
   STUDY_MESSAGES,
 } from '@research/contracts';
 import type { FormEvent } from 'react';
+import {
+  type AdherenceSettings,
+  AdherenceSettingsFields,
+} from '../../../components/adherence-settings-fields';
 import { DeletedDataSettingField } from '../../../components/deleted-data-setting-field';
 import {
   FieldStack,
@@ -18,7 +22,7 @@ import {
   useSubmitTried,
 } from '../../../components/form-dialog';
 
-export interface CreateStudyForm {
+export interface CreateStudyForm extends AdherenceSettings {
   name: string;
   description: string;
   duration: string;
@@ -28,7 +32,10 @@ export interface CreateStudyForm {
   removeDataDeletedAtSource: boolean;
 }
 
-type CreateTextField = Exclude<keyof CreateStudyForm, 'removeDataDeletedAtSource'>;
+type CreateTextField = Exclude<
+  keyof CreateStudyForm,
+  'removeDataDeletedAtSource' | keyof AdherenceSettings
+>;
 
 export const EMPTY_CREATE_FORM: CreateStudyForm = {
   name: '',
@@ -37,6 +44,9 @@ export const EMPTY_CREATE_FORM: CreateStudyForm = {
   password: '',
   collaborators: '',
   removeDataDeletedAtSource: DEFAULT_STUDY_SETTINGS.removeDataDeletedAtSource,
+  validDayMinHours: DEFAULT_STUDY_SETTINGS.validDayMinHours,
+  riskNoSyncDays: DEFAULT_STUDY_SETTINGS.riskNoSyncDays,
+  reminderNoSyncDays: DEFAULT_STUDY_SETTINGS.reminderNoSyncDays,
 };
 
 /** A password, when given, is at least 6 characters: Create stays disabled otherwise. */
@@ -47,7 +57,7 @@ function studyPasswordTooShort(password: string): boolean {
 /**
  * The create payload from the form: empty optional strings are left out,
  * collaborators are the comma-separated e-mails (trimmed, empties dropped), default settings but
- * the one the form asks about.
+ * those the form asks about (data deleted at the source, the adherence rules).
  */
 export function toCreatePayload(form: CreateStudyForm): CreateStudyInput {
   const optional = (value: string) => (value.trim() ? value.trim() : undefined);
@@ -60,6 +70,9 @@ export function toCreatePayload(form: CreateStudyForm): CreateStudyInput {
     settings: {
       ...DEFAULT_STUDY_SETTINGS,
       removeDataDeletedAtSource: form.removeDataDeletedAtSource,
+      validDayMinHours: form.validDayMinHours,
+      riskNoSyncDays: form.riskNoSyncDays,
+      reminderNoSyncDays: form.reminderNoSyncDays,
     },
   };
 }
@@ -185,6 +198,11 @@ export function CreateStudyDialog({
           <DeletedDataSettingField
             remove={form.removeDataDeletedAtSource}
             onChange={(remove) => onChange({ ...form, removeDataDeletedAtSource: remove })}
+            disabled={busy}
+          />
+          <AdherenceSettingsFields
+            value={form}
+            onChange={(rules) => onChange({ ...form, ...rules })}
             disabled={busy}
           />
         </FieldStack>

@@ -284,6 +284,10 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
       await user.click(
         within(form).getByRole('radio', { name: 'Remove it from the study’s dataset' }),
       );
+      await user.click(
+        within(form).getByRole('combobox', { name: 'Days without a sync before a reminder' }),
+      );
+      await user.click(await screen.findByRole('option', { name: '3' }));
       await user.click(within(form).getByRole('button', { name: 'Create Study' }));
 
       const modal = await notification('Study Created');
@@ -299,6 +303,9 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
           requireVerification: true,
           dataRetentionDays: 365,
           removeDataDeletedAtSource: true,
+          validDayMinHours: 10,
+          riskNoSyncDays: 2,
+          reminderNoSyncDays: 3,
         },
       });
       await user.click(within(modal).getByRole('button', { name: 'Got it' }));

@@ -7,11 +7,11 @@ import {
 } from '@research/contracts';
 import { render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { LastSynced, LatestDay } from '../../../components/device-sync-cells';
 import { installAccount } from '../../../test/fake-api';
 import { renderRoute } from '../../../test/render-route';
 import { makeStudy } from '../../../test/study-fixtures';
 import { PARTICIPANTS_REFETCH_MS } from '../api/get-participants';
-import { LastSynced, LatestDay } from './device-sync-cells';
 
 const DAY: CollectedDay = {
   date: '2026-11-25',

@@ -1,4 +1,5 @@
 import Download from '@mui/icons-material/Download';
+import ShowChart from '@mui/icons-material/ShowChart';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -18,6 +19,7 @@ import {
   formatDateShort,
   formatSizeKBRounded,
   NOTIFICATION_TITLES,
+  PARTICIPANT_CHARTS_TEXTS,
   PARTICIPANT_MESSAGES,
   type ParticipantDetails,
   type ParticipantRow,
@@ -25,6 +27,7 @@ import {
   STUDY_PARTICIPANT_TEXTS,
 } from '@research/contracts';
 import { type ReactNode, useEffect, useId } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { useDownloadParticipantDocument } from '../api/download-participant-document';
 import { useParticipantInfo } from '../api/get-participant-info';
@@ -79,7 +82,7 @@ export function ParticipantDetailsDialog({
       {/* Text only, and taller than a phone: the keyboard scrolls it once it has the focus. */}
       <DialogContent dividers tabIndex={0} role="region" aria-labelledby={titleId}>
         {info.data ? (
-          <DetailsBody details={info.data} />
+          <DetailsBody details={info.data} studyId={studyId} />
         ) : (
           <Box sx={{ display: 'grid', placeItems: 'center', py: 4, gap: 1 }} role="status">
             <CircularProgress size={32} aria-label={STUDY_PARTICIPANT_TEXTS.loadingDetails} />
@@ -107,7 +110,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-function DetailsBody({ details }: { details: ParticipantDetails }) {
+function DetailsBody({ details, studyId }: { details: ParticipantDetails; studyId: string }) {
   const f = STUDY_PARTICIPANT_TEXTS.fields;
   const download = useDownloadParticipantDocument();
   return (
@@ -169,6 +172,23 @@ function DetailsBody({ details }: { details: ParticipantDetails }) {
         <Typography sx={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
           {details.additionalInfo?.trim() || STUDY_DETAIL_TEXTS.notProvided}
         </Typography>
+      </Box>
+      <Box sx={{ mt: 2 }}>
+        <Typography variant="subtitle2" component="h3">
+          {PARTICIPANT_CHARTS_TEXTS.section}
+        </Typography>
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {PARTICIPANT_CHARTS_TEXTS.sectionBody}
+        </Typography>
+        <Button
+          component={RouterLink}
+          to={`/researcher/study/${studyId}/participant/${details.participantId}`}
+          variant="outlined"
+          size="small"
+          startIcon={<ShowChart />}
+        >
+          {PARTICIPANT_CHARTS_TEXTS.open}
+        </Button>
       </Box>
       <Box sx={{ mt: 2 }}>
         <Typography variant="subtitle2" component="h3">

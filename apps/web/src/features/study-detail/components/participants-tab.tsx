@@ -13,11 +13,11 @@ import {
   type Study,
 } from '@research/contracts';
 import { useState } from 'react';
+import { LastSynced, LatestDay } from '../../../components/device-sync-cells';
 import { useDeleteParticipant } from '../api/delete-participant';
 import { useParticipants } from '../api/get-participants';
 import { useUpdateParticipant } from '../api/update-participant';
 import { ConfirmDialog } from './confirm-dialog';
-import { LastSynced, LatestDay } from './device-sync-cells';
 import { EditParticipantDialog, type EditParticipantValues } from './edit-participant-dialog';
 import { EmptyPanel } from './empty-panel';
 import { type Notify, notifyOutcome, requireSession } from './notify';

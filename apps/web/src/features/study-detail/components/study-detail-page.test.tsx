@@ -235,6 +235,8 @@ describe('Study detail', { timeout: 30_000 }, () => {
     expect(screen.getByRole('tab', { name: 'Study Members (2)' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Email History (1)' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Data Extraction' })).toBeInTheDocument();
+    // The last tab counts the participants at risk.
+    expect(screen.getByRole('tab', { name: 'Adherence (0)' })).toBeInTheDocument();
   });
 
   it('says "Study not found" for a 404 and for a 403 alike', async () => {
@@ -361,6 +363,11 @@ describe('Study detail', { timeout: 30_000 }, () => {
       'MuiChip-colorSuccess',
     );
     expect(within(details).getByText('Completed')).toBeInTheDocument();
+    // The participant's charts are a page of their own.
+    expect(within(details).getByRole('link', { name: 'Open charts' })).toHaveAttribute(
+      'href',
+      `/researcher/study/${STUDY_ID}/participant/P0123456789abcdef`,
+    );
     // 1,560 bytes is 1.52 KiB: shown rounded, as 2 KB, with the en-US short date.
     expect(within(details).getByText('application/pdf · 2 KB · 3/9/2026')).toBeInTheDocument();
     // Under 1 KB the size is in bytes, not rounded up to a kilobyte.

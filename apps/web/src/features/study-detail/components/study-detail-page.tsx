@@ -15,7 +15,7 @@ import {
   type StudyStats,
 } from '@research/contracts';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { CopiedSnackbar } from '../../../components/copied-snackbar';
 import { EditStudyDialog, type EditStudyValues } from '../../../components/edit-study-dialog';
@@ -47,7 +47,14 @@ const TABS = [
   { label: STUDY_DETAIL_TEXTS.tabs.members, count: (s: StudyStats) => s.members },
   { label: STUDY_DETAIL_TEXTS.tabs.emails, count: (s: StudyStats) => s.emails },
   { label: STUDY_DETAIL_TEXTS.tabs.extraction, count: null },
+  { label: STUDY_DETAIL_TEXTS.tabs.adherence, count: (s: StudyStats) => s.atRisk },
 ] as const;
+
+/**
+ * The Adherence tab, which the adherence feature owns: the route hands it in (features do not
+ * import each other), loaded only when the tab is opened.
+ */
+export type AdherenceTabSlot = (props: { study: Study; signedIn: boolean }) => ReactNode;
 
 const TAB_PARAM = 'tab';
 
@@ -91,8 +98,10 @@ function tabIndexOf(value: string | null): number {
  */
 export default function StudyDetailPage({
   extractionSections,
+  adherenceTab,
 }: {
   extractionSections?: ExtractionSections;
+  adherenceTab?: AdherenceTabSlot;
 }) {
   const { studyId = '' } = useParams();
   const { token } = useSecureAuth();
@@ -314,6 +323,7 @@ export default function StudyDetailPage({
               />
             </Box>
           )}
+          {tab === 5 && adherenceTab?.({ study: current, signedIn })}
         </Box>
       </Paper>
 
