@@ -28,6 +28,7 @@ import { startBenchEnvironment } from './lib/setup.js';
 const PARTICIPANTS = 500;
 const DAYS = 90;
 const CONNECTIONS = 10;
+const COLD_SAMPLES = 20;
 const P99_HEAT_MAP_MS = 200;
 const P99_HEART_RATE_MS = 100;
 const DATA_TYPES = [
@@ -185,6 +186,61 @@ try {
   console.log(
     `heart rate ${hrDate}: ${hrBody.sampleCount} samples in ${pages.length} pages → ${hrBody.times.length} points (${hrBody.downsampling})`,
   );
+
+  // Nothing kept: each heat map after a ledger change (a month row touched, as every write does),
+  // each heart-rate day read for the first time (the same pages written under other dates), one
+  // request at a time.
+  const cold: [string, number[]][] = [];
+  for (const days of [28, 90]) {
+    const times: number[] = [];
+    for (let i = 0; i < COLD_SAMPLES; i++) {
+      await pool.query(
+        `update dataset_day_months set updated_at = now()
+          where (study_id, participant_id, month) in
+            (select study_id, participant_id, month from dataset_day_months where study_id = $1 limit 1)`,
+        [study.id],
+      );
+      const started = performance.now();
+      const res = await app.inject({ url: heat(days), headers });
+      times.push(performance.now() - started);
+      if (res.statusCode !== 200) throw new Error(`heat map: ${res.statusCode}`);
+    }
+    cold.push([`heat map, ${days} days × 500, after a ledger change`, times]);
+  }
+  const dataset = createDataset({
+    db: app.platform.db,
+    objectStore: app.platform.objectStore,
+    bucketOf: bucketNameForStudy,
+  });
+  const hrTimes: number[] = [];
+  for (let i = 1; i <= COLD_SAMPLES; i++) {
+    const date = addDays(hrDate, -i);
+    await dataset.writePartition({
+      studyId: study.id,
+      participantId,
+      type: 'heartrate_intraday_1sec',
+      date,
+      timeZone: 'America/New_York',
+      rawPages: pages,
+      trigger: { kind: 'sweep' },
+    });
+    const started = performance.now();
+    const res = await app.inject({
+      url: `/api/participants/${participantId}/heart-rate?date=${date}`,
+      headers,
+    });
+    hrTimes.push(performance.now() - started);
+    if (res.statusCode !== 200) throw new Error(`heart rate: ${res.statusCode}`);
+  }
+  cold.push(['heart-rate day, first read', hrTimes]);
+  console.log(`\nNothing kept, one request at a time (${COLD_SAMPLES} each):`);
+  console.log('| call | p50 ms | max ms |');
+  console.log('| --- | ---: | ---: |');
+  for (const [name, times] of cold) {
+    const sorted = [...times].sort((a, b) => a - b);
+    const p50 = sorted[Math.floor(sorted.length / 2)] as number;
+    console.log(`| ${name} | ${p50.toFixed(0)} | ${(sorted.at(-1) as number).toFixed(0)} |`);
+  }
 
   const targets = [
     {

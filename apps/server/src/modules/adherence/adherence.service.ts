@@ -16,9 +16,13 @@ import {
 import type { Db } from '../../db/client.js';
 import { badRequest } from '../../errors.js';
 import { civilDateIn, type Dataset, type DayRow, dayCell } from '../dataset/index.js';
-import { liveParticipantsOfStudy } from '../participants/index.js';
+import { liveParticipantsFingerprint, liveParticipantsOfStudy } from '../participants/index.js';
 import type { StudyAccess } from '../studies/index.js';
-import { connectionsOfStudy, type StudyConnection } from '../wearables/index.js';
+import {
+  connectionsFingerprint,
+  connectionsOfStudy,
+  type StudyConnection,
+} from '../wearables/index.js';
 import { lttbIndices } from './lttb.js';
 
 export interface AdherenceDeps {
@@ -26,6 +30,15 @@ export interface AdherenceDeps {
   dataset: Dataset;
   now?: () => Date;
 }
+
+/**
+ * Heat maps kept for the next look (a coordinator's screen refetches every 30 s, several people
+ * watch one study): a kept answer is used while the study's participants, connections and day
+ * cells in the range are as they were (three one-row digests) and it is younger than a minute,
+ * so an at-risk flag that turns with the clock turns at most a minute late.
+ */
+const HEAT_MAP_KEEP_MS = 60_000;
+const HEAT_MAPS_KEPT = 50;
 
 /** The participant a chart is about (resolved by the participants module's access check). */
 export interface ChartTarget {
@@ -80,11 +93,49 @@ export function createAdherenceService(deps: AdherenceDeps) {
   const { db, dataset } = deps;
   const now = deps.now ?? (() => new Date());
 
+  const kept = new Map<
+    string,
+    { at: number; fingerprint: string; body: Body<AdherenceResponse> }
+  >();
+
   async function heatMap(
     access: StudyAccess,
     query: { from?: string | undefined; to?: string | undefined },
   ): Promise<Body<AdherenceResponse>> {
     const at = now();
+    const { from, to } = rangeOf(query, at);
+    const rule = settingsOf(access);
+    const studyId = access.study.id;
+    const key = [studyId, from, to, rule.validDayMinHours, rule.riskNoSyncDays].join('|');
+    const fingerprint = (
+      await Promise.all([
+        liveParticipantsFingerprint(db, studyId),
+        connectionsFingerprint(db, studyId),
+        dataset.dayStripsFingerprint(studyId, from, to),
+      ])
+    ).join('|');
+    const found = kept.get(key);
+    if (
+      found &&
+      found.fingerprint === fingerprint &&
+      at.getTime() - found.at >= 0 &&
+      at.getTime() - found.at < HEAT_MAP_KEEP_MS
+    ) {
+      return found.body;
+    }
+    const body = await buildHeatMap(access, { from, to }, at);
+    kept.delete(key);
+    kept.set(key, { at: at.getTime(), fingerprint, body });
+    // The oldest kept answer goes first (a Map keeps insertion order).
+    if (kept.size > HEAT_MAPS_KEPT) kept.delete(kept.keys().next().value as string);
+    return body;
+  }
+
+  async function buildHeatMap(
+    access: StudyAccess,
+    query: { from: string; to: string },
+    at: Date,
+  ): Promise<Body<AdherenceResponse>> {
     const { from, to, days } = rangeOf(query, at);
     const rule = settingsOf(access);
     const studyId = access.study.id;

@@ -238,6 +238,32 @@ describe('adherence', () => {
     expect(stats.atRisk).toBe(1);
   });
 
+  it('answers a kept heat map only while nothing it shows has changed', async () => {
+    const range = 'from=2026-03-20&to=2026-03-22';
+    const first = await heatMap(range);
+    expect(first.participants.find((p) => p.id === ids.b)?.states).toEqual([
+      'not_collected',
+      'not_collected',
+      'not_collected',
+    ]);
+    // A day collected: its cell shows at once.
+    await write(ids.b, 'heartrate_intraday_1sec', '2026-03-21');
+    const collected = (await heatMap(range)).participants.find((p) => p.id === ids.b);
+    expect(collected?.states[1]).not.toBe('not_collected');
+    expect(collected?.wearMinutes[1]).toBeGreaterThan(0);
+    // A participant renamed, a device that synced: the same.
+    await t.app.platform.db
+      .update(participants)
+      .set({ firstName: 'Benjamin' })
+      .where(eq(participants.id, ids.b));
+    const synced = new Date();
+    await t.app.services.wearables.recordDeviceSync(ids.b, synced, [
+      { lastSyncTime: synced.toISOString(), batteryLevel: 40 },
+    ]);
+    const renamed = (await heatMap(range)).participants.find((p) => p.id === ids.b);
+    expect(renamed).toMatchObject({ name: 'Benjamin', batteryLevel: 40, daysWithoutSync: 0 });
+  });
+
   it('refuses a range longer than the maximum or ending before it starts', async () => {
     for (const query of ['from=2025-01-01&to=2026-03-01', 'from=2026-03-10&to=2026-03-09']) {
       const res = await send('owner', 'GET', `/api/studies/${studyId}/adherence?${query}`);

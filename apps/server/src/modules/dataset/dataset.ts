@@ -13,7 +13,12 @@ import type { Db } from '../../db/client.js';
 import type { DatasetFile } from '../../db/schema/index.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
 import { column, type Value } from './columns.js';
-import { latestTimeZones, readDayStrips, refreshDayMonths } from './day-months.js';
+import {
+  dayMonthsFingerprint,
+  latestTimeZones,
+  readDayStrips,
+  refreshDayMonths,
+} from './day-months.js';
 import { assertTimeZone, dayState } from './day-state.js';
 import {
   insertMissing,
@@ -77,6 +82,7 @@ export interface DatasetDeps {
 /** Changes whenever the files' layout or encoding does, so old and new bytes never share a name. */
 const FORMAT = 'dataset-partition-1';
 const CALL_KEY = /^[a-z0-9-]{1,64}$/;
+const HEART_RATE_DAYS_KEPT = 20;
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
 
@@ -334,6 +340,15 @@ export function createDataset(deps: DatasetDeps) {
    * dataset's own reader (the byte reader, JSON where a page is not in its shape). Null when the
    * day has no partition with pages. A partition replaced while it was read is read again.
    */
+  /**
+   * The last few heart-rate days read (a researcher steps through a participant's days and back;
+   * ~0.5 MB each), by partition version, oldest dropped first.
+   */
+  const heartRateDays = new Map<
+    string,
+    { timeZone: string; timeMs: ArrayLike<Value>; bpm: ArrayLike<Value> }
+  >();
+
   async function heartRateDay(
     studyId: string,
     participantId: string,
@@ -348,6 +363,10 @@ export function createDataset(deps: DatasetDeps) {
     for (let attempt = 0; ; attempt++) {
       const row = await readRow(db, key);
       if (!row) return null;
+      // A version names its files' contents: what was read for it holds until the row moves on.
+      const keptKey = `${studyId}|${participantId}|${date}|${row.version}`;
+      const found = row.version ? heartRateDays.get(keptKey) : undefined;
+      if (found) return { ...found, timeZone: row.timeZone };
       try {
         const pages = await Promise.all(
           rawPagesOf(row).map(async (page) => ({
@@ -356,11 +375,18 @@ export function createDataset(deps: DatasetDeps) {
           })),
         );
         const table = partitionTable(key.type, participantId, date, pages);
-        return {
+        const read = {
           timeZone: row.timeZone,
           timeMs: column(table, 'timestamp_utc') ?? [],
           bpm: column(table, 'heart_rate_bpm') ?? [],
         };
+        if (row.version) {
+          heartRateDays.set(keptKey, read);
+          if (heartRateDays.size > HEART_RATE_DAYS_KEPT) {
+            heartRateDays.delete(heartRateDays.keys().next().value as string);
+          }
+        }
+        return read;
       } catch (error) {
         if (attempt >= 2) throw error;
       }
@@ -377,6 +403,9 @@ export function createDataset(deps: DatasetDeps) {
     /** Every participant's day cells over a range (the heat map), from the read model. */
     dayStrips: (studyId: string, from: string, to: string, participantId?: string) =>
       readDayStrips(db, studyId, from, to, participantId),
+    /** Changes whenever a day cell of the study in the range does (a cached heat map's check). */
+    dayStripsFingerprint: (studyId: string, from: string, to: string) =>
+      dayMonthsFingerprint(db, studyId, from, to),
     /** The zone of each participant's latest collected month. */
     latestTimeZones: (studyId: string, participantIds: readonly string[]) =>
       latestTimeZones(db, studyId, participantIds),

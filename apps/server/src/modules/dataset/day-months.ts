@@ -228,3 +228,23 @@ export async function latestTimeZones(
   for (const row of rows) zones.set(row.participantId, row.timeZone);
   return zones;
 }
+
+/**
+ * What changes whenever a day cell of the study in the range does: the month rows' count and
+ * latest update (every refresh sets `updated_at`).
+ */
+export async function dayMonthsFingerprint(
+  db: DbOrTx,
+  studyId: string,
+  from: string,
+  to: string,
+): Promise<string> {
+  const t = datasetDayMonths;
+  const [row] = await db
+    .select({
+      digest: sql<string>`count(*)::text || '|' || coalesce(max(${t.updatedAt})::text, '')`,
+    })
+    .from(t)
+    .where(and(eq(t.studyId, studyId), gte(t.month, monthOf(from)), lte(t.month, to)));
+  return row?.digest ?? '';
+}

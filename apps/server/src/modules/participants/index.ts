@@ -35,4 +35,7 @@ export {
 } from './participants.repository.js';
 export { participantsRoutes as routes } from './participants.routes.js';
 export { createParticipantsService, type ParticipantsService } from './participants.service.js';
-export { liveParticipantsOfStudy } from './participants-enrolled.repository.js';
+export {
+  liveParticipantsFingerprint,
+  liveParticipantsOfStudy,
+} from './participants-enrolled.repository.js';

@@ -128,6 +128,20 @@ export async function liveParticipantsOfStudy(db: DbOrTx, studyId: string) {
     .orderBy(asc(participants.id));
 }
 
+/**
+ * A digest of what the heat map shows of the study's live participants (ids, names, enrolment):
+ * one short row, so a cached heat map is checked without reading the list.
+ */
+export async function liveParticipantsFingerprint(db: DbOrTx, studyId: string): Promise<string> {
+  const [row] = await db
+    .select({
+      digest: sql<string>`coalesce(md5(string_agg(${participants.id} || '|' || coalesce(${participants.firstName}, '') || '|' || coalesce(${participants.lastName}, '') || '|' || ${participants.enrolledAt}::text, ',' order by ${participants.id})), '')`,
+    })
+    .from(participants)
+    .where(and(eq(participants.studyId, studyId), liveParticipant));
+  return row?.digest ?? '';
+}
+
 export async function findLiveParticipant(db: DbOrTx, id: string) {
   const [row] = await db
     .select({

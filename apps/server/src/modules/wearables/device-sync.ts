@@ -85,3 +85,15 @@ export async function connectionsOfStudy(
     )
     .orderBy(sql`${w.participantId}`);
 }
+
+/** A digest of the study's connections as the heat map shows them (state, last sync, battery). */
+export async function connectionsFingerprint(db: DbOrTx, studyId: string): Promise<string> {
+  const w = wearableConnections;
+  const [row] = await db
+    .select({
+      digest: sql<string>`coalesce(md5(string_agg(${w.participantId} || '|' || ${w.status} || '|' || ${w.connectedAt}::text || '|' || coalesce(${w.lastDeviceSyncAt}::text, '') || '|' || coalesce(${w.batteryLevel}::text, ''), ',' order by ${w.participantId}, ${w.connectedAt})), '')`,
+    })
+    .from(w)
+    .where(eq(w.studyId, studyId));
+  return row?.digest ?? '';
+}

@@ -1,4 +1,8 @@
-export { connectionsOfStudy, type StudyConnection } from './device-sync.js';
+export {
+  connectionsFingerprint,
+  connectionsOfStudy,
+  type StudyConnection,
+} from './device-sync.js';
 export { liveConnectionsOfStudy, reauthorizeUrl } from './study-connections.js';
 export { bindTokensToParticipants } from './token-binding.js';
 export { connectionStateOf, connectionsOfHealthUser } from './wearables.repository.js';
