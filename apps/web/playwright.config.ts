@@ -67,6 +67,11 @@ export default defineConfig({
           // grant at Google and then expect an extraction run to meet the dead grant.
           COLLECTION_ON_CONNECT: 'false',
           COLLECTION_SWEEP_CRON: 'off',
+          // The participants' reminder run every minute, so the adherence spec's reminder comes
+          // within a minute or two. Only studies with reminders on (off by default; no other spec
+          // turns them on) are looked at. The members' digest is not scheduled: no spec awaits it.
+          REMINDER_CRON: '* * * * *',
+          ADHERENCE_DIGEST_CRON: 'off',
         },
       },
 });

@@ -189,6 +189,8 @@ test.describe
       await expect(tab(page, 'Study Members')).toHaveText('Study Members (1)');
       await expect(tab(page, 'Email History')).toHaveText('Email History (0)');
       await expect(tab(page, 'Participants')).toHaveText('Participants (1)');
+      // The sixth tab counts the participants at risk: none, as nobody is connected yet.
+      await expect(tab(page, 'Adherence')).toHaveText('Adherence (0)');
       const table = page.getByRole('table', { name: 'Participants' });
       // Not connected to a wearable yet: inactive.
       await expect(table.getByRole('row').filter({ hasText: 'Ada Byron' })).toContainText(

@@ -3,7 +3,7 @@ import type {
   ParticipantChartsResponse,
   ParticipantDetails,
 } from '@research/contracts';
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type FakeRequest, installAccount } from '../../test/fake-api';
@@ -146,6 +146,46 @@ describe('Participant charts page', { timeout: 30_000 }, () => {
       'href',
       `/researcher/study/${STUDY_ID}?tab=5`,
     );
+  });
+
+  it('says a chart has no data in the range rather than drawing empty axes', async () => {
+    const empty = (from: string, to: string): ParticipantChartsResponse => ({
+      ...charts(from, to),
+      days: charts(from, to).days.map((day) => ({
+        ...day,
+        state: 'not_collected',
+        steps: null,
+        restingHeartRateBpm: null,
+        wearMinutes: null,
+        sleepMinutes: null,
+        sleepStages: null,
+      })),
+    });
+    installAccount('approved', {
+      [`GET /api/studies/${STUDY_ID}`]: { body: { success: true, study: makeStudy() } },
+      [`GET /api/participants/${PARTICIPANT}/info`]: {
+        body: { success: true, participant: DETAILS },
+      },
+      [`GET /api/participants/${PARTICIPANT}/charts`]: (request: FakeRequest) => ({
+        body: empty(request.query.get('from') ?? '', request.query.get('to') ?? ''),
+      }),
+      [`GET /api/participants/${PARTICIPANT}/heart-rate`]: (request: FakeRequest) => ({
+        body: { ...heartRate(request.query.get('date') ?? ''), sampleCount: 0, times: [], bpm: [] },
+      }),
+    });
+    renderRoute(`/researcher/study/${STUDY_ID}/participant/${PARTICIPANT}`);
+    const steps = await screen.findByRole('figure', { name: 'Daily steps' }, { timeout: 10_000 });
+    expect(steps).toHaveTextContent('Daily steps, Nov 3 – Nov 30: 0 days with data.');
+    for (const name of [
+      'Daily steps',
+      'Resting heart rate (bpm)',
+      'Sleep by stage (hours)',
+      'Wear time (hours with heart-rate data)',
+    ]) {
+      const figure = screen.getByRole('figure', { name });
+      expect(within(figure).getByText('No data in this range yet.')).toBeInTheDocument();
+      expect(figure.querySelector('svg')).toBeNull();
+    }
   });
 });
 

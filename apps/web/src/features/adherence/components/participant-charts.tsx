@@ -62,7 +62,11 @@ export default function ParticipantCharts({
 
   return (
     <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' }, gap: 2 }}>
-      <ChartCard title={T.steps} summary={summary(T.steps, steps, '', WHOLE)}>
+      <ChartCard
+        title={T.steps}
+        summary={summary(T.steps, steps, '', WHOLE)}
+        empty={known(steps).length === 0}
+      >
         <BarChart
           height={HEIGHT}
           xAxis={band}
@@ -74,6 +78,7 @@ export default function ParticipantCharts({
       <ChartCard
         title={T.restingHeartRate}
         summary={summary(T.restingHeartRate, resting, ` ${T.bpm}`)}
+        empty={known(resting).length === 0}
       >
         <LineChart
           height={HEIGHT}
@@ -85,7 +90,11 @@ export default function ParticipantCharts({
           skipAnimation
         />
       </ChartCard>
-      <ChartCard title={T.sleep} summary={summary(T.sleep, sleepHours, ` ${T.hours}`)}>
+      <ChartCard
+        title={T.sleep}
+        summary={summary(T.sleep, sleepHours, ` ${T.hours}`)}
+        empty={known(sleepHours).length === 0}
+      >
         <BarChart
           height={HEIGHT}
           xAxis={band}
@@ -100,7 +109,11 @@ export default function ParticipantCharts({
           skipAnimation
         />
       </ChartCard>
-      <ChartCard title={T.wear} summary={summary(T.wear, wear, ` ${T.hours}`)}>
+      <ChartCard
+        title={T.wear}
+        summary={summary(T.wear, wear, ` ${T.hours}`)}
+        empty={known(wear).length === 0}
+      >
         <BarChart
           height={HEIGHT}
           xAxis={band}
@@ -125,13 +138,17 @@ export default function ParticipantCharts({
   );
 }
 
+/** A chart with its title and text alternative; without a day of data, a line says so instead. */
 function ChartCard({
   title,
   summary,
+  empty,
   children,
 }: {
   title: string;
   summary: string;
+  /** No day in the range has a value: empty axes would only show a meaningless tick. */
+  empty: boolean;
   children: ReactNode;
 }) {
   const titleId = useId();
@@ -150,7 +167,13 @@ function ChartCard({
       <Typography id={summaryId} variant="body2" color="text.secondary" component="figcaption">
         {summary}
       </Typography>
-      {children}
+      {empty ? (
+        <Typography color="text.secondary" sx={{ py: 6, textAlign: 'center' }}>
+          {T.noData}
+        </Typography>
+      ) : (
+        children
+      )}
     </Paper>
   );
 }
