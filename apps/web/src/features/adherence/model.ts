@@ -71,8 +71,12 @@ function compareNullable(a: number | null, b: number | null, ascending: boolean)
   return ascending ? a - b : b - a;
 }
 
+/** At risk first: between equal adherence, the one who stopped syncing needs the look. */
+const byRisk = (a: AdherenceRow, b: AdherenceRow) => Number(b.atRisk) - Number(a.atRisk);
+
 const SORTS: Record<ParticipantSort, (a: AdherenceRow, b: AdherenceRow) => number> = {
-  adherenceLow: (a, b) => compareNullable(adherenceOf(a), adherenceOf(b), true) || byName(a, b),
+  adherenceLow: (a, b) =>
+    compareNullable(adherenceOf(a), adherenceOf(b), true) || byRisk(a, b) || byName(a, b),
   adherenceHigh: (a, b) => compareNullable(adherenceOf(a), adherenceOf(b), false) || byName(a, b),
   name: byName,
   // Never synced first, then the oldest sync.
