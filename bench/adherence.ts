@@ -14,7 +14,7 @@
 
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { bucketNameForStudy } from '@research/contracts';
+import { bucketNameForStudy, DATA_TYPES } from '@research/contracts';
 import type { Sandbox } from '@research/sandbox';
 import { connect } from '../apps/sandbox/src/test/health-flow.js';
 import { createDataset, type RawPage } from '../apps/server/src/modules/dataset/index.js';
@@ -31,20 +31,6 @@ const CONNECTIONS = 10;
 const COLD_SAMPLES = 20;
 const P99_HEAT_MAP_MS = 200;
 const P99_HEART_RATE_MS = 100;
-const DATA_TYPES = [
-  'profile',
-  'activity_summary',
-  'activity_steps_timeseries',
-  'activity_calories_timeseries',
-  'activity_distance_timeseries',
-  'activity_steps_intraday',
-  'activity_calories_intraday',
-  'heartrate_summary',
-  'heartrate_timeseries',
-  'heartrate_intraday_1sec',
-  'heartrate_intraday_1min',
-  'sleep_log',
-];
 
 const sandbox = await spawnSandbox({
   dataDir: path.join(process.env.TMPDIR ?? '/tmp', `wrp-bench-adherence-${process.pid}`),

@@ -18,6 +18,7 @@ import {
   approveApplication,
   connectOverHttp,
   createMaster,
+  deviceSync,
   registerAndApply,
   SANDBOX_URL,
   shotsAtBothWidths,
@@ -72,17 +73,6 @@ const reminders = async (to: string) =>
   (await inbox(to)).filter((m) => m.subject === SYNC_REMINDER_MAIL_TEXTS.subject);
 
 /** The sandbox's tracker of this Google account syncs; `until` (RFC 3339) where to, else now. */
-async function deviceSync(account: string, until?: string) {
-  const response = await fetch(`${SANDBOX_URL}/__admin/health/sync`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: account, ...(until ? { until } : {}) }),
-  });
-  const text = await response.text();
-  expect(response.ok, text).toBe(true);
-  return JSON.parse(text) as { syncedUntil: string | null; notifications: number };
-}
-
 /** The participant proves their address with the e-mail code, as on the verify page. */
 async function verifyEmail(participantId: string, email: string, studyCode: string) {
   const subject = { participantId, email, studyCode };

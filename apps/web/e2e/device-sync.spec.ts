@@ -14,8 +14,8 @@ import {
   approveApplication,
   connectOverHttp,
   createMaster,
+  deviceSync,
   registerAndApply,
-  SANDBOX_URL,
   shotsAtBothWidths,
   signIn,
   uniqueEmail,
@@ -35,18 +35,6 @@ const owner = { name: 'Mary Jackson', email: uniqueEmail('sync-owner') };
 const ACCOUNT = 'sync.ada@gmail.test';
 
 let studyId = '';
-
-/** The sandbox's tracker syncs; `until` (RFC 3339) sets where it synced to, else now. */
-async function deviceSync(until?: string) {
-  const response = await fetch(`${SANDBOX_URL}/__admin/health/sync`, {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ email: ACCOUNT, ...(until ? { until } : {}) }),
-  });
-  const text = await response.text();
-  expect(response.ok, text).toBe(true);
-  return JSON.parse(text) as { syncedUntil: string | null; notifications: number };
-}
 
 test.describe
   .serial('device sync on the open study screen', () => {
@@ -75,7 +63,7 @@ test.describe
       });
       // The tracker last synced three hours ago (nothing is announced for a step back): the sync
       // below then brings the hours since, today's among them.
-      const back = await deviceSync(new Date(Date.now() - 3 * 3_600_000).toISOString());
+      const back = await deviceSync(ACCOUNT, new Date(Date.now() - 3 * 3_600_000).toISOString());
       expect(back.notifications).toBe(0);
     });
 
@@ -98,7 +86,7 @@ test.describe
         (window as unknown as { openedOnce: boolean }).openedOnce = true;
       });
 
-      const synced = await deviceSync();
+      const synced = await deviceSync(ACCOUNT);
       expect(synced.notifications).toBeGreaterThan(0);
       const started = Date.now();
 

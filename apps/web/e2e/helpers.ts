@@ -452,3 +452,15 @@ export async function consent(page: Page, account: string, untick: string[] = []
     await page.locator(`input[name="granted_scope"][value="${scope}"]`).uncheck();
   await page.getByRole('button', { name: new RegExp(account.replace(/\./g, '\\.')) }).click();
 }
+
+/** The sandbox's tracker of `account` syncs; `until` (RFC 3339) sets where it synced to, else now. */
+export async function deviceSync(account: string, until?: string) {
+  const response = await fetch(`${SANDBOX_URL}/__admin/health/sync`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: account, ...(until ? { until } : {}) }),
+  });
+  const text = await response.text();
+  expect(response.ok, text).toBe(true);
+  return JSON.parse(text) as { syncedUntil: string | null; notifications: number };
+}
