@@ -61,6 +61,9 @@ describe('what a study does with data deleted at the source', () => {
       requireVerification: true,
       dataRetentionDays: 365,
       removeDataDeletedAtSource: true,
+      validDayMinHours: 10,
+      riskNoSyncDays: 2,
+      reminderNoSyncDays: null,
     });
     const detail = await t.app.inject({
       url: `/api/studies/${study.id}`,
