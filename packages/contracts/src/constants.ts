@@ -134,6 +134,14 @@ export const EXTRACTION_MAX_RANGE_DAYS = 366;
 /** Participants in one extraction run. */
 export const EXTRACTION_MAX_PARTICIPANTS = 500;
 
+/** File formats of an analysis-ready export. */
+export const EXPORT_FORMATS = ['parquet', 'csv'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+export const EXPORT_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+/** The Data export tab and the list call show this many newest exports. */
+export const EXPORT_LIST_LIMIT = 20;
+
 /** Previews list this many items, then '+N more'. */
 export const PREVIEW_ITEMS = 5;
 

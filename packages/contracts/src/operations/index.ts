@@ -6,6 +6,7 @@ export * as authApi from './auth.js';
 export * as emailApi from './email.js';
 export * as enrolmentApi from './enrolment.js';
 export * from './error-codes.js';
+export * as exportsApi from './exports.js';
 export * as extractionApi from './extraction.js';
 export * as healthApi from './health.js';
 export * as healthNotificationsApi from './health-notifications.js';

@@ -3,6 +3,7 @@ import * as applications from './applications.js';
 import * as auth from './auth.js';
 import * as email from './email.js';
 import * as enrolment from './enrolment.js';
+import * as exports from './exports.js';
 import * as extraction from './extraction.js';
 import * as health from './health.js';
 import * as healthNotifications from './health-notifications.js';
@@ -37,4 +38,5 @@ export const ALL_OPERATIONS: readonly OperationDefinition[] = all(
   webhooks,
   healthNotifications,
   adherence,
+  exports,
 );

@@ -5,6 +5,7 @@ export * from './common.js';
 export * from './dataset.js';
 export * from './enrolment.js';
 export * from './errors.js';
+export * from './exports.js';
 export * from './extraction.js';
 export * from './health.js';
 export * from './health-notifications.js';
