@@ -4,6 +4,7 @@ import {
   type OperationDefinition,
   type OperationReplyBody,
   type OperationRequestParts,
+  operationNameOf,
   successStatusesOf,
 } from '@research/contracts';
 import type {
@@ -34,8 +35,9 @@ export interface OperationRouteOptions<O extends OperationDefinition> {
   ) => Promise<OperationReplyBody<O>> | OperationReplyBody<O>;
 }
 
-const SECURITY: Record<OperationAuth, Record<string, string[]>[] | undefined> = {
-  public: undefined,
+const SECURITY: Record<OperationAuth, Record<string, string[]>[]> = {
+  // Said outright, so a reader of the document knows the call needs nothing.
+  public: [],
   bearer: [{ bearerAuth: [] }],
   // Either: the handler answers anonymous callers and signed-in researchers.
   'optional-bearer': [{ bearerAuth: [] }, {}],
@@ -52,6 +54,12 @@ export function route<O extends OperationDefinition>(
   operation: O,
   options: OperationRouteOptions<O>,
 ): void {
+  // The operationId is the exported name; the API reference reads the rest of the contract by it.
+  const operationId = operationNameOf(operation);
+  if (!operationId)
+    throw new Error(`${operation.method} ${operation.path} is not in ALL_OPERATIONS`);
+  if (operation.response === 'raw' && !operation.rawResponse)
+    throw new Error(`${operationId} answers 'raw' and must say what (rawResponse)`);
   const response: Record<number, unknown> = {};
   if (operation.response !== 'raw')
     for (const status of successStatusesOf(operation)) response[status] = operation.response;
@@ -66,6 +74,7 @@ export function route<O extends OperationDefinition>(
     method: operation.method,
     url: operation.path,
     schema: {
+      operationId,
       tags: [...operation.tags],
       summary: operation.summary,
       ...(operation.hidden ? { hide: true } : {}),
@@ -77,7 +86,7 @@ export function route<O extends OperationDefinition>(
               : ['multipart/form-data'],
           }
         : {}),
-      ...(security ? { security } : {}),
+      security,
       ...(operation.params ? { params: operation.params } : {}),
       ...(operation.query ? { querystring: operation.query } : {}),
       ...(operation.headers ? { headers: operation.headers } : {}),

@@ -131,6 +131,11 @@ export const downloadDocument = defineOperation({
   auth: 'bearer',
   params: documentParamsSchema,
   response: 'raw',
+  rawResponse: {
+    status: 200,
+    description: 'The document as uploaded, as an attachment',
+    contentTypes: RESEARCHER_DOCUMENTS.mimeTypes,
+  },
   // NOT_FOUND: no such document of the application; OBJECT_NOT_FOUND: its file is gone.
   errors: [MASTER_ERRORS, { 404: ['NOT_FOUND', 'OBJECT_NOT_FOUND'] }],
 });

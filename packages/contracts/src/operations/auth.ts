@@ -157,6 +157,7 @@ export const googleStart = defineOperation({
   auth: 'public',
   query: googleStartQuerySchema,
   response: 'raw',
+  rawResponse: { status: 302, description: 'Redirects to Google’s consent screen' },
   errors: { 503: ['GOOGLE_UNAVAILABLE'] },
 });
 

@@ -12,7 +12,7 @@ export * as healthApi from './health.js';
 export * as healthNotificationsApi from './health-notifications.js';
 export * from './operation.js';
 export * as participantsApi from './participants.js';
-export { ALL_OPERATIONS } from './registry.js';
+export { ALL_OPERATIONS, operationNamed, operationNameOf } from './registry.js';
 export * from './roles.js';
 export * as storageApi from './storage.js';
 export * as studiesApi from './studies.js';

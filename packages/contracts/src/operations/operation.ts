@@ -18,6 +18,18 @@ export type OperationAuth = 'public' | 'bearer' | 'participant' | 'optional-bear
 
 export type SuccessStatus = 200 | 201;
 
+/**
+ * What a call whose handler writes its own answer ('raw') sends on success, for the API reference:
+ * a file or a page (its media types; the body is bytes or text), a redirect (302, with
+ * `Location`), or nothing (204). A call may answer more than one of these.
+ */
+export interface RawResponse {
+  readonly status: 200 | 201 | 204 | 302;
+  readonly description: string;
+  /** Media types of the body ('application/pdf', 'text/html', …); none for a redirect or 204. */
+  readonly contentTypes?: readonly string[];
+}
+
 /** The success statuses of an operation. */
 export const successStatusesOf = (
   operation: Pick<OperationDefinition, 'status'>,
@@ -69,6 +81,8 @@ export interface OperationDefinition {
   readonly status?: SuccessStatus | readonly SuccessStatus[];
   /** The success body, or 'raw' when the handler writes its own (a file, a redirect, a page). */
   readonly response: z.ZodType | 'raw';
+  /** What a 'raw' call answers on success; the route refuses a 'raw' call without it. */
+  readonly rawResponse?: RawResponse | readonly RawResponse[];
   /**
    * Failure statuses answered with a body of their own instead of the error envelope (a
    * readiness probe's 503 carries the same checks as its 200).

@@ -83,6 +83,11 @@ export const downloadParticipantDocument = defineOperation({
   auth: 'bearer',
   params: participantDocumentParamsSchema,
   response: 'raw',
+  rawResponse: {
+    status: 200,
+    description: 'The document as uploaded, as an attachment, with its own Content-Type',
+    contentTypes: ['*/*'],
+  },
   errors: [...PARTICIPANT_ERRORS, { 404: ['DOCUMENT_NOT_FOUND'] }],
 });
 

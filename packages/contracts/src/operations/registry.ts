@@ -15,13 +15,24 @@ import * as verification from './verification.js';
 import * as wearables from './wearables.js';
 import * as webhooks from './webhooks.js';
 
+const names = new Map<OperationDefinition, string>();
+const byName = new Map<string, OperationDefinition>();
+
 /**
- * Every operation, for what must know them all: the test doubles that stand in for the server
- * and the check that every route is registered from one. Production web code imports single
- * operations instead, so this list stays out of its bundles.
+ * Every operation, for what must know them all: the test doubles that stand in for the server,
+ * the check that every route is registered from one, and the API reference, which names each
+ * call after its export (`listParticipants`). Production web code imports single operations
+ * instead, so this list stays out of its bundles.
  */
 const all = (...modules: Record<string, OperationDefinition>[]) =>
-  modules.flatMap((module) => Object.values(module));
+  modules.flatMap((module) =>
+    Object.entries(module).map(([name, operation]) => {
+      if (byName.has(name)) throw new Error(`Two operations are named ${name}`);
+      names.set(operation, name);
+      byName.set(name, operation);
+      return operation;
+    }),
+  );
 
 export const ALL_OPERATIONS: readonly OperationDefinition[] = all(
   studies,
@@ -40,3 +51,10 @@ export const ALL_OPERATIONS: readonly OperationDefinition[] = all(
   adherence,
   exports,
 );
+
+/** The exported name of an operation (its OpenAPI operationId); undefined if not registered. */
+export const operationNameOf = (operation: OperationDefinition): string | undefined =>
+  names.get(operation);
+
+/** The operation exported under a name (an OpenAPI operationId). */
+export const operationNamed = (name: string): OperationDefinition | undefined => byName.get(name);

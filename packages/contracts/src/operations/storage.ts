@@ -25,8 +25,12 @@ export const listBucket = defineOperation({
     user: z.string().max(64).optional().describe('The account the link was issued to'),
     signature: z.string().optional(),
   }),
-  // An HTML page.
   response: 'raw',
+  rawResponse: {
+    status: 200,
+    description: 'An HTML page listing the bucket’s files, each with its own signed link',
+    contentTypes: ['text/html'],
+  },
   errors: { 403: ['SIGNED_URL_INVALID', 'NOT_A_MEMBER'], 404: ['STUDY_DELETED'] },
 });
 
@@ -49,8 +53,12 @@ export const downloadObject = defineOperation({
     filename: z.string().optional().describe('Name the browser saves the file under'),
     user: z.string().max(64).optional().describe('The account the link was issued to'),
   }),
-  // The file, as an attachment.
   response: 'raw',
+  rawResponse: {
+    status: 200,
+    description: 'The file, as an attachment, with the Content-Type it was stored with',
+    contentTypes: ['*/*'],
+  },
   errors: {
     403: ['SIGNED_URL_INVALID', 'NOT_A_MEMBER'],
     404: ['STUDY_DELETED', 'OBJECT_NOT_FOUND'],

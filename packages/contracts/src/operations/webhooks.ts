@@ -19,5 +19,9 @@ export const googleHealthNotification = defineOperation({
   tags,
   auth: 'public',
   response: 'raw',
+  rawResponse: [
+    { status: 201, description: 'The endpoint check with the secret: the subscriber is confirmed' },
+    { status: 204, description: 'A good notification, stored (or already received)' },
+  ],
   errors: { 401: ['WEBHOOK_UNAUTHORIZED', 'WEBHOOK_SIGNATURE_INVALID'] },
 });

@@ -13,6 +13,7 @@ import {
   textSchema,
   textSchemaWith,
 } from './common.js';
+import { component } from './component.js';
 import { successSchema } from './errors.js';
 
 const TEXT_FIELD_MAX = 200;
@@ -58,25 +59,28 @@ const verificationDocumentSchema = z.object({
 });
 export type VerificationDocument = z.infer<typeof verificationDocumentSchema>;
 
-const researcherApplicationViewSchema = z.object({
-  id: z.string(),
-  userId: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  dateOfBirth: z.string(),
-  phoneNumber: z.string(),
-  institution: z.string(),
-  position: z.string(),
-  department: z.string().nullable(),
-  researchArea: z.string().nullable(),
-  description: z.string().nullable(),
-  status: applicationStatusSchema,
-  submittedAt: z.string(),
-  reviewedAt: z.string().nullable(),
-  reviewNotes: z.string().nullable(),
-  verificationDocuments: z.array(verificationDocumentSchema),
-});
+const researcherApplicationViewSchema = component(
+  'ResearcherApplication',
+  z.object({
+    id: z.string(),
+    userId: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+    dateOfBirth: z.string(),
+    phoneNumber: z.string(),
+    institution: z.string(),
+    position: z.string(),
+    department: z.string().nullable(),
+    researchArea: z.string().nullable(),
+    description: z.string().nullable(),
+    status: applicationStatusSchema,
+    submittedAt: z.string(),
+    reviewedAt: z.string().nullable(),
+    reviewNotes: z.string().nullable(),
+    verificationDocuments: z.array(verificationDocumentSchema),
+  }),
+);
 export type ResearcherApplicationView = z.infer<typeof researcherApplicationViewSchema>;
 
 export const submitApplicationResponseSchema = successSchema({ applicationId: z.string() });
@@ -122,20 +126,23 @@ export const applicationListResponseSchema = successSchema({
   totalCount: z.number().int(),
 });
 
-const researcherSchema = z.object({
-  id: z.string(),
-  applicationId: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  institution: z.string(),
-  department: z.string().nullable(),
-  position: z.string(),
-  researchArea: z.string().nullable(),
-  status: applicationStatusSchema,
-  approvedAt: z.string().nullable(),
-  lastLoginAt: z.string().nullable(),
-});
+const researcherSchema = component(
+  'Researcher',
+  z.object({
+    id: z.string(),
+    applicationId: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+    institution: z.string(),
+    department: z.string().nullable(),
+    position: z.string(),
+    researchArea: z.string().nullable(),
+    status: applicationStatusSchema,
+    approvedAt: z.string().nullable(),
+    lastLoginAt: z.string().nullable(),
+  }),
+);
 export type Researcher = z.infer<typeof researcherSchema>;
 
 export const researcherListQuerySchema = listQuerySchema.extend({

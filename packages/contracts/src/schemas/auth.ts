@@ -13,6 +13,7 @@ import {
   roleSchema,
   textSchema,
 } from './common.js';
+import { component } from './component.js';
 import { successSchema } from './errors.js';
 
 /** Long enough for any passphrase, short enough that hashing cannot be used to tie up the server. */
@@ -26,14 +27,17 @@ const newPasswordSchema = passwordSchema.max(PASSWORD_MAX_LENGTH, passwordTooLon
 const opaqueTokenSchema = textSchema.trim().min(16, 'Invalid token').max(200, 'Invalid token');
 
 /** The signed-in user as the browser holds it (`auth_user`). `uid` mirrors `id` for old readers. */
-const authUserSchema = z.object({
-  id: z.string(),
-  uid: z.string(),
-  email: z.string(),
-  displayName: z.string(),
-  photoURL: z.string().nullable(),
-  role: roleSchema,
-});
+const authUserSchema = component(
+  'AuthUser',
+  z.object({
+    id: z.string(),
+    uid: z.string(),
+    email: z.string(),
+    displayName: z.string(),
+    photoURL: z.string().nullable(),
+    role: roleSchema,
+  }),
+);
 export type AuthUser = z.infer<typeof authUserSchema>;
 
 export const loginRequestSchema = z.object({
@@ -61,21 +65,24 @@ export const verifyTokenRequestSchema = z.object({ token: textSchema.min(1).max(
 export const verifyTokenResponseSchema = successSchema({ user: authUserSchema });
 
 /** A researcher's profile (`researcher` in the response of GET /api/auth/profile). */
-const userProfileSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  role: roleSchema,
-  status: researcherStatusSchema,
-  institution: z.string().nullable(),
-  department: z.string().nullable(),
-  position: z.string().nullable(),
-  approvedAt: z.string().nullable(),
-  isMasterAccount: z.boolean(),
-  /** Whether the address was proven (confirmation link, Google, reset link); applications need it. */
-  emailVerified: z.boolean(),
-});
+const userProfileSchema = component(
+  'UserProfile',
+  z.object({
+    id: z.string(),
+    email: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    role: roleSchema,
+    status: researcherStatusSchema,
+    institution: z.string().nullable(),
+    department: z.string().nullable(),
+    position: z.string().nullable(),
+    approvedAt: z.string().nullable(),
+    isMasterAccount: z.boolean(),
+    /** Whether the address was proven (confirmation link, Google, reset link); applications need it. */
+    emailVerified: z.boolean(),
+  }),
+);
 export type UserProfile = z.infer<typeof userProfileSchema>;
 export const profileResponseSchema = successSchema({ researcher: userProfileSchema });
 

@@ -4,27 +4,34 @@
  */
 
 import { z } from 'zod';
+import { component } from './component.js';
 
 /** One invalid field, `field` being the dotted path into the request ('participants.0.email'). */
-export const fieldErrorSchema = z.object({
-  field: z.string(),
-  message: z.string(),
-});
+export const fieldErrorSchema = component(
+  'FieldError',
+  z.object({
+    field: z.string(),
+    message: z.string(),
+  }),
+);
 export type FieldError = z.infer<typeof fieldErrorSchema>;
 
-export const errorEnvelopeSchema = z.object({
-  success: z.literal(false),
-  /** Human message; the seeds read `error`, newer code reads `message`, so both carry it. */
-  error: z.string(),
-  message: z.string(),
-  /** Stable machine code (e.g. 'VALIDATION_ERROR'); clients map codes, never parse texts. */
-  code: z.string(),
-  details: z
-    .object({
-      fields: z.array(fieldErrorSchema).optional(),
-    })
-    .optional(),
-});
+export const errorEnvelopeSchema = component(
+  'ErrorEnvelope',
+  z.object({
+    success: z.literal(false),
+    /** Human message; the seeds read `error`, newer code reads `message`, so both carry it. */
+    error: z.string(),
+    message: z.string(),
+    /** Stable machine code (e.g. 'VALIDATION_ERROR'); clients map codes, never parse texts. */
+    code: z.string(),
+    details: z
+      .object({
+        fields: z.array(fieldErrorSchema).optional(),
+      })
+      .optional(),
+  }),
+);
 
 /** `{ success: true, ...shape }` for a route's success response. */
 export function successSchema<Shape extends z.ZodRawShape>(shape: Shape) {

@@ -14,6 +14,7 @@ import {
 import { EXTRACTION_SERVER_MESSAGES } from '../texts/extraction.js';
 import { EXTRACTION_MESSAGES } from '../texts/messages.js';
 import { dataTypeSchema, isoDateSchema, participantIdSchema, textSchema } from './common.js';
+import { component } from './component.js';
 import { successSchema } from './errors.js';
 import { GOOGLE_HEALTH_SCOPE_PREFIX } from './wearables.js';
 
@@ -132,32 +133,35 @@ export const fitbitExtractDataBodySchema = z.object({
   dateRange: extractionDateRangeSchema.optional(),
 });
 
-const extractionJobSchema = z.object({
-  id: z.uuid(),
-  runId: z.uuid(),
-  participantId: z.string(),
-  participantName: z.string(),
-  extractionName: z.string(),
-  dataTypes: z.array(dataTypeSchema),
-  dateRange: z.object({
-    startDate: z.string(),
-    endDate: z.string(),
-    mode: z.enum(['single', 'range']),
+const extractionJobSchema = component(
+  'ExtractionJob',
+  z.object({
+    id: z.uuid(),
+    runId: z.uuid(),
+    participantId: z.string(),
+    participantName: z.string(),
+    extractionName: z.string(),
+    dataTypes: z.array(dataTypeSchema),
+    dateRange: z.object({
+      startDate: z.string(),
+      endDate: z.string(),
+      mode: z.enum(['single', 'range']),
+    }),
+    status: z.enum(EXTRACTION_JOB_VIEW_STATUSES),
+    /** 0–100, from calls done / planned. */
+    progress: z.number().min(0).max(100),
+    callsPlanned: z.number().int().nonnegative(),
+    callsDone: z.number().int().nonnegative(),
+    createdAt: z.string(),
+    completedAt: z.string().nullable(),
+    error: z.string().nullable(),
+    /**
+     * Data types skipped for this participant (a scope they did not share). A completed job with
+     * any is shown as "completed with gaps": it finished, but its files lack these types.
+     */
+    skippedDataTypes: z.array(dataTypeSchema),
   }),
-  status: z.enum(EXTRACTION_JOB_VIEW_STATUSES),
-  /** 0–100, from calls done / planned. */
-  progress: z.number().min(0).max(100),
-  callsPlanned: z.number().int().nonnegative(),
-  callsDone: z.number().int().nonnegative(),
-  createdAt: z.string(),
-  completedAt: z.string().nullable(),
-  error: z.string().nullable(),
-  /**
-   * Data types skipped for this participant (a scope they did not share). A completed job with
-   * any is shown as "completed with gaps": it finished, but its files lack these types.
-   */
-  skippedDataTypes: z.array(dataTypeSchema),
-});
+);
 export type ExtractionJob = z.infer<typeof extractionJobSchema>;
 
 export const extractStartResponseSchema = successSchema({

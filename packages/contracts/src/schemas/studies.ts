@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { DEFAULT_STUDY_SETTINGS, MIN_PASSWORD_LENGTH } from '../constants.js';
 import { STUDY_MESSAGES } from '../texts/messages.js';
 import { emailSchema, studyCodeSchema } from './common.js';
+import { component } from './component.js';
 import { successSchema } from './errors.js';
 
 const STUDY_NAME_MAX = 200;
@@ -119,22 +120,25 @@ export const studyRoleSchema = z.enum(['main', 'collab']);
  * tells every member whether one is set (so a first one is set without a current one) and is
  * all a list ever says about it.
  */
-const studySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  duration: z.string().nullable(),
-  studyCode: z.string(),
-  status: z.string(),
-  participantCount: z.number().int(),
-  createdAt: z.string(),
-  role: studyRoleSchema,
-  ownerName: z.string(),
-  password: z.string().nullable().optional(),
-  hasPassword: z.boolean(),
-  collaborators: z.array(z.string()),
-  settings: studySettingsSchema,
-});
+const studySchema = component(
+  'Study',
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    duration: z.string().nullable(),
+    studyCode: z.string(),
+    status: z.string(),
+    participantCount: z.number().int(),
+    createdAt: z.string(),
+    role: studyRoleSchema,
+    ownerName: z.string(),
+    password: z.string().nullable().optional(),
+    hasPassword: z.boolean(),
+    collaborators: z.array(z.string()),
+    settings: studySettingsSchema,
+  }),
+);
 export type Study = z.infer<typeof studySchema>;
 
 /** Cards per dashboard page; the grid loads more on demand. */

@@ -9,6 +9,7 @@ import { CONTACT_MESSAGES, INVITE_MESSAGES, STUDY_MESSAGES } from '../texts/mess
 import { EMAIL_HISTORY_TEXTS } from '../texts/study-detail.js';
 import { EMAIL_PATTERN } from '../validators.js';
 import { emailSchema, studyCodeSchema } from './common.js';
+import { component } from './component.js';
 import { successSchema } from './errors.js';
 import { invitationBodyProblem } from './study-invitation-mail.js';
 
@@ -152,15 +153,18 @@ const deliveryCountsSchema = z.object({
  * time and real delivery counts). No body and no recipients: the Email Details dialog reads them
  * from GET /api/email/history/:studyId/:emailId.
  */
-const emailRecordSchema = z.object({
-  id: z.string(),
-  kind: z.enum(EMAIL_KINDS),
-  emailSubject: z.string(),
-  /** Number of recipients of the mailing. */
-  sentCount: z.number().int(),
-  sentAt: z.string(),
-  deliveryStatus: deliveryCountsSchema,
-});
+const emailRecordSchema = component(
+  'EmailRecord',
+  z.object({
+    id: z.string(),
+    kind: z.enum(EMAIL_KINDS),
+    emailSubject: z.string(),
+    /** Number of recipients of the mailing. */
+    sentCount: z.number().int(),
+    sentAt: z.string(),
+    deliveryStatus: deliveryCountsSchema,
+  }),
+);
 export type EmailRecord = z.infer<typeof emailRecordSchema>;
 
 /** The Email Details dialog lists at most this many recipients (the first by address). */

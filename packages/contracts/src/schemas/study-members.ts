@@ -1,20 +1,24 @@
 /** The Study Members tab and the tab counts of the study detail screen. */
 
 import { z } from 'zod';
+import { component } from './component.js';
 import { successSchema } from './errors.js';
 import { studyRoleSchema } from './studies.js';
 
 /** A member of a study (owner or collaborator). */
-const studyMemberSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  email: z.string(),
-  phone: z.string().nullable(),
-  /** 'active' for an approved researcher account; anything else is shown as a warning. */
-  status: z.string(),
-  joinedDate: z.string().nullable(),
-  role: studyRoleSchema,
-});
+const studyMemberSchema = component(
+  'StudyMember',
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    /** 'active' for an approved researcher account; anything else is shown as a warning. */
+    status: z.string(),
+    joinedDate: z.string().nullable(),
+    role: studyRoleSchema,
+  }),
+);
 export type StudyMember = z.infer<typeof studyMemberSchema>;
 
 export const memberListResponseSchema = successSchema({ members: z.array(studyMemberSchema) });

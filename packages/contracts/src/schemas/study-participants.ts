@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { NAME_MAX_LENGTH } from '../constants.js';
 import { PARTICIPANT_LIST_MESSAGES, PARTICIPANT_MESSAGES } from '../texts/messages.js';
 import { emailSchema } from './common.js';
+import { component } from './component.js';
 import { collectedDaySchema } from './dataset.js';
 import { successSchema } from './errors.js';
 
@@ -20,25 +21,28 @@ const PARTICIPANT_DISPLAY_STATUSES = ['active', 'inactive'] as const;
  * computed by the server with the same SQL expression that `sort=status` orders by, so the chips
  * and the order always agree.
  */
-const participantRowSchema = z.object({
-  id: z.string(),
-  participantId: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  participantEmail: z.string(),
-  phoneNumber: z.string().nullable(),
-  status: z.string(),
-  enrolledAt: z.string(),
-  authorizationStatus: z.boolean(),
-  hasAccessToken: z.boolean(),
-  tokenExpiresAt: z.string().nullable(),
-  fitbitUserId: z.string().nullable(),
-  displayStatus: z.enum(PARTICIPANT_DISPLAY_STATUSES),
-  /** The device's last sync as Google last reported it; null while unknown. */
-  lastDeviceSyncAt: z.string().nullable(),
-  /** The latest day continuous collection stored data for; null while there is none. */
-  latestDay: collectedDaySchema.nullable(),
-});
+const participantRowSchema = component(
+  'ParticipantRow',
+  z.object({
+    id: z.string(),
+    participantId: z.string(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    participantEmail: z.string(),
+    phoneNumber: z.string().nullable(),
+    status: z.string(),
+    enrolledAt: z.string(),
+    authorizationStatus: z.boolean(),
+    hasAccessToken: z.boolean(),
+    tokenExpiresAt: z.string().nullable(),
+    fitbitUserId: z.string().nullable(),
+    displayStatus: z.enum(PARTICIPANT_DISPLAY_STATUSES),
+    /** The device's last sync as Google last reported it; null while unknown. */
+    lastDeviceSyncAt: z.string().nullable(),
+    /** The latest day continuous collection stored data for; null while there is none. */
+    latestDay: collectedDaySchema.nullable(),
+  }),
+);
 export type ParticipantRow = z.infer<typeof participantRowSchema>;
 
 export const participantListResponseSchema = successSchema({
@@ -46,32 +50,38 @@ export const participantListResponseSchema = successSchema({
   totalCount: z.number().int(),
 });
 
-const participantDocumentSchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  /** MIME type, e.g. 'application/pdf'. */
-  type: z.string(),
-  /** Bytes. */
-  size: z.number().int(),
-  uploadedAt: z.string(),
-});
+const participantDocumentSchema = component(
+  'ParticipantDocument',
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    /** MIME type, e.g. 'application/pdf'. */
+    type: z.string(),
+    /** Bytes. */
+    size: z.number().int(),
+    uploadedAt: z.string(),
+  }),
+);
 
 /** A participant's details, as the researcher's details dialog shows them. */
-const participantDetailsSchema = z.object({
-  participantId: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  email: z.string(),
-  phoneNumber: z.string().nullable(),
-  studyCode: z.string(),
-  status: z.string(),
-  enrolledAt: z.string(),
-  authorizedAt: z.string().nullable(),
-  additionalInfo: z.string().nullable(),
-  documents: z.array(participantDocumentSchema),
-  informationCompleted: z.boolean(),
-  informationCompletedAt: z.string().nullable(),
-});
+const participantDetailsSchema = component(
+  'ParticipantDetails',
+  z.object({
+    participantId: z.string(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    email: z.string(),
+    phoneNumber: z.string().nullable(),
+    studyCode: z.string(),
+    status: z.string(),
+    enrolledAt: z.string(),
+    authorizedAt: z.string().nullable(),
+    additionalInfo: z.string().nullable(),
+    documents: z.array(participantDocumentSchema),
+    informationCompleted: z.boolean(),
+    informationCompletedAt: z.string().nullable(),
+  }),
+);
 export type ParticipantDetails = z.infer<typeof participantDetailsSchema>;
 
 export const participantInfoResponseSchema = successSchema({

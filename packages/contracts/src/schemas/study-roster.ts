@@ -9,6 +9,7 @@ import { isValidOptionalPhone } from '../phone.js';
 import { PARTICIPANT_LIST_MESSAGES, participantMessage } from '../texts/messages.js';
 import { EMAIL_PATTERN } from '../validators.js';
 import { optionalPhoneSchema } from './common.js';
+import { component } from './component.js';
 import { successSchema } from './errors.js';
 
 /**
@@ -25,19 +26,22 @@ export const PENDING_STATUSES = ['pre-enrolled', 'invited'] as const;
  * A pending participant (invited or pre-enrolled, not yet enrolled). `status` may hold other values
  * later; the web shows them in red.
  */
-const pendingParticipantSchema = z.object({
-  id: z.string(),
-  /** Set once the person has enrolled. */
-  participantId: z.string().nullable(),
-  email: z.string(),
-  phoneNumber: z.string().nullable(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  studyCode: z.string(),
-  studyName: z.string(),
-  status: z.string(),
-  createdAt: z.string(),
-});
+const pendingParticipantSchema = component(
+  'PendingParticipant',
+  z.object({
+    id: z.string(),
+    /** Set once the person has enrolled. */
+    participantId: z.string().nullable(),
+    email: z.string(),
+    phoneNumber: z.string().nullable(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    studyCode: z.string(),
+    studyName: z.string(),
+    status: z.string(),
+    createdAt: z.string(),
+  }),
+);
 export type PendingParticipant = z.infer<typeof pendingParticipantSchema>;
 
 export const pendingParticipantListResponseSchema = successSchema({
