@@ -61,5 +61,10 @@ export const downloadExport = defineOperation({
   auth: 'bearer',
   params,
   response: 'raw',
+  rawResponse: {
+    status: 200,
+    description: 'The export as a ZIP attachment, written as it is read from the study bucket',
+    contentTypes: ['application/zip'],
+  },
   errors: [MEMBER_ERRORS, { 404: ['NOT_FOUND'], 409: ['EXPORT_NOT_READY'] }],
 });
