@@ -136,6 +136,9 @@ describe('data export panel', () => {
     expect(
       screen.getByRole('checkbox', { name: 'Include raw JSON from Google' }),
     ).not.toBeChecked();
+    expect(
+      screen.getByRole('checkbox', { name: 'Include raw JSON from Google' }),
+    ).toHaveAccessibleDescription('The pages as Google sent them, beside the tidy files.');
 
     await user.click(screen.getByRole('checkbox', { name: 'Parquet' }));
     await user.click(screen.getByRole('checkbox', { name: 'CSV' }));
