@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
 import { civilDayTotals } from '@research/sandbox';
 import { expectAccessibleAtBothWidths } from './a11y';
 import {
@@ -32,6 +32,17 @@ const ACCOUNTS = ['ext.alice@gmail.test', 'ext.bob@gmail.test'];
 let studyId = '';
 let studyCode = '';
 let researcherToken = '';
+
+/**
+ * The Data export tab's closed 'Extraction runs' section, opened: the extraction panel lives
+ * there, below the export form (whose fields share some labels, hence the scoping).
+ */
+async function openExtractionRuns(page: Page) {
+  await page.getByRole('button', { name: 'Extraction runs' }).click();
+  const runs = page.getByRole('region', { name: 'Extraction runs' });
+  await expect(runs.getByRole('heading', { name: 'Data Extraction', level: 2 })).toBeVisible();
+  return runs;
+}
 
 /** The participant's consent on the sandbox's Google page, over HTTP, then the callback call. */
 function connect(participantId: string, account: string, token: string) {
@@ -76,13 +87,13 @@ test.describe
       await signIn(page, owner.email);
       await expect(page).toHaveURL(/\/researcher\/dashboard/);
       await page.goto(`/researcher/study/${studyId}?tab=4`);
-      await expect(page.getByRole('heading', { name: 'Data Extraction', level: 2 })).toBeVisible();
+      const runs = await openExtractionRuns(page);
 
-      await page.getByRole('button', { name: 'Select all connected (2)' }).click();
-      await page.getByRole('button', { name: 'Date Range' }).click();
-      await page.getByLabel('Start date').fill('2026-11-01');
-      await page.getByLabel('End date').fill('2026-11-03');
-      const types = page.getByRole('combobox', { name: 'Data types' });
+      await runs.getByRole('button', { name: 'Select all connected (2)' }).click();
+      await runs.getByRole('button', { name: 'Date Range' }).click();
+      await runs.getByLabel('Start date').fill('2026-11-01');
+      await runs.getByLabel('End date').fill('2026-11-03');
+      const types = runs.getByRole('combobox', { name: 'Data types' });
       await types.click();
       // profile is preselected: untick it, tick three others.
       for (const type of [
@@ -123,7 +134,7 @@ test.describe
       const jobs = page.getByTestId('extraction-job');
       await expect(jobs).toHaveCount(2);
       await expect(jobs.first().getByText('Pilot Nove...')).toBeVisible();
-      for (const bar of await page.getByRole('progressbar', { name: /progress$/ }).all()) {
+      for (const bar of await runs.getByRole('progressbar', { name: /progress$/ }).all()) {
         await expect(bar).toHaveAttribute('aria-valuenow', '100', { timeout: 60_000 });
       }
       await expect(jobs.first().getByText('completed')).toBeVisible();
@@ -153,6 +164,7 @@ test.describe
 
       // A reloaded page shows the same state.
       await page.reload();
+      await openExtractionRuns(page);
       await expect(page.getByTestId('extraction-job')).toHaveCount(2);
 
       const listingPromise = context.waitForEvent('page');
@@ -203,8 +215,9 @@ test.describe
       await signIn(page, owner.email);
       await expect(page).toHaveURL(/\/researcher\/dashboard/);
       await page.goto(`/researcher/study/${studyId}?tab=4`);
-      await page.getByLabel('Date', { exact: true }).fill('2026-11-05');
-      const picker = page.getByRole('combobox', { name: 'Participants' });
+      const runs = await openExtractionRuns(page);
+      await runs.getByLabel('Date', { exact: true }).fill('2026-11-05');
+      const picker = runs.getByRole('combobox', { name: 'Participants' });
       await picker.click();
       await page.getByRole('option', { name: /Carol Revoked/ }).click();
       await page.keyboard.press('Escape');

@@ -211,12 +211,12 @@ test.describe
       await tab(page, 'Email History').click();
       await expect(page.getByText('No Emails Sent Yet')).toBeVisible();
       await bothWidths(page, testInfo, '01d-email-history-empty');
-      await tab(page, 'Data Extraction').click();
+      await tab(page, 'Data export').click();
       await expect(page.getByRole('button', { name: 'Go to Bucket' })).toBeVisible();
       await bothWidths(page, testInfo, '02-data-extraction-tab');
       // The tab survives a reload; a hidden tab resets to the first.
       await page.reload();
-      await expect(tab(page, 'Data Extraction')).toHaveAttribute('aria-selected', 'true');
+      await expect(tab(page, 'Data export')).toHaveAttribute('aria-selected', 'true');
       await page.goto(`/researcher/study/${studyId}?tab=9`);
       await expect(tab(page, 'Participants')).toHaveAttribute('aria-selected', 'true');
       await expect(page).not.toHaveURL(/tab=/);
@@ -470,7 +470,7 @@ test.describe
         'Pending Participants',
         'Study Members',
         'Email History',
-        'Data Extraction',
+        'Data export',
       ]) {
         await expect(tab(page, label)).toBeVisible();
       }

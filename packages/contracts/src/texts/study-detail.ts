@@ -27,7 +27,7 @@ export const STUDY_DETAIL_TEXTS = {
     pending: 'Pending Participants',
     members: 'Study Members',
     emails: 'Email History',
-    extraction: 'Data Extraction',
+    extraction: 'Data export',
     adherence: 'Adherence',
   },
   /** A tab's label once its count is known: 'Participants (3)'. */

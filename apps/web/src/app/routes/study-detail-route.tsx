@@ -1,6 +1,8 @@
-import { ADHERENCE_TEXTS } from '@research/contracts';
+import { ADHERENCE_TEXTS, EXPORT_PANEL_TEXTS } from '@research/contracts';
 import { lazy, Suspense } from 'react';
+import { CollapsedSection } from '../../components/collapsed-section';
 import { LoadingIndicator } from '../../components/loading-indicator';
+import { ExportPanel } from '../../features/exports/export-panel';
 import { ExtractionPanel } from '../../features/extraction/extraction-panel';
 import type { ExtractionSections } from '../../features/study-detail/components/data-extraction-tab';
 import StudyDetailPage, {
@@ -8,10 +10,17 @@ import StudyDetailPage, {
 } from '../../features/study-detail/components/study-detail-page';
 import { AuthorizationListing } from '../../features/wearables/components/authorization-listing';
 
-/** The extraction panel and the wearable authorization listing, above the storage card. */
+/**
+ * The Data export tab, top to bottom: the export form, list and scripts; the access tokens the
+ * scripts use; the older per-request extraction runs, closed; the wearable authorization listing.
+ */
 const extractionSections: ExtractionSections = ({ studyId, signedIn, notify }) => (
   <>
-    <ExtractionPanel studyId={studyId} signedIn={signedIn} notify={notify} />
+    <ExportPanel studyId={studyId} signedIn={signedIn} />
+    {/* ACCESS TOKENS: the access-tokens feature's panel goes here, below the scripts. */}
+    <CollapsedSection title={EXPORT_PANEL_TEXTS.extractionRuns}>
+      <ExtractionPanel studyId={studyId} signedIn={signedIn} notify={notify} />
+    </CollapsedSection>
     <AuthorizationListing studyId={studyId} notify={notify} />
   </>
 );

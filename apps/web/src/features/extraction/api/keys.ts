@@ -2,7 +2,6 @@
 export const extractionKeys = {
   jobs: (studyId: string) => ['extraction', 'jobs', studyId] as const,
   job: (studyId: string, jobId: string) => ['extraction', 'job', studyId, jobId] as const,
-  selectable: (studyId: string) => ['extraction', 'selectable', studyId] as const,
   estimate: (studyId: string, request: unknown) =>
     ['extraction', 'estimate', studyId, request] as const,
 };

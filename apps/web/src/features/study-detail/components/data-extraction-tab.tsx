@@ -30,7 +30,7 @@ export interface DataExtractionTabProps {
  */
 export type ExtractionSections = (props: DataExtractionTabProps) => ReactNode;
 
-/** Tab 4 'Data Extraction': the sections the route hands in, above the cloud storage card. */
+/** Tab 4 'Data export': the sections the route hands in, above the cloud storage card. */
 export function DataExtractionTab({
   sections,
   ...props

@@ -234,7 +234,7 @@ describe('Study detail', { timeout: 30_000 }, () => {
     expect(screen.getByRole('tab', { name: 'Pending Participants (2)' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Study Members (2)' })).toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Email History (1)' })).toBeInTheDocument();
-    expect(screen.getByRole('tab', { name: 'Data Extraction' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Data export' })).toBeInTheDocument();
     // The last tab counts the participants at risk.
     expect(screen.getByRole('tab', { name: 'Adherence (0)' })).toBeInTheDocument();
   });
@@ -1049,5 +1049,41 @@ describe('Study detail', { timeout: 30_000 }, () => {
       settings: { ...makeStudy().settings, allowSelfEnrollment: true },
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Renamed' })).toBeInTheDocument();
+  });
+
+  it('data export: the export form, list and scripts first; the extraction runs closed until opened', async () => {
+    const { user, calls } = await openStudy(
+      {
+        [`GET ${BASE}/wearable-authorizations`]: {
+          body: { success: true, authorizations: [], totalCount: 0 },
+        },
+        [`GET ${BASE}/exports`]: { body: { success: true, exports: [] } },
+        [`GET ${BASE}/extraction-jobs`]: { body: { success: true, jobs: [] } },
+      },
+      '?tab=4',
+    );
+    expect(screen.getByRole('tab', { name: 'Data export' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    expect(await screen.findByRole('heading', { level: 2, name: 'Data export' })).toBeVisible();
+    expect(await screen.findByText('No exports yet.')).toBeInTheDocument();
+    const headings = screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent);
+    expect(headings.indexOf('Use from a script')).toBeGreaterThan(headings.indexOf('Data export'));
+    expect(headings.indexOf('Extraction runs')).toBeGreaterThan(
+      headings.indexOf('Use from a script'),
+    );
+    // Closed: the old panel is not there, nor are its jobs asked for.
+    const runs = screen.getByRole('button', { name: 'Extraction runs' });
+    expect(runs).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('button', { name: 'Start Extraction' })).toBeNull();
+    expect(calls.some((c) => c.path === `${BASE}/extraction-jobs`)).toBe(false);
+    await user.click(runs);
+    const region = await screen.findByRole('region', { name: 'Extraction runs' });
+    expect(
+      within(region).getByRole('heading', { level: 2, name: 'Data Extraction' }),
+    ).toBeInTheDocument();
+    expect(within(region).getByRole('button', { name: 'Start Extraction' })).toBeDisabled();
+    expect(await within(region).findByText('No extractions yet.')).toBeInTheDocument();
   });
 });

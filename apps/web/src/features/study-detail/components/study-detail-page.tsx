@@ -94,7 +94,7 @@ function tabIndexOf(value: string | null): number {
 
 /**
  * /researcher/study/:studyId — the study detail screen for its owner and collaborators. The route
- * hands in the Data Extraction tab's sections from the features that own them.
+ * hands in the Data export tab's sections from the features that own them.
  */
 export default function StudyDetailPage({
   extractionSections,

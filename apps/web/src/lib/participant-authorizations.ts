@@ -1,7 +1,6 @@
 import { type WearableAuthorizationRow, wearablesApi } from '@research/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { callOperation } from '../../../lib/api-client';
-import { extractionKeys } from './keys';
+import { callOperation } from './api-client';
 
 const PAGE = 200;
 
@@ -23,9 +22,16 @@ export async function fetchAllAuthorizations(
   return rows;
 }
 
+/**
+ * The study's participants with their authorizations, for the pickers of the extraction and the
+ * export forms: both read the same cache entry.
+ */
+export const participantAuthorizationsKey = (studyId: string) =>
+  ['participant-authorizations', studyId] as const;
+
 export function useParticipantAuthorizations(studyId: string) {
   return useQuery({
-    queryKey: extractionKeys.selectable(studyId),
+    queryKey: participantAuthorizationsKey(studyId),
     queryFn: ({ signal }) => fetchAllAuthorizations(studyId, signal),
   });
 }
