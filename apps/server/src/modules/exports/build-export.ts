@@ -35,6 +35,7 @@ export interface BuildDeps {
 }
 
 const SETTLED = new Set(['complete', 'empty']);
+const DELETED = 'deleted_at_source';
 const HELD = new Set(['complete', 'partial', 'empty']);
 const MINUTE_TYPES = new Set<DataType>([
   'activity_steps_intraday',
@@ -170,9 +171,12 @@ export async function buildExport(deps: BuildDeps, exportId: string): Promise<vo
         });
         const state = new Map(ledger.map((r) => [`${r.dataType}\0${r.date}`, r.state]));
         for (const type of types) {
-          const wanted = dates.filter(
-            (d) => d <= addDays(today, 1) && !SETTLED.has(state.get(`${type}\0${d}`) ?? ''),
-          );
+          // Days deleted at the source stay as the study's setting left them (as in a sweep); the
+          // profile is not a day's data: one read, of the last day, stands for the range.
+          const wanted = (type === 'profile' ? dates.slice(-1) : dates).filter((d) => {
+            const current = state.get(`${type}\0${d}`) ?? '';
+            return d <= addDays(today, 1) && !SETTLED.has(current) && current !== DELETED;
+          });
           if (wanted.length === 0) continue;
           try {
             await deps.collectDays({ participantId, types: [type], dates: wanted, trigger });
