@@ -213,6 +213,12 @@ describe('an export over a DST change', () => {
     ]);
     expect(half.map((r) => r.utc_offset_seconds)).toEqual(['-14400', '-18000']);
     expect(new Set(rows.map((r) => r.time_local)).size).toBe(rows.length);
+    // The per-minute heart rate, from Google's UTC-day buckets, on the same local grid.
+    const heart = csv(zip.get('csv/heartrate_intraday_1min.csv') as Buffer).filter(
+      (r) => r.participant_id === connectedId && r.date === '2026-11-01',
+    );
+    expect(heart).toHaveLength(1500);
+    expect(heart.filter((r) => r.heart_rate_avg_bpm !== '').length).toBeGreaterThan(600);
     for (const r of rows) {
       const offset = Number(r.utc_offset_seconds) * 1000;
       expect(Date.parse(r.time_utc as string) + offset).toBe(
@@ -235,6 +241,20 @@ describe('an export over a DST change', () => {
     expect(
       theirs.every((r) => r.steps_count === '' && r.worn === '' && r.day_state === 'missing'),
     ).toBe(true);
+  });
+
+  it('types the grid in Parquet: instants, offsets, the worn flag', async () => {
+    const file = arrayBuffer(zip.get('parquet/activity_steps_intraday.parquet') as Buffer);
+    const rows = (await parquetReadObjects({ file })) as Record<string, unknown>[];
+    const csvRows = csv(zip.get('csv/activity_steps_intraday.csv') as Buffer);
+    expect(rows).toHaveLength(csvRows.length);
+    const first = rows[0] as Record<string, unknown>;
+    expect(first.time_utc).toBeInstanceOf(Date);
+    expect(typeof first.utc_offset_seconds).toBe('number');
+    expect(rows.map((r) => r.time_local)).toEqual(csvRows.map((r) => r.time_local));
+    expect(rows.map((r) => (r.worn === null ? '' : String(r.worn)))).toEqual(
+      csvRows.map((r) => r.worn),
+    );
   });
 
   it('keeps a day without data as a row of missing values in a daily table', () => {
@@ -268,6 +288,9 @@ describe('an export over a DST change', () => {
     const csvRows = csv(zip.get('csv/sleep_log.csv') as Buffer);
     expect(rows.map((r) => r.sleep_id)).toEqual(csvRows.map((r) => r.sleep_id));
     expect(typeof rows[0]?.sleep_id).toBe('string');
+    // Days read from the dataset's Parquet stay the days they were.
+    for (const r of csvRows)
+      expect(['2026-10-31', '2026-11-01', '2026-11-02']).toContain(r.date_of_sleep);
     const stages = csv(zip.get('csv/sleep_stages.csv') as Buffer);
     expect(stages.length).toBeGreaterThan(rows.length);
     expect(new Set(stages.map((s) => s.sleep_id))).toEqual(new Set(csvRows.map((r) => r.sleep_id)));
