@@ -21,6 +21,7 @@ import { createAdherenceService } from './modules/adherence/index.js';
 import { createAuthPurgeJob } from './modules/auth/index.js';
 import { type Collection, createCollection } from './modules/collection/index.js';
 import { createDataset, createRunReader } from './modules/dataset/index.js';
+import { createExportsService } from './modules/exports/index.js';
 import { createExtractionEngine } from './modules/extraction/index.js';
 import { createHealthNotifications } from './modules/health-notifications/index.js';
 import { MODULE_ROUTES } from './modules/index.js';
@@ -243,6 +244,16 @@ function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
     },
   });
   app.decorate('collection', collection);
+  const exportsService = createExportsService({
+    db: database.db,
+    objectStore,
+    bucketOf: (studyId) => extraction.bucketOf(studyId),
+    dataset,
+    collectDays: () => collection?.collectDays,
+    jobs: startedJobs,
+    retry,
+  });
+  app.decorate('exports', exportsService);
   const definitions = [
     ...messaging.jobs,
     ...maintenanceJobs(config, database, cipher, objectStore),
@@ -250,6 +261,7 @@ function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
     ...healthNotifications.jobs,
     ...collection.jobs,
     ...services.reminders.jobs,
+    ...exportsService.jobs,
   ];
   return { objectStore, messaging, definitions };
 }

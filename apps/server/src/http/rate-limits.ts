@@ -40,6 +40,8 @@ export const RATE_LIMITS = {
   uploadRoster: perMinute(20),
   sendStudyEmail: perMinute(20),
   extraction: perMinute(30),
+  startExport: perMinute(10),
+  downloadExport: perMinute(30),
   // Public participant calls (enrolment, codes, wearable step, study-code check)
   participantAddress: perMinute(PARTICIPANT_ADDRESS_PER_MINUTE),
 } as const;

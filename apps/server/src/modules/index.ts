@@ -3,6 +3,7 @@ import * as adherence from './adherence/index.js';
 import * as applications from './applications/index.js';
 import * as auth from './auth/index.js';
 import * as email from './email/index.js';
+import * as exportsModule from './exports/index.js';
 import * as extraction from './extraction/index.js';
 import * as health from './health/index.js';
 import * as healthNotifications from './health-notifications/index.js';
@@ -27,6 +28,7 @@ export const MODULE_ROUTES: readonly { name: string; routes: FastifyPluginAsync 
   { name: 'wearables', routes: wearables.routes },
   { name: 'adherence', routes: adherence.routes },
   { name: 'extraction', routes: extraction.routes },
+  { name: 'exports', routes: exportsModule.routes },
   { name: 'participant-access', routes: participantAccess.routes },
   { name: 'storage', routes: storage.routes },
   { name: 'health-notifications', routes: healthNotifications.routes },

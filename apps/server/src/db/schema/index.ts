@@ -2,6 +2,7 @@ export * from './applications.js';
 export * from './auth.js';
 export * from './dataset.js';
 export * from './email.js';
+export * from './exports.js';
 export * from './extraction.js';
 export * from './health-notifications.js';
 export * from './participant-access.js';

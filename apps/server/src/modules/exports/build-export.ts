@@ -1,0 +1,431 @@
+import { createHash } from 'node:crypto';
+import type { DatasetTrigger, DataType } from '@research/contracts';
+import { parquetMetadata, parquetReadObjects } from 'hyparquet';
+import type { Db } from '../../db/client.js';
+import type { ObjectStore } from '../../platform/object-store/types.js';
+import type { CollectDaysInput, CollectResult } from '../collection/index.js';
+import { type Dataset, type LedgerRow, rawPagesOf } from '../dataset/index.js';
+import type { ExportColumn, ExportKind, ExportTable } from './export-columns.js';
+import { exportsRepository } from './exports.repository.js';
+import { readmeText } from './readme.js';
+import {
+  buildTables,
+  type ReadPartition,
+  type StageSegment,
+  type TidyRow,
+  type Value,
+} from './tables.js';
+import { dictionaryCsv, toCsv, toParquet } from './writers.js';
+
+/**
+ * One export built: the days not held yet fetched first (collection, within the quota), the
+ * partitions read (ledger + Parquet, sleep stages from the raw pages), the tables built and
+ * written under `exports/{id}/` with the dictionary, manifest and README. Any failure removes what
+ * was written and leaves the export failed with the reason.
+ */
+
+export interface BuildDeps {
+  db: Db;
+  objectStore: ObjectStore;
+  bucketOf: (studyId: string) => string;
+  dataset: Dataset;
+  /** Collection's fetch of given days of one participant (respects the quota); none: no fetch. */
+  collectDays?: ((input: CollectDaysInput) => Promise<CollectResult>) | undefined;
+  now?: () => Date;
+}
+
+const SETTLED = new Set(['complete', 'empty']);
+const DELETED = 'deleted_at_source';
+const HELD = new Set(['complete', 'partial', 'empty']);
+const MINUTE_TYPES = new Set<DataType>([
+  'activity_steps_intraday',
+  'activity_calories_intraday',
+  'heartrate_intraday_1min',
+]);
+/** Progress is written at most this often (partitions read). */
+const PROGRESS_EVERY = 50;
+
+export const exportPrefix = (exportId: string) => `exports/${exportId}/`;
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+export function addDays(date: string, n: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+}
+
+function daysOf(start: string, end: string): string[] {
+  const out: string[] = [];
+  for (let d = start; d <= end; d = addDays(d, 1)) out.push(d);
+  return out;
+}
+
+function kindOfElement(element: {
+  type?: string;
+  logical_type?: { type: string };
+  converted_type?: string;
+}): ExportKind {
+  const logical = element.logical_type?.type;
+  if (logical === 'STRING' || element.converted_type === 'UTF8') return 'string';
+  if (logical === 'DATE') return 'date';
+  if (logical === 'TIMESTAMP') return 'instant';
+  if (element.type === 'INT32') return 'int32';
+  if (element.type === 'BOOLEAN') return 'boolean';
+  if (element.type === 'BYTE_ARRAY') return 'string';
+  return 'double';
+}
+
+/** A tidy value read from Parquet as the builder takes it: times as ms, days as text. */
+function plain(value: unknown): Value {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return value.getTime();
+  if (typeof value === 'bigint') return Number(value);
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
+    return value;
+  return String(value);
+}
+
+const seconds = (text: unknown): number | null => {
+  const match = typeof text === 'string' ? /^(-?\d+(?:\.\d+)?)s$/.exec(text) : null;
+  return match ? Number(match[1]) : null;
+};
+
+/** The stage segments of the sessions a sleep partition holds, from its raw pages. */
+function stagesOf(pages: Buffer[], sessions: Set<string>): StageSegment[] {
+  const out: StageSegment[] = [];
+  for (const body of pages) {
+    const page = JSON.parse(body.toString('utf8') || '{}') as { dataPoints?: unknown[] };
+    for (const point of page.dataPoints ?? []) {
+      const p = point as { name?: string; dataPointName?: string; sleep?: { stages?: unknown[] } };
+      const name = String(p.name ?? p.dataPointName ?? '');
+      const sleepId = name.slice(name.lastIndexOf('/') + 1);
+      if (!sessions.has(sleepId)) continue;
+      for (const stage of p.sleep?.stages ?? []) {
+        const s = stage as Record<string, unknown>;
+        const startMs = Date.parse(String(s.startTime ?? ''));
+        const endMs = Date.parse(String(s.endTime ?? ''));
+        if (Number.isNaN(startMs) || Number.isNaN(endMs)) continue;
+        out.push({
+          sleepId,
+          stage: String(s.type ?? ''),
+          startMs,
+          startOffset: seconds(s.startUtcOffset),
+          endMs,
+          endOffset: seconds(s.endUtcOffset),
+        });
+      }
+    }
+  }
+  return out;
+}
+
+interface FileOut {
+  path: string;
+  key: string;
+  bytes: number;
+  sha256: string;
+  rows: number | null;
+}
+
+export async function buildExport(deps: BuildDeps, exportId: string): Promise<void> {
+  const repo = exportsRepository(deps.db);
+  const now = deps.now ?? (() => new Date());
+  const found = await repo.byId(exportId);
+  if (!found || found.status === 'completed' || found.status === 'failed') return;
+  const bucket = deps.bucketOf(found.studyId);
+  const prefix = exportPrefix(exportId);
+  await deps.objectStore.ensureBucket(bucket);
+
+  async function removeWritten() {
+    let cursor: string | undefined;
+    const keys: string[] = [];
+    do {
+      const page = await deps.objectStore.listObjects(bucket, { prefix, cursor });
+      for (const object of page.objects) keys.push(object.key);
+      cursor = page.nextCursor;
+    } while (cursor);
+    await Promise.all(keys.map((key) => deps.objectStore.deleteObject(bucket, key)));
+  }
+
+  try {
+    // A run that died half-way (a retry) starts again from nothing.
+    await removeWritten();
+    await repo.clearFiles(exportId);
+    const exp = found;
+    const dates = daysOf(exp.startDate, exp.endDate);
+    const participants = [...exp.participantIds].sort();
+    const types = [...exp.dataTypes].sort() as DataType[];
+    const total = participants.length * types.length * dates.length;
+    await repo.update(exportId, { status: 'running', progressDone: 0, progressTotal: total });
+
+    // 1. Days not settled yet: fetched through collection, within the participant's quota.
+    const trigger: DatasetTrigger = { kind: 'sweep', id: `export:${exportId}` };
+    const today = now().toISOString().slice(0, 10);
+    if (deps.collectDays) {
+      for (const participantId of participants) {
+        const ledger = await deps.dataset.readLedger({
+          studyId: exp.studyId,
+          participantId,
+          types,
+          from: exp.startDate,
+          to: exp.endDate,
+        });
+        const state = new Map(ledger.map((r) => [`${r.dataType}\0${r.date}`, r.state]));
+        for (const type of types) {
+          // Days deleted at the source stay as the study's setting left them (as in a sweep); the
+          // profile is not a day's data: one read, of the last day, stands for the range.
+          const wanted = (type === 'profile' ? dates.slice(-1) : dates).filter((d) => {
+            const current = state.get(`${type}\0${d}`) ?? '';
+            return d <= addDays(today, 1) && !SETTLED.has(current) && current !== DELETED;
+          });
+          if (wanted.length === 0) continue;
+          try {
+            await deps.collectDays({ participantId, types: [type], dates: wanted, trigger });
+          } catch {
+            // No connection, no budget left, or Google failing: the days stay missing (manifest).
+          }
+        }
+      }
+    }
+
+    // 2. The partitions read: the types asked, and what the minute grid needs beside them.
+    const readTypes = new Set<DataType>(types);
+    if (types.some((t) => MINUTE_TYPES.has(t))) {
+      readTypes.add('activity_steps_intraday');
+      if (exp.minuteGrid) {
+        readTypes.add('heartrate_intraday_1min');
+        readTypes.add('heartrate_intraday_1sec');
+      }
+    }
+    const partitions: ReadPartition[] = [];
+    const used: LedgerRow[] = [];
+    const missing: {
+      participantId: string;
+      type: DataType;
+      date: string;
+      state: string;
+      reason: string | null;
+    }[] = [];
+    let done = 0;
+    let reported = 0;
+    const rawCopies: { path: string; file: { key: string; bytes: number; sha256: string } }[] = [];
+
+    for (const participantId of participants) {
+      for (const type of [...readTypes].sort()) {
+        const asked = types.includes(type);
+        // Minute types are read a day either side: Google's minute buckets may sit in the
+        // neighbouring day's partition.
+        const wide = MINUTE_TYPES.has(type) || type === 'heartrate_intraday_1sec';
+        const from = wide ? addDays(exp.startDate, -1) : exp.startDate;
+        const to = wide ? addDays(exp.endDate, 1) : exp.endDate;
+        const rows = await deps.dataset.readLedger({
+          studyId: exp.studyId,
+          participantId,
+          types: [type],
+          from,
+          to,
+        });
+        const byDate = new Map(rows.map((r) => [r.date, r]));
+        for (const date of daysOf(from, to)) {
+          const inRange = date >= exp.startDate && date <= exp.endDate;
+          const row = byDate.get(date);
+          if (asked && inRange) {
+            done += 1;
+            if (!row || !HELD.has(row.state)) {
+              missing.push({
+                participantId,
+                type,
+                date,
+                state: row?.state ?? 'missing',
+                reason: row?.reason ?? (row ? null : 'Not held by the dataset and not fetched'),
+              });
+            }
+          }
+          if (!row) continue;
+          const part = await readPartition(deps, row);
+          partitions.push(part);
+          if (HELD.has(row.state)) used.push(row);
+          if (exp.includeRaw && asked && inRange && HELD.has(row.state)) {
+            for (const [n, page] of rawPagesOf(row).entries()) {
+              rawCopies.push({
+                path: `raw/${type}/participant=${participantId}/date=${date}/${String(n).padStart(4, '0')}-${page.call}.json`,
+                file: page,
+              });
+            }
+          }
+          if (done - reported >= PROGRESS_EVERY) {
+            reported = done;
+            await repo.update(exportId, { progressDone: done });
+          }
+        }
+      }
+    }
+    await repo.update(exportId, { progressDone: done });
+
+    // 3. Tables, files, dictionary, manifest, README.
+    const tableNames: ExportTable[] = [...types];
+    if (types.includes('sleep_log')) tableNames.push('sleep_stages');
+    const tables = buildTables({
+      participantIds: participants,
+      tables: tableNames.sort(),
+      dates,
+      minuteGrid: exp.minuteGrid,
+      partitions,
+      zones: await deps.dataset.latestTimeZones(exp.studyId, participants),
+    });
+    const files: FileOut[] = [];
+    const put = async (path: string, bytes: Buffer, rows: number | null, contentType: string) => {
+      const key = `${prefix}${path}`;
+      await deps.objectStore.putObject(bucket, key, bytes, { contentType });
+      files.push({ path, key, bytes: bytes.length, sha256: sha256(bytes), rows });
+    };
+    const dictionary: { file: string; columns: ExportColumn[] }[] = [];
+    for (const table of tables) {
+      if (exp.formats.includes('parquet')) {
+        const path = `parquet/${table.name}.parquet`;
+        await put(path, toParquet(table), table.rows.length, 'application/vnd.apache.parquet');
+        dictionary.push({ file: path, columns: table.columns });
+      }
+      if (exp.formats.includes('csv')) {
+        const path = `csv/${table.name}.csv`;
+        await put(path, toCsv(table), table.rows.length, 'text/csv; charset=utf-8');
+        dictionary.push({ file: path, columns: table.columns });
+      }
+    }
+    for (const copy of rawCopies) {
+      await put(
+        copy.path,
+        await deps.dataset.readRawPage(exp.studyId, copy.file),
+        null,
+        'application/json',
+      );
+    }
+    await put('data_dictionary.csv', dictionaryCsv(dictionary), null, 'text/csv; charset=utf-8');
+    await put(
+      'README.txt',
+      Buffer.from(
+        readmeText(
+          tables.map((t) => t.name),
+          exp.formats,
+        ),
+        'utf8',
+      ),
+      null,
+      'text/plain; charset=utf-8',
+    );
+    const manifest = {
+      export: {
+        id: exp.id,
+        name: exp.name,
+        studyId: exp.studyId,
+        createdBy: exp.createdByLabel,
+        createdAt: exp.createdAt.toISOString(),
+        participantIds: participants,
+        dataTypes: types,
+        dateRange: { startDate: exp.startDate, endDate: exp.endDate },
+        formats: [...exp.formats].sort(),
+        minuteGrid: exp.minuteGrid,
+        includeRaw: exp.includeRaw,
+      },
+      partitions: used.map((row) => ({
+        participantId: row.participantId,
+        type: row.dataType,
+        date: row.date,
+        timeZone: row.timeZone,
+        state: row.state,
+        fetchedAt: row.fetchedAt?.toISOString() ?? null,
+        trigger: row.trigger ?? null,
+        version: row.version,
+        rows: row.rowCount,
+        rowsFile: row.rowsFile,
+        // What the ledger keeps of the requests: the call each page answered, in fetch order.
+        requests: rawPagesOf(row).map((page) => ({
+          call: page.call,
+          object: page.key,
+          bytes: page.bytes,
+          sha256: page.sha256,
+        })),
+      })),
+      missingPartitions: missing,
+      files: files.map(({ key: _key, ...file }) => file),
+    };
+    await put(
+      'manifest.json',
+      Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`, 'utf8'),
+      null,
+      'application/json',
+    );
+    await repo.complete(exportId, files, {
+      missingPartitions: missing.length,
+      bytes: files.reduce((sum, f) => sum + f.bytes, 0),
+      completedAt: now(),
+    });
+  } catch (error) {
+    await removeWritten().catch(() => undefined);
+    await repo.clearFiles(exportId);
+    await repo.update(exportId, {
+      status: 'failed',
+      error: error instanceof Error ? error.message : String(error),
+      completedAt: now(),
+    });
+  }
+}
+
+/** A partition's tidy rows from its Parquet file (and, for sleep, its stages from the raw pages). */
+async function readPartition(deps: BuildDeps, first: LedgerRow): Promise<ReadPartition> {
+  let row = first;
+  for (let attempt = 0; ; attempt++) {
+    const base: ReadPartition = {
+      participantId: row.participantId,
+      type: row.dataType,
+      date: row.date,
+      timeZone: row.timeZone,
+      state: row.state,
+      rows: null,
+      kinds: new Map(),
+    };
+    if (!HELD.has(row.state) || !row.rowsFile) return base;
+    try {
+      const bytes = await deps.dataset.readRawPage(row.studyId, row.rowsFile);
+      const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
+      const metadata = parquetMetadata(file as ArrayBuffer);
+      for (const element of metadata.schema.slice(1)) {
+        base.kinds.set(element.name, kindOfElement(element as never));
+      }
+      const objects = (await parquetReadObjects({ file: file as ArrayBuffer })) as Record<
+        string,
+        unknown
+      >[];
+      base.rows = objects.map((object) => {
+        const out: TidyRow = {};
+        for (const [name, value] of Object.entries(object)) {
+          const v = plain(value);
+          // Days as text (yyyy-mm-dd), like the builder's own.
+          out[name] =
+            base.kinds.get(name) === 'date' && typeof v === 'number'
+              ? new Date(v).toISOString().slice(0, 10)
+              : v;
+        }
+        return out;
+      });
+      if (row.dataType === 'sleep_log') {
+        const sessions = new Set(base.rows.map((r) => String(r.sleep_id ?? '')));
+        const pages = await Promise.all(
+          rawPagesOf(row).map((page) => deps.dataset.readRawPage(row.studyId, page)),
+        );
+        base.stages = stagesOf(pages, sessions);
+      }
+      return base;
+    } catch (error) {
+      // Replaced while read (its files gone): read the row again.
+      if (attempt >= 2) throw error;
+      const [again] = await deps.dataset.readLedger({
+        studyId: row.studyId,
+        participantId: row.participantId,
+        types: [row.dataType],
+        dates: [row.date],
+      });
+      if (!again) return { ...base, state: 'missing' };
+      row = again;
+    }
+  }
+}
