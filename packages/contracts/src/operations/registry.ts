@@ -1,3 +1,4 @@
+import * as accessTokens from './access-tokens.js';
 import * as adherence from './adherence.js';
 import * as applications from './applications.js';
 import * as auth from './auth.js';
@@ -37,4 +38,5 @@ export const ALL_OPERATIONS: readonly OperationDefinition[] = all(
   webhooks,
   healthNotifications,
   adherence,
+  accessTokens,
 );
