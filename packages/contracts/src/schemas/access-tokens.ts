@@ -73,5 +73,7 @@ export const createAccessTokenResponseSchema = successSchema({
 export const accessTokenListResponseSchema = successSchema({
   tokens: z.array(accessTokenSchema),
   totalCount: z.number().int(),
+  /** True for the study's owner: the list holds every member's tokens, not only the caller's. */
+  everyone: z.boolean(),
 });
 export const revokeAccessTokenResponseSchema = successSchema({ token: accessTokenSchema });

@@ -116,7 +116,7 @@ export function createAccessTokensService({ db }: AccessTokensDeps) {
         page,
       );
       const now = new Date();
-      return { tokens: rows.map((row) => toView(row, user.id, now)), totalCount };
+      return { tokens: rows.map((row) => toView(row, user.id, now)), totalCount, everyone: owner };
     },
 
     /**

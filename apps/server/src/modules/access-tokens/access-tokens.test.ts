@@ -99,7 +99,7 @@ describe('personal access tokens', () => {
     });
     expect(mine.statusCode, mine.body).toBe(200);
     expect(mine.body).not.toContain(secret);
-    expect(mine.json().totalCount).toBe(1);
+    expect(mine.json()).toMatchObject({ totalCount: 1, everyone: false });
     const listed = mine.json().tokens[0];
     expect(listed).toMatchObject({ id: token.id, name: 'nightly export', state: 'active' });
     expect(listed.lastUsedAt).not.toBeNull();
@@ -110,6 +110,7 @@ describe('personal access tokens', () => {
       url: `/api/studies/${study.id}/access-tokens`,
       headers: bearer(owner.token),
     });
+    expect(owners.json().everyone).toBe(true);
     expect(owners.json().tokens).toEqual([
       expect.objectContaining({ id: token.id, ownerEmail: collaborator.email, mine: false }),
     ]);

@@ -1,6 +1,7 @@
 import { ADHERENCE_TEXTS } from '@research/contracts';
 import { lazy, Suspense } from 'react';
 import { LoadingIndicator } from '../../components/loading-indicator';
+import { AccessTokensPanel } from '../../features/access-tokens/access-tokens-panel';
 import { ExtractionPanel } from '../../features/extraction/extraction-panel';
 import type { ExtractionSections } from '../../features/study-detail/components/data-extraction-tab';
 import StudyDetailPage, {
@@ -8,11 +9,15 @@ import StudyDetailPage, {
 } from '../../features/study-detail/components/study-detail-page';
 import { AuthorizationListing } from '../../features/wearables/components/authorization-listing';
 
-/** The extraction panel and the wearable authorization listing, above the storage card. */
+/**
+ * The extraction panel, the wearable authorization listing and the study's access tokens (for
+ * scripts), above the storage card.
+ */
 const extractionSections: ExtractionSections = ({ studyId, signedIn, notify }) => (
   <>
     <ExtractionPanel studyId={studyId} signedIn={signedIn} notify={notify} />
     <AuthorizationListing studyId={studyId} notify={notify} />
+    <AccessTokensPanel studyId={studyId} notify={notify} />
   </>
 );
 
