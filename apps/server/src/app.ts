@@ -17,6 +17,7 @@ import { loggerOptions } from './http/logger.js';
 import { createResponseSerializerCompiler } from './http/response-serializer.js';
 import { registerSecurity } from './http/security.js';
 import { registerWebApp } from './http/web-app.js';
+import { registerTokenUse } from './modules/access-tokens/index.js';
 import { createAdherenceService } from './modules/adherence/index.js';
 import { createAuthPurgeJob } from './modules/auth/index.js';
 import { type Collection, createCollection } from './modules/collection/index.js';
@@ -353,6 +354,7 @@ function decorateRequests(app: FastifyInstance) {
   app.decorateRequest('sessionToken', null);
   app.decorateRequest('studyAccess', null);
   app.decorateRequest('applicationStatus', null);
+  app.decorateRequest('tokenCaller', null);
 }
 
 async function registerBodyParsers(app: FastifyInstance) {
@@ -379,9 +381,13 @@ async function registerBodyParsers(app: FastifyInstance) {
   await app.register(multipart, { limits: { fileSize: 10 * 1024 * 1024, files: 10, fields: 50 } });
 }
 
-/** Security headers and limits, the API docs, the local admin, every module, then the web app. */
+/**
+ * Security headers and limits, the personal access tokens' check (before any route, so it runs
+ * ahead of every guard), the API docs, the local admin, every module, then the web app.
+ */
 async function registerRoutes(app: FastifyInstance, config: AppConfig) {
   await registerSecurity(app, config);
+  registerTokenUse(app);
   await registerDocs(app, config);
   app.decorate(
     'localAdmin',

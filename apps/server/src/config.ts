@@ -35,6 +35,8 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: bool.default(false),
   RATE_LIMIT_MAX: z.coerce.number().int().positive().default(1500),
+  /** Calls per minute one personal access token may make, whatever address it comes from. */
+  ACCESS_TOKEN_RATE_LIMIT: z.coerce.number().int().positive().default(120),
   RUN_WORKERS: bool.default(true),
   SESSION_IDLE_MINUTES: z.coerce.number().int().min(1).default(120),
   SESSION_MAX_HOURS: z.coerce.number().int().min(1).default(24),
@@ -220,6 +222,7 @@ export interface AppConfig {
   logLevel: string;
   trustProxy: boolean;
   rateLimitMax: number;
+  accessTokenRateLimit: number;
   runWorkers: boolean;
   sessions: { idleMinutes: number; maxHours: number };
   webDistDir: string;
@@ -384,6 +387,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY,
     rateLimitMax: env.RATE_LIMIT_MAX,
+    accessTokenRateLimit: env.ACCESS_TOKEN_RATE_LIMIT,
     runWorkers: env.RUN_WORKERS,
     sessions: { idleMinutes: env.SESSION_IDLE_MINUTES, maxHours: env.SESSION_MAX_HOURS },
     webDistDir: env.WEB_DIST_DIR ? path.resolve(baseDir, env.WEB_DIST_DIR) : defaultWebDist(),

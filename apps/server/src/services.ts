@@ -1,4 +1,5 @@
 import type { Platform } from './app-platform.js';
+import { createAccessTokensService } from './modules/access-tokens/index.js';
 import { createApplicationsService } from './modules/applications/index.js';
 import {
   createAuthService,
@@ -67,6 +68,7 @@ export function createServices(platform: ServiceDeps, hooks: ServiceHooks = {}) 
       latestDays: (studyId, participantIds) => latestCollectedDays(db, studyId, participantIds),
     }),
     email: createEmailService({ db, config, messaging, studies }),
+    accessTokens: createAccessTokensService({ db }),
     wearables,
     verification,
     // The digest and reminder jobs: a failed run is tried again a few times, then waits a day.

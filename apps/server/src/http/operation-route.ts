@@ -16,6 +16,13 @@ import type {
   RouteHandlerMethod,
 } from 'fastify';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route's operation, for hooks that depend on it (a personal access token's check). */
+    operation?: OperationDefinition;
+  }
+}
+
 /** The request a handler sees: params, query and body parsed by the operation's schemas. */
 export type OperationRequest<O extends OperationDefinition> = FastifyRequest<{
   Params: OperationRequestParts<O>['params'];
@@ -94,7 +101,7 @@ export function route<O extends OperationDefinition>(
       response,
     },
     ...(options.preHandler ? { preHandler: options.preHandler } : {}),
-    ...(options.config ? { config: options.config } : {}),
+    config: { ...options.config, operation },
     ...(options.bodyLimit ? { bodyLimit: options.bodyLimit } : {}),
     handler: options.handler as unknown as RouteHandlerMethod,
   });

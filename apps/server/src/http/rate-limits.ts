@@ -42,6 +42,9 @@ export const RATE_LIMITS = {
   extraction: perMinute(30),
   startExport: perMinute(10),
   downloadExport: perMinute(30),
+  // Creating and revoking personal access tokens (calls made with a token have their own
+  // per-token budget, ACCESS_TOKEN_RATE_LIMIT)
+  accessTokens: perMinute(30),
   // Public participant calls (enrolment, codes, wearable step, study-code check)
   participantAddress: perMinute(PARTICIPANT_ADDRESS_PER_MINUTE),
 } as const;

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import * as accessTokens from './access-tokens/index.js';
 import * as adherence from './adherence/index.js';
 import * as applications from './applications/index.js';
 import * as auth from './auth/index.js';
@@ -33,4 +34,5 @@ export const MODULE_ROUTES: readonly { name: string; routes: FastifyPluginAsync 
   { name: 'storage', routes: storage.routes },
   { name: 'health-notifications', routes: healthNotifications.routes },
   { name: 'reminders', routes: reminders.routes },
+  { name: 'access-tokens', routes: accessTokens.routes },
 ];

@@ -26,6 +26,11 @@ export const ERROR_CODES = [
   'MASTER_ACCOUNT',
   'OWNER_ONLY',
   'NOT_A_MEMBER',
+  // Personal access tokens.
+  'ACCESS_TOKEN_INVALID',
+  'ACCESS_TOKEN_WRONG_STUDY',
+  'ACCESS_TOKEN_NOT_FOUND',
+  'TOO_MANY_ACCESS_TOKENS',
   // Accounts.
   'INVALID_CREDENTIALS',
   'EMAIL_IN_USE',

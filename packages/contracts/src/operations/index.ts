@@ -1,5 +1,6 @@
 /** Every API call as one typed operation, by area: `studiesApi.getStudy`, … */
 
+export * as accessTokensApi from './access-tokens.js';
 export * as adherenceApi from './adherence.js';
 export * as applicationsApi from './applications.js';
 export * as authApi from './auth.js';

@@ -75,6 +75,14 @@ export interface OperationDefinition {
   /** Left out of the API reference (a loopback-only operator route). */
   readonly hidden?: true;
   /**
+   * A personal access token (`Authorization: Bearer wrp_pat_…`) may call this operation, for the
+   * token's study only: the study named by the path's `:id` (or `:studyId`), or the study whose
+   * bucket `:bucket` names. Every other operation refuses a token. The server checks the token,
+   * its study and its account's membership before the route's own guard, and audits each use;
+   * `errorCodesOf` adds the token's errors. Only read-only calls (and starting an export) carry it.
+   */
+  readonly tokenAccess?: true;
+  /**
    * Status of a success; 200 unless said. A list when the call answers either with the same body
    * (a roster check 200, a stored roster 201).
    */
@@ -121,6 +129,14 @@ const TRANSPORT_ERRORS = {
   503: ['DATABASE_UNAVAILABLE'],
 } as const satisfies ErrorMap;
 
+/** What a call that takes a personal access token can answer besides its own errors. */
+const TOKEN_ERRORS = {
+  // Unknown, expired or revoked, or its study deleted.
+  401: ['ACCESS_TOKEN_INVALID'],
+  // The route's study is not the token's, or the account left the study.
+  403: ['ACCESS_TOKEN_WRONG_STUDY', 'NOT_A_MEMBER'],
+} as const satisfies ErrorMap;
+
 const SESSION_ERRORS = {
   bearer: { 401: ['UNAUTHENTICATED', 'SESSION_EXPIRED'] },
   'optional-bearer': { 401: ['UNAUTHENTICATED', 'SESSION_EXPIRED'] },
@@ -135,12 +151,14 @@ type Codes<T> = T extends readonly (infer M)[]
     : never;
 type ErrorsOf<O> = O extends { errors: infer E } ? E : never;
 type AuthOf<O> = O extends { auth: infer A extends OperationAuth } ? A : never;
+type TokenErrorsOf<O> = O extends { tokenAccess: true } ? Codes<typeof TOKEN_ERRORS> : never;
 
-/** Every code an operation can answer: its own, the transport ones and its session's. */
+/** Every code an operation can answer: its own, the transport ones, its session's and a token's. */
 export type OperationErrorCode<O extends OperationDefinition> =
   | Codes<ErrorsOf<O>>
   | Codes<typeof TRANSPORT_ERRORS>
-  | Codes<(typeof SESSION_ERRORS)[AuthOf<O>]>;
+  | Codes<(typeof SESSION_ERRORS)[AuthOf<O>]>
+  | TokenErrorsOf<O>;
 
 /** The codes an operation can answer, per status. */
 export function errorCodesOf(operation: OperationDefinition): Map<ErrorStatus, ErrorCode[]> {
@@ -159,6 +177,7 @@ export function errorCodesOf(operation: OperationDefinition): Map<ErrorStatus, E
     add(errors);
   add(TRANSPORT_ERRORS);
   add(SESSION_ERRORS[operation.auth]);
+  if (operation.tokenAccess) add(TOKEN_ERRORS);
   return byStatus;
 }
 

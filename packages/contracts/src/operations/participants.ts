@@ -58,6 +58,7 @@ export const listParticipants = defineOperation({
   summary: 'Participants of a study, a page at a time, sorted and searched (members only)',
   tags,
   auth: 'bearer',
+  tokenAccess: true,
   params: studyIdParamsSchema,
   query: participantListQuerySchema,
   response: participantListResponseSchema,

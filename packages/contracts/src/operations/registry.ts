@@ -1,3 +1,4 @@
+import * as accessTokens from './access-tokens.js';
 import * as adherence from './adherence.js';
 import * as applications from './applications.js';
 import * as auth from './auth.js';
@@ -50,6 +51,7 @@ export const ALL_OPERATIONS: readonly OperationDefinition[] = all(
   healthNotifications,
   adherence,
   exports,
+  accessTokens,
 );
 
 /** The exported name of an operation (its OpenAPI operationId); undefined if not registered. */

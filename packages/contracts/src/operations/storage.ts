@@ -2,7 +2,8 @@
  * Signed, expiring links to stored files: the "Go to Bucket" page listing a study bucket, and
  * the fs driver's downloads (S3 serves its own presigned links). No session: the signature in
  * the query is the credential, checked before anything is looked up. Each link names the account
- * it was issued to, whose membership of the study is checked again on every use.
+ * it was issued to, whose membership of the study is checked again on every use. A script may
+ * send a personal access token of the bucket's study instead of a signature (`tokenAccess`).
  */
 
 import { z } from 'zod';
@@ -16,6 +17,7 @@ export const listBucket = defineOperation({
   summary: 'List a study bucket through a signed, expiring link',
   tags,
   auth: 'public',
+  tokenAccess: true,
   params: z.object({ bucket: z.string().max(100) }),
   // Every query field is optional on purpose: a link missing a part is answered like a wrong
   // or expired one (403), not with a validation error that reads as a bug.
@@ -40,6 +42,7 @@ export const downloadObject = defineOperation({
   summary: 'Download a stored file through a signed, expiring link',
   tags,
   auth: 'public',
+  tokenAccess: true,
   params: z.object({
     bucket: z.string(),
     '*': z.string().describe('Object key; may contain slashes'),

@@ -4,6 +4,7 @@
  * the e-mails alike.
  */
 
+export * from './access-tokens.js';
 export * from './adherence.js';
 export * from './adherence-answers.js';
 export * from './admin.js';

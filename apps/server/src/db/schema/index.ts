@@ -1,3 +1,4 @@
+export * from './access-tokens.js';
 export * from './applications.js';
 export * from './auth.js';
 export * from './dataset.js';

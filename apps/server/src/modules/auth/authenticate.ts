@@ -1,7 +1,25 @@
-import { AUTH_SERVER_MESSAGES, authenticationRequiredTo } from '@research/contracts';
+import {
+  ACCESS_TOKEN_MESSAGES,
+  AUTH_SERVER_MESSAGES,
+  authenticationRequiredTo,
+  isAccessTokenSecret,
+} from '@research/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, forbidden } from '../../errors.js';
-import type { UserRow } from './auth.repository.js';
+import type { SessionStudy, SessionStudyRole, UserRow } from './auth.repository.js';
+
+/**
+ * A caller whose personal access token the access-tokens module has already checked for this
+ * route (the operation takes tokens, the study is the token's, the account still a member of
+ * it): the guards take it instead of a session.
+ */
+export interface TokenCaller {
+  tokenId: string;
+  user: UserRow;
+  applicationStatus: 'pending' | 'approved' | 'rejected' | null;
+  study: SessionStudy;
+  role: SessionStudyRole;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -10,6 +28,8 @@ declare module 'fastify' {
     sessionToken: string | null;
     /** The status of the user's current researcher application, read with the session. */
     applicationStatus: 'pending' | 'approved' | 'rejected' | null;
+    /** Set before the guards when the call came with a checked personal access token. */
+    tokenCaller: TokenCaller | null;
   }
 }
 
@@ -29,13 +49,23 @@ export async function requireUser(request: FastifyRequest, _reply: FastifyReply)
 
 /**
  * The 401s of `requireUser` around any session lookup (a guard may read more in the same
- * statement); sets the request's user and returns what the lookup found.
+ * statement); sets the request's user and returns what the lookup found. A personal access
+ * token is never a session: it passes only as the caller the access-tokens module checked
+ * before the guards, and is refused (with a text saying so) wherever that did not happen.
  */
 export async function signIn<
   T extends { user: UserRow; applicationStatus: FastifyRequest['applicationStatus'] },
->(request: FastifyRequest, lookup: (token: string) => Promise<T | null>): Promise<T> {
+>(request: FastifyRequest, lookup: (token: string) => Promise<T | null>): Promise<T | TokenCaller> {
   const token = bearerToken(request);
   if (!token) throw unauthenticated();
+  if (isAccessTokenSecret(token)) {
+    const caller = request.tokenCaller;
+    if (!caller) throw new AppError(401, 'UNAUTHENTICATED', ACCESS_TOKEN_MESSAGES.notAccepted);
+    request.user = caller.user;
+    request.sessionToken = null;
+    request.applicationStatus = caller.applicationStatus;
+    return caller;
+  }
   const found = await lookup(token);
   if (!found) throw new AppError(401, 'SESSION_EXPIRED', AUTH_SERVER_MESSAGES.sessionExpired);
   request.user = found.user;

@@ -11,6 +11,8 @@ export {
   findUserById,
   recentAuthFailures,
   recordAuthFailure,
+  type SessionStudy,
+  type SessionStudyRole,
   type UserRow,
 } from './auth.repository.js';
 export {
@@ -20,7 +22,14 @@ export {
   type RequestContext,
 } from './auth.service.js';
 export { createAuthPurgeJob } from './auth-purge.js';
-export { bearerToken, currentUser, requireMaster, requireUser, signIn } from './authenticate.js';
+export {
+  bearerToken,
+  currentUser,
+  requireMaster,
+  requireUser,
+  signIn,
+  type TokenCaller,
+} from './authenticate.js';
 export { createGoogleSignIn, type GoogleSignIn } from './google-sign-in.js';
 export { createMasterService, type MasterService } from './master.service.js';
 

@@ -59,16 +59,27 @@ export const bucketListingRoutes: FastifyPluginAsync<{
   route(app, storageApi.listBucket, {
     handler: async (request, reply) => {
       const { bucket } = request.params;
-      const { expires, signature, cursor = '', user = '' } = request.query;
-      const expiry = Number(expires);
-      const valid =
-        Number.isInteger(expiry) &&
-        expiry >= Math.floor(Date.now() / 1000) &&
-        typeof signature === 'string' &&
-        user !== '' &&
-        hmacVerify(key, payload(bucket, user, expiry, cursor), signature);
-      if (!valid) throw new AppError(403, 'SIGNED_URL_INVALID', T.listingLinkInvalid);
-      await assertBucketAccess(app.services.studies.linkAccess, app.platform.config, bucket, user);
+      const { expires, signature, cursor = '' } = request.query;
+      // A personal access token of this bucket's study stands in for the signature (checked
+      // before this handler); the page's links are then signed for the token's account.
+      const caller = request.tokenCaller;
+      const user = caller ? caller.user.id : (request.query.user ?? '');
+      if (!caller) {
+        const expiry = Number(expires);
+        const valid =
+          Number.isInteger(expiry) &&
+          expiry >= Math.floor(Date.now() / 1000) &&
+          typeof signature === 'string' &&
+          user !== '' &&
+          hmacVerify(key, payload(bucket, user, expiry, cursor), signature);
+        if (!valid) throw new AppError(403, 'SIGNED_URL_INVALID', T.listingLinkInvalid);
+        await assertBucketAccess(
+          app.services.studies.linkAccess,
+          app.platform.config,
+          bucket,
+          user,
+        );
+      }
 
       const page = await store
         .listObjects(bucket, { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) })

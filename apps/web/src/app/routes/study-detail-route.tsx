@@ -2,6 +2,7 @@ import { ADHERENCE_TEXTS, EXPORT_PANEL_TEXTS } from '@research/contracts';
 import { lazy, Suspense } from 'react';
 import { CollapsedSection } from '../../components/collapsed-section';
 import { LoadingIndicator } from '../../components/loading-indicator';
+import { AccessTokensPanel } from '../../features/access-tokens/access-tokens-panel';
 import { ExportPanel } from '../../features/exports/export-panel';
 import { ExtractionPanel } from '../../features/extraction/extraction-panel';
 import type { ExtractionSections } from '../../features/study-detail/components/data-extraction-tab';
@@ -17,7 +18,7 @@ import { AuthorizationListing } from '../../features/wearables/components/author
 const extractionSections: ExtractionSections = ({ studyId, signedIn, notify }) => (
   <>
     <ExportPanel studyId={studyId} signedIn={signedIn} />
-    {/* ACCESS TOKENS: the access-tokens feature's panel goes here, below the scripts. */}
+    <AccessTokensPanel studyId={studyId} notify={notify} />
     <CollapsedSection title={EXPORT_PANEL_TEXTS.extractionRuns}>
       <ExtractionPanel studyId={studyId} signedIn={signedIn} notify={notify} />
     </CollapsedSection>
