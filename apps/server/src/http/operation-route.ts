@@ -42,6 +42,10 @@ export interface OperationRouteOptions<O extends OperationDefinition> {
   ) => Promise<OperationReplyBody<O>> | OperationReplyBody<O>;
 }
 
+/** What the API reference says of the calls a script may make with a personal access token. */
+const TOKEN_ACCESS_NOTE =
+  'Scripts may call this with a personal access token of the study (`Authorization: Bearer wrp_pat_…`) instead of a session.';
+
 const SECURITY: Record<OperationAuth, Record<string, string[]>[]> = {
   // Said outright, so a reader of the document knows the call needs nothing.
   public: [],
@@ -76,7 +80,13 @@ export function route<O extends OperationDefinition>(
   // A call that takes JSON or a form validates the body itself: a JSON schema would refuse forms.
   const jsonBody = operation.body && !operation.multipart ? operation.body : undefined;
   const security = SECURITY[operation.auth];
-  const description = [operation.description, operation.multipart].filter(Boolean).join('\n\n');
+  const description = [
+    operation.description,
+    operation.multipart,
+    operation.tokenAccess ? TOKEN_ACCESS_NOTE : undefined,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
   app.route({
     method: operation.method,
     url: operation.path,
