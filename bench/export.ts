@@ -42,8 +42,6 @@ const TYPES: DataType[] =
     : (process.env.BENCH_TYPES.split(',').map((t) => t.trim()) as DataType[]);
 const FORMATS = (process.env.BENCH_FORMATS ?? 'parquet').split(',') as ('parquet' | 'csv')[];
 const BUDGET = 1.5;
-/** The sandbox's people live in New York. */
-const TZ = 'America/New_York';
 const FIRST = '2026-10-01';
 const LAST = addDays(FIRST, DAYS - 1);
 
@@ -171,7 +169,10 @@ try {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let profile: Awaited<ReturnType<typeof profileDuring>> | undefined;
-  if (process.env.BENCH_PROFILE) profile = await profileDuring(() => buildExport(deps, started.id));
+  if (process.env.BENCH_PROFILE)
+    profile = await profileDuring(path.join(os.tmpdir(), 'bench-export.cpuprofile'), () =>
+      buildExport(deps, started.id),
+    );
   else await buildExport(deps, started.id);
   const exportMs = performance.now() - t0;
   const exportCpu = process.cpuUsage(cpu0);
@@ -211,7 +212,8 @@ try {
     `\nExport of ${PARTICIPANTS} participants × ${DAYS} days × ${TYPES.length} types (${rows.toLocaleString('en-US')} rows, ${FORMATS.join('+')}):\n` +
       `  export ${seconds(exportMs)} s, DuckDB COPY ${seconds(duckMs)} s: ${ratio.toFixed(2)} × (budget ≤ ${BUDGET}) — ${ratio <= BUDGET ? 'met' : 'NOT met'}`,
   );
-  if (profile) printSummary('Export build, self time', summarize(profile, 15));
+  if (profile)
+    printSummary(`Export build, self time (${profile.file})`, summarize(profile.profile, 15));
   console.log(
     `Load average: ${os
       .loadavg()
