@@ -7,6 +7,7 @@ import { civilTime } from './tidy-readers.js';
  * settings: the one the dataset already cuts every partition's day in (the ledger's time zone).
  */
 
+const DAY_MS = 86_400_000;
 const formats = new Map<string, Intl.DateTimeFormat>();
 
 function format(timeZone: string) {
@@ -47,17 +48,27 @@ export function zoneOffsetSeconds(timeZone: string, ms: number): number {
 
 /**
  * The instant (ms) of local midnight starting `date` (yyyy-mm-dd) in the zone. Where the zone
- * skips midnight (a DST gap at 00:00), the first instant of the day.
+ * skips midnight (a DST gap at 00:00), the first instant of the day: the transition.
  */
 export function localMidnight(timeZone: string, date: string): number {
   const wall = Date.parse(`${date}T00:00:00Z`);
-  let at = wall - zoneOffsetSeconds(timeZone, wall) * 1000;
-  // Once more with the offset in force at the first guess (it differs across a transition).
-  at = wall - zoneOffsetSeconds(timeZone, at) * 1000;
-  // In a gap the wall clock jumps past midnight: the day starts at the transition.
-  const local = at + zoneOffsetSeconds(timeZone, at) * 1000;
-  if (local > wall) at -= local - wall;
-  return at;
+  const localOf = (at: number) => at + zoneOffsetSeconds(timeZone, at) * 1000;
+  // The offsets in force around the day: midnight is the wall clock less one of them.
+  const candidates = [
+    ...new Set([-DAY_MS, 0, DAY_MS].map((d) => zoneOffsetSeconds(timeZone, wall + d))),
+  ]
+    .map((offset) => wall - offset * 1000)
+    .sort((a, b) => a - b);
+  for (const at of candidates) if (localOf(at) === wall) return at;
+  // A gap: the first second whose wall clock is past midnight.
+  let lo = candidates[0] as number;
+  let hi = candidates.at(-1) as number;
+  while (hi - lo > 1000) {
+    const mid = lo + Math.floor((hi - lo) / 2000) * 1000;
+    if (localOf(mid) >= wall) hi = mid;
+    else lo = mid;
+  }
+  return hi;
 }
 
 /** RFC 3339 without fractions, as the requests write instants. */
