@@ -194,11 +194,23 @@ try {
   const write = await best(ROUNDS, () => writeDays(ids[round++] as string));
   // The parts alone, to see where the time goes.
   const tables = days.map((rawPages, d) =>
-    partitionTable('heartrate_intraday_1sec', 'P0000000000000000', addDays(START, d), rawPages),
+    partitionTable(
+      'heartrate_intraday_1sec',
+      'P0000000000000000',
+      addDays(START, d),
+      rawPages,
+      'America/New_York',
+    ),
   );
   const read = await best(ROUNDS, () =>
     days.map((rawPages, d) =>
-      partitionTable('heartrate_intraday_1sec', 'P0000000000000000', addDays(START, d), rawPages),
+      partitionTable(
+        'heartrate_intraday_1sec',
+        'P0000000000000000',
+        addDays(START, d),
+        rawPages,
+        'America/New_York',
+      ),
     ),
   );
   const parquets = tables.map(toParquet);

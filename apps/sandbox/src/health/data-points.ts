@@ -19,6 +19,7 @@ import {
   zoneMinimums,
 } from './data-generator.js';
 import type { TypeSpec } from './data-types.js';
+import { PHONE_SOURCE } from './resource-common.js';
 
 /** The points of each type, generated per day (or per sleep) from the simulated account. */
 
@@ -33,6 +34,8 @@ export interface Point {
   name?: string;
   payload: Record<string, unknown>;
   recordingMethod: 'PASSIVELY_MEASURED' | 'DERIVED';
+  /** The device and platform, when not the tracker's (resource-common DATA_SOURCE). */
+  source?: Record<string, unknown>;
 }
 
 function interval(start: number, end: number, startOffset: number, endOffset: number) {
@@ -269,6 +272,67 @@ export function pointsOfUnit(
   for (let m = 0; m < 1440; m++) {
     const value = minuteValue(type.id, day, m);
     if (value) out.push(intervalPoint(day, m, m + 1, value));
+  }
+  return out;
+}
+
+/**
+ * The phone's points of a UTC day (accounts with `+phone`, see resource-common hasPhone): steps
+ * it counted while carried (every other active minute, most of the tracker's count, in intervals
+ * starting 30 s into the minute) and a strap's heart rate every ten minutes at :30 s where the
+ * tracker has no sample then. They overlap the tracker's: only a list of every source shows them,
+ * never the roll-ups, which Google computes over the reconciled stream.
+ */
+export function phonePointsOfUnit(type: TypeSpec, email: string, unit: number): Point[] {
+  if (!type.generated || (type.id !== 'steps' && type.id !== 'heart-rate')) return [];
+  const day = dayData(email, unit);
+  const dayStart = unit * DAY_MS;
+  const out: Point[] = [];
+  if (type.id === 'steps') {
+    for (let m = 0; m < 1440; m += 2) {
+      const steps = day.steps[m] ?? 0;
+      if (!steps) continue;
+      const start = dayStart + m * MINUTE_MS + 30_000;
+      const end = start + MINUTE_MS;
+      const offset = day.offset[m] ?? 0;
+      out.push({
+        key: start,
+        at: end,
+        members: {
+          'interval.start_time': start,
+          'interval.civil_start_time': civilMs(start, offset),
+        },
+        payload: {
+          interval: interval(start, end, offset, utcOffsetAt(end)),
+          count: String(Math.max(1, Math.round(steps * 0.8))),
+        },
+        recordingMethod: 'PASSIVELY_MEASURED',
+        source: PHONE_SOURCE,
+      });
+    }
+    return out;
+  }
+  const taken = new Set(day.hrSeconds);
+  for (let m = 5; m < 1440; m += 10) {
+    const second = m * 60 + 30;
+    if (taken.has(second)) continue;
+    const t = dayStart + second * 1000;
+    const offset = day.offset[m] ?? 0;
+    out.push({
+      key: t,
+      at: t,
+      members: { 'sample_time.physical_time': t, 'sample_time.civil_time': civilMs(t, offset) },
+      payload: {
+        sampleTime: {
+          physicalTime: rfc3339(t),
+          utcOffset: duration(offset),
+          civilTime: civilDateTime(civilMs(t, offset)),
+        },
+        beatsPerMinute: String(60 + (m % 40)),
+      },
+      recordingMethod: 'PASSIVELY_MEASURED',
+      source: PHONE_SOURCE,
+    });
   }
   return out;
 }

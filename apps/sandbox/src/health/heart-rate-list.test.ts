@@ -64,6 +64,8 @@ describe('raw heart-rate pages written as text', () => {
 
   it.each([
     'dataPoints(heartRate(sampleTime(physicalTime,utcOffset),beatsPerMinute)),nextPageToken',
+    'dataPoints(dataSource(device/displayName,platform),heartRate(sampleTime(physicalTime,utcOffset),beatsPerMinute)),nextPageToken',
+    'dataPoints(dataSource/recordingMethod,heartRate/beatsPerMinute)',
     'dataPoints/heartRate/sampleTime/civilTime,dataPoints/dataSource',
     'dataPoints(heartRate/beatsPerMinute)',
     'dataPoints(dataSource,heartRate(sampleTime(utcOffset,civilTime)))',

@@ -39,7 +39,8 @@ const DATA_SOURCE_TEXT = `"dataSource":${JSON.stringify({
 
 /** Which members of each sample (and of the page) an answer carries. */
 export interface HeartRateParts {
-  dataSource: boolean;
+  /** The sample's `"dataSource":{…}` text as the mask keeps it; null: none. */
+  dataSource: string | null;
   physicalTime: boolean;
   utcOffset: boolean;
   civilTime: boolean;
@@ -48,7 +49,7 @@ export interface HeartRateParts {
 }
 
 const ALL_PARTS: HeartRateParts = {
-  dataSource: true,
+  dataSource: DATA_SOURCE_TEXT,
   physicalTime: true,
   utcOffset: true,
   civilTime: true,
@@ -65,8 +66,8 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 
 /**
  * The parts a field mask keeps, found by applying it to a probe page; null when the text writer
- * cannot write its selection (part of `dataSource` or `civilTime`, or no `dataPoints`), and the
- * generic listing answers instead.
+ * cannot write its selection (part of `civilTime`, or no `dataPoints`), and the generic listing
+ * answers instead. Whatever it keeps of `dataSource` is the same for every sample: written as kept.
  */
 export function heartRateParts(mask: FieldMask | null): HeartRateParts | null {
   if (!mask) return ALL_PARTS;
@@ -91,10 +92,10 @@ export function heartRateParts(mask: FieldMask | null): HeartRateParts | null {
     | undefined;
   if (!point) return null;
   const time = point.heartRate?.sampleTime ?? {};
-  if (point.dataSource !== undefined && !same(point.dataSource, PROBE_DATA_SOURCE)) return null;
   if (time.civilTime !== undefined && !same(time.civilTime, PROBE_CIVIL)) return null;
   return {
-    dataSource: point.dataSource !== undefined,
+    dataSource:
+      point.dataSource === undefined ? null : `"dataSource":${JSON.stringify(point.dataSource)}`,
     physicalTime: time.physicalTime !== undefined,
     utcOffset: time.utcOffset !== undefined,
     civilTime: time.civilTime !== undefined,
@@ -183,10 +184,10 @@ function lowerBound(list: Int32Array, seconds: number): number {
  * empty is omitted, a point left empty is `{}` (as applyFieldMask leaves them).
  */
 function sampleWriter(parts: HeartRateParts, reconcile: boolean) {
-  const dataSource = parts.dataSource && !reconcile;
+  const dataSource = reconcile ? null : parts.dataSource;
   const sampleTime = parts.physicalTime || parts.utcOffset || parts.civilTime;
   const heartRate = sampleTime || parts.beatsPerMinute;
-  const open = `{${dataSource ? DATA_SOURCE_TEXT : ''}${heartRate ? `${dataSource ? ',' : ''}"heartRate":{` : ''}${sampleTime ? '"sampleTime":{' : ''}`;
+  const open = `{${dataSource ?? ''}${heartRate ? `${dataSource ? ',' : ''}"heartRate":{` : ''}${sampleTime ? '"sampleTime":{' : ''}`;
   const close = `${heartRate ? '}' : ''}}`;
   const afterTime = parts.physicalTime ? ',' : '';
   const afterOffset = parts.physicalTime || parts.utcOffset ? ',' : '';

@@ -1,6 +1,6 @@
 import { DAY_MS } from './civil.js';
 import { DATA_START_DAY, wakeDayOfSleepId } from './data-generator.js';
-import { type Point, pointsOfUnit } from './data-points.js';
+import { type Point, phonePointsOfUnit, pointsOfUnit } from './data-points.js';
 import { camel, type TypeSpec } from './data-types.js';
 import { invalidArgument, notFound } from './errors.js';
 import type { FieldMask } from './field-mask.js';
@@ -9,7 +9,9 @@ import { heartRatePageText, heartRateParts } from './heart-rate-list.js';
 import {
   type Caller,
   DATA_SOURCE,
+  familyHasPhone,
   familyOf,
+  hasPhone,
   pageSizeOf,
   pageToken,
   queryHash,
@@ -65,8 +67,10 @@ export function listPoints(
   const last = exact ? Math.floor((hi - 1) / DAY_MS) : Math.floor(hi / DAY_MS) + 1;
   first = Math.max(first, DATA_START_DAY);
 
+  // The phone's points, where the family takes them (reconcile merges sources: the tracker's).
+  const phone = !reconcile && hasPhone(caller.email) && familyHasPhone(family);
   const parts = heartRateParts(options.fields ?? null);
-  if (type.id === 'heart-rate' && type.generated && !options.generic && parts) {
+  if (type.id === 'heart-rate' && type.generated && !options.generic && parts && !phone) {
     return heartRatePageText({
       parts,
       email: caller.email,
@@ -82,7 +86,9 @@ export function listPoints(
   }
   const collected: Point[] = [];
   for (let unit = last; unit >= first && collected.length <= size; unit--) {
-    const points = pointsOfUnit(type, caller.email, caller.healthUserId, unit).filter(
+    const generated = pointsOfUnit(type, caller.email, caller.healthUserId, unit);
+    if (phone) generated.push(...phonePointsOfUnit(type, caller.email, unit));
+    const points = generated.filter(
       (p) =>
         (cursor === null || p.key < cursor) && visible(type, p, now) && matches(filter, p.members),
     );
@@ -96,7 +102,7 @@ export function listPoints(
       ? { ...(p.name ? { dataPointName: p.name } : {}), [key]: p.payload }
       : {
           ...(p.name ? { name: p.name } : {}),
-          dataSource: { recordingMethod: p.recordingMethod, ...DATA_SOURCE },
+          dataSource: { recordingMethod: p.recordingMethod, ...(p.source ?? DATA_SOURCE) },
           [key]: p.payload,
         },
   );

@@ -10,7 +10,29 @@ import { ApiError, errorInfo, invalidArgument } from './errors.js';
 /** What the Health API routes share: the caller, scope checks, request parameters, page tokens. */
 
 export const FAMILIES = ['all-sources', 'google-wearables', 'google-sources', 'self-sources'];
+/** The tracker every simulated account wears. */
 export const DATA_SOURCE = { device: { displayName: 'Charge 6' }, platform: 'FITBIT' };
+/**
+ * A phone that also counts steps and passes on a strap's heart rate through Health Connect, for
+ * accounts whose e-mail's local part holds `+phone`: a second source, as Google lists one.
+ */
+export const PHONE_SOURCE = {
+  device: { displayName: 'Pixel 9', manufacturer: 'Google', formFactor: 'PHONE' },
+  platform: 'HEALTH_CONNECT',
+};
+
+/** Whether the simulated account carries the phone too. */
+export function hasPhone(email: string): boolean {
+  return /\+phone[^@]*@/.test(email.trim().toLowerCase());
+}
+
+/**
+ * Whether a family's points include the phone's: `google-wearables` is Fitbit trackers and Pixel
+ * Watch only (no phone, no manual log); `google-sources` is every first-party source, Health
+ * Connect included; `all-sources` everything; `self-sources` only this client's writes.
+ */
+export const familyHasPhone = (family: string) =>
+  family === 'all-sources' || family === 'google-sources';
 
 export interface Caller {
   grant: Grant;

@@ -10,7 +10,13 @@ import { createProviderCall } from '../modules/extraction/provider-call.js';
  * A participant's day of one type as the sandbox's Google Health answers it, page by page and
  * byte for byte, fetched with the extraction's own calls (the webhook pipeline will do the same).
  */
-export async function sandboxAccount(sandbox: Sandbox, config: AppConfig, email: string) {
+export async function sandboxAccount(
+  sandbox: Sandbox,
+  config: AppConfig,
+  email: string,
+  /** The zone whose local midnights cut the minute roll-ups' days (the partition's zone). */
+  timeZone = 'America/New_York',
+) {
   const { access_token, scope } = await connect(sandbox, email);
   const granted = scope.split(' ');
   const exchange = createProviderCall({
@@ -23,7 +29,12 @@ export async function sandboxAccount(sandbox: Sandbox, config: AppConfig, email:
     for (const call of callsFor(dataType, date, date, granted)) {
       let pageToken: string | null = null;
       do {
-        const { bytes, body } = await exchange(access_token, call, pageToken, null);
+        const { bytes, body } = await exchange(
+          access_token,
+          { ...call, timeZone },
+          pageToken,
+          null,
+        );
         pages.push({ call: call.spec.key, body: bytes });
         pageToken = (body as { nextPageToken?: string }).nextPageToken || null;
       } while (pageToken);

@@ -31,14 +31,17 @@ export const DATA_TYPE_NOTES: Partial<Record<DataType, string>> = {
   activity_calories_timeseries:
     'Total calories (BMR + activity) per day; fetched in 14-day chunks.',
   activity_distance_timeseries: 'Distance in millimetres rather than km or miles.',
-  activity_steps_intraday: 'Only minutes with steps are returned; zero minutes are absent.',
+  activity_steps_intraday:
+    'Only minutes with steps are returned; zero minutes are absent. Wearables only (no phone, no manual entry), each row naming its device in `source`.',
   activity_calories_intraday:
-    'Per-minute total calories in UTC minutes; Fitbit’s activity level and METs are not available.',
+    'Per-minute total calories over the participant’s local day (midnight to midnight in their time zone, offsets filled from it); Fitbit’s activity level and METs are not available.',
   heartrate_summary:
     'Google’s zones (light, moderate, vigorous, peak) replace Fitbit’s; custom zones are not available.',
   heartrate_timeseries: 'Resting heart rate per day plus daily average, minimum and maximum.',
   heartrate_intraday_1min:
-    'Average, minimum and maximum per UTC minute instead of one value; empty minutes are absent.',
+    'Average, minimum and maximum per minute of the participant’s local day (offsets from their time zone) instead of one value; empty minutes are absent.',
+  heartrate_intraday_1sec:
+    'Wearables only (no phone, no manual entry), each sample naming its device in `source`.',
   sleep_log:
     'Stages as start/end segments; no efficiency or 30-second level data; sleep may be revised later.',
 };

@@ -49,6 +49,8 @@ export const datasetPartitions = pgTable(
     date: date('date', { mode: 'string' }).notNull(),
     /** The participant's IANA time zone the day was cut in. */
     timeZone: text('time_zone').notNull(),
+    /** What the files hold, numbered per type (modules/dataset/formats.ts); 1 before formats. */
+    format: integer('format').notNull().default(1),
     state: text('state', { enum: DATASET_PARTITION_STATES }).notNull(),
     /** Why the partition is failed, scope_missing, revoked or deleted_at_source. */
     reason: text('reason'),

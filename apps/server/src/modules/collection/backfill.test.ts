@@ -162,6 +162,14 @@ describe('a backfill by range calls', () => {
         expect(row.trigger?.id, key(row)).toMatch(/^backfill:\d{4}-\d\d-\d\d\.\.\d{4}-\d\d-\d\d$/);
       else expect(row.trigger).toEqual({ kind: 'sweep' });
     }
+    // The minute roll-ups hold their local day's minutes (a calories bucket every minute; the
+    // days include the flight to Berlin and back, cut in the settings' zone), in the current format.
+    for (const row of rows.filter((r) => r.dataType === 'activity_calories_intraday')) {
+      expect(row.rowCount, key(row)).toBe(1440);
+    }
+    for (const row of rows.filter((r) => MINUTES.includes(r.dataType))) {
+      expect(row.format, key(row)).toBe(2);
+    }
     // Some rows of every type, so the equality says something.
     for (const type of types) {
       const total = rows.filter((r) => r.dataType === type).reduce((s, r) => s + r.rowCount, 0);

@@ -129,7 +129,8 @@ export function createCollect(deps: CollectDeps) {
     });
 
     // Without the settings scope there is no time zone or device to ask: days are UTC days and
-    // their state follows the clock alone.
+    // their state follows the clock alone. The zone also cuts the minute roll-ups' days (their
+    // buckets carry no offset): a partition holds its own local day's minutes.
     const settingsGranted = target.grantedScopes.includes(SETTINGS_SCOPE);
     let timeZone = 'UTC';
     let syncedThrough: Date | undefined;
@@ -167,7 +168,7 @@ export function createCollect(deps: CollectDeps) {
     async function fetchDay(dataType: DataType, date: string, daySignal?: AbortSignal) {
       const pages: RawPage[] = [];
       for (const call of callsFor(dataType, date, date, target.grantedScopes)) {
-        for (const page of await fetchCall(call, daySignal)) {
+        for (const page of await fetchCall({ ...call, timeZone }, daySignal)) {
           pages.push({ call: call.spec.key, body: page.bytes });
         }
       }
@@ -184,7 +185,9 @@ export function createCollect(deps: CollectDeps) {
       for (let date = from; date <= to; date = addDays(date, 1)) days.set(date, []);
       // callsFor lists each spec's pieces in order, so each day gets its pages in the order of
       // its own one-day calls.
-      for (const call of callsFor(dataType, from, to, target.grantedScopes)) {
+      for (const planned of callsFor(dataType, from, to, target.grantedScopes)) {
+        // Minute roll-ups are cut at the local midnights of the zone the days are in.
+        const call = { ...planned, timeZone };
         const pages = await fetchCall(call, rangeSignal);
         const key = call.spec.key;
         if (call.from && call.to && addDays(call.from, 1) === call.to) {

@@ -37,6 +37,39 @@ describe('sweepDays', () => {
     expect(days.get('activity_steps_timeseries')).toEqual(['2026-11-21', ...window]);
   });
 
+  it('fetches again a settled day of a type whose partition format has changed since', () => {
+    const days = sweepDays({
+      ...base,
+      types: ['activity_steps_timeseries', 'heartrate_intraday_1min'],
+      backfillDays: 5,
+      enrolledAt: new Date('2026-11-20T15:00:00Z'),
+      ledger: ['2026-11-20', '2026-11-21', '2026-11-22', '2026-11-23'].flatMap((date) => [
+        // Written before formats: the minute roll-up was cut at UTC midnights then.
+        { dataType: 'heartrate_intraday_1min' as const, date, state: 'complete' as const },
+        { dataType: 'activity_steps_timeseries' as const, date, state: 'complete' as const },
+      ]),
+    });
+    const window = ['2026-11-24', '2026-11-25', '2026-11-26'];
+    expect(days.get('heartrate_intraday_1min')).toEqual([
+      '2026-11-20',
+      '2026-11-21',
+      '2026-11-22',
+      '2026-11-23',
+      ...window,
+    ]);
+    expect(days.get('activity_steps_timeseries')).toEqual(window);
+    // Written in the current format: settled.
+    const current = sweepDays({
+      ...base,
+      types: ['heartrate_intraday_1min'],
+      enrolledAt: new Date('2026-11-23T15:00:00Z'),
+      ledger: [
+        { dataType: 'heartrate_intraday_1min', date: '2026-11-23', state: 'complete', format: 2 },
+      ],
+    });
+    expect(current.get('heartrate_intraday_1min')).toEqual(window);
+  });
+
   it('leaves out window days a notification fetched after the device last synced, and days deleted at the source', () => {
     const syncedThrough = new Date('2026-11-26T12:00:00Z');
     const notified = { kind: 'notification' as const, id: 'n-1' };

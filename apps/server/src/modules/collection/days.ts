@@ -1,5 +1,5 @@
 import type { DataType } from '@research/contracts';
-import { civilDateIn, type LedgerRow } from '../dataset/index.js';
+import { civilDateIn, currentFormat, type LedgerRow } from '../dataset/index.js';
 import { addDays } from '../extraction/index.js';
 
 /**
@@ -7,7 +7,8 @@ import { addDays } from '../extraction/index.js';
  * days, which the device may still be filling in or Google restating), and, from the participant's
  * enrolment on, days older than the window that have no settled partition yet (complete or
  * empty), at most `backfillDays` of them per sweep so one participant cannot hold a worker for
- * months of history. Days never fetched come before days whose last fetch failed, oldest first.
+ * months of history. Days never fetched come before days whose last fetch failed, oldest first;
+ * a day settled in a type's earlier format (dataset/formats.ts) counts as failed.
  *
  * A window day a notification's fetch already covered is left out: Google notifies once it has
  * processed a sync, so a day fetched for a notification after the device's last sync holds
@@ -32,7 +33,7 @@ export interface SweepDaysInput {
   syncedThrough?: Date | undefined;
   /** The participant's ledger rows (any range; only the types asked are read). */
   ledger: readonly (Pick<LedgerRow, 'dataType' | 'date' | 'state'> &
-    Partial<Pick<LedgerRow, 'fetchedAt' | 'trigger'>>)[];
+    Partial<Pick<LedgerRow, 'fetchedAt' | 'trigger' | 'format'>>)[];
 }
 
 const FETCHED = new Set<LedgerRow['state']>(['complete', 'empty', 'partial']);
@@ -58,7 +59,15 @@ export function sweepDays(input: SweepDaysInput): Map<DataType, string[]> {
   const windowStart = addDays(today, -(input.restatementDays - 1));
   const rows = new Map<string, SweepDaysInput['ledger'][number]>();
   for (const row of input.ledger) rows.set(`${row.dataType}\0${row.date}`, row);
-  const state = new Map([...rows].map(([key, row]) => [key, row.state]));
+  // A settled day of a format since replaced counts as failed: fetched again, after new days.
+  const state = new Map(
+    [...rows].map(([key, row]) => [
+      key,
+      SETTLED.has(row.state) && !currentFormat({ dataType: row.dataType, format: row.format ?? 1 })
+        ? ('failed' as const)
+        : row.state,
+    ]),
+  );
 
   const window: string[] = [];
   for (let date = maxDate(start, windowStart); date <= today; date = addDays(date, 1)) {

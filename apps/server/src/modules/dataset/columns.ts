@@ -44,6 +44,7 @@ const STRINGS = new Set([
   'distance_unit',
   'weight_unit',
   'stages_status',
+  'source',
 ]);
 const DATES = new Set(['date', 'membership_start_date', 'date_of_sleep']);
 const BOOLEANS = new Set(['main_sleep', 'processed']);

@@ -6,8 +6,8 @@ import type { ObjectStore } from '../../platform/object-store/types.js';
 import { sandboxAccount } from '../../test/dataset-kit.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { studyWithParticipants } from '../../test/wearables-kit.js';
-import { COLUMNS, heartRatePageColumns } from '../extraction/index.js';
-import { createDataset, type RawPage, type WritePartitionInput } from './index.js';
+import { addDays, COLUMNS, heartRatePageColumns } from '../extraction/index.js';
+import { civilDateIn, createDataset, type RawPage, type WritePartitionInput } from './index.js';
 
 let t: TestApp;
 let studyId: string;
@@ -122,6 +122,7 @@ describe('a partition of the study dataset', () => {
       ['utc_offset_seconds', 'INT32', undefined],
       ['civil_time', 'INT64', { type: 'TIMESTAMP', isAdjustedToUTC: false, unit: 'MILLIS' }],
       ['heart_rate_bpm', 'DOUBLE', undefined],
+      ['source', 'BYTE_ARRAY', { type: 'STRING' }],
     ]);
     const rows = (await parquetReadObjects({ file: parquet })) as Record<string, unknown>[];
     expect(rows).toHaveLength(row.rowCount);
@@ -133,6 +134,8 @@ describe('a partition of the study dataset', () => {
     expect(first.utc_offset_seconds).toBe(-18_000);
     expect((first.civil_time as Date).toISOString().slice(0, 10)).toBe(DATE);
     expect(typeof first.heart_rate_bpm).toBe('number');
+    // The wearable the sample came from.
+    expect(first.source).toBe('Charge 6');
     const times = rows.map((r) => (r.timestamp_utc as Date).getTime());
     expect(times.every((time, i) => i === 0 || time > (times[i - 1] as number))).toBe(true);
   });
@@ -229,10 +232,14 @@ describe('a partition of the study dataset', () => {
     // The same samples, each with its members in another order: the byte reader declines it.
     const reordered = pages.map((page) => {
       const json = JSON.parse(page.body.toString('utf8')) as {
-        dataPoints: { heartRate: { sampleTime: unknown; beatsPerMinute: unknown } }[];
+        dataPoints: {
+          dataSource: unknown;
+          heartRate: { sampleTime: unknown; beatsPerMinute: unknown };
+        }[];
       };
-      const dataPoints = json.dataPoints.map(({ heartRate }) => ({
+      const dataPoints = json.dataPoints.map(({ dataSource, heartRate }) => ({
         heartRate: { beatsPerMinute: heartRate.beatsPerMinute, sampleTime: heartRate.sampleTime },
+        dataSource,
       }));
       return { call: page.call, body: Buffer.from(JSON.stringify({ ...json, dataPoints })) };
     });
@@ -343,30 +350,22 @@ describe('the state of a partition', () => {
     ).toBe('complete');
   });
 
-  it('of a minute roll-up (a UTC day at Google) is partial until the UTC day is over too', async () => {
+  it('of a minute roll-up is settled once the participant’s day is over: its range ends at local midnight', async () => {
     const p = await addParticipant();
     const dataset = datasetOn();
     const base = {
       studyId,
       participantId: p.id,
       type: 'heartrate_intraday_1min',
-      date: '2026-11-20',
       timeZone: 'Pacific/Auckland',
       trigger: TRIGGER,
       rawPages: empty('heart-rate'),
     } as const;
-    // The 20th is over in Auckland at 12:00Z, but Google's UTC day of the 20th is not.
-    expect((await dataset.writePartition(base)).state).toBe('partial');
-    // A device synced past the UTC day: settled.
-    expect(
-      (
-        await dataset.writePartition({
-          ...base,
-          date: '2026-11-18',
-          syncedThrough: new Date('2026-11-19T01:00:00Z'),
-        })
-      ).state,
-    ).toBe('empty');
+    // Auckland's day is over before the UTC day of the same date: no UTC day to wait for.
+    const dayBefore = addDays(civilDateIn('Pacific/Auckland', NOW), -1);
+    expect((await dataset.writePartition({ ...base, date: dayBefore })).state).toBe('empty');
+    const today = civilDateIn('Pacific/Auckland', NOW);
+    expect((await dataset.writePartition({ ...base, date: today })).state).toBe('partial');
   });
 
   it('is empty for a settled day without data (not worn)', async () => {

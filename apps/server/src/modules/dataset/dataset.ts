@@ -20,6 +20,7 @@ import {
   refreshDayMonths,
 } from './day-months.js';
 import { assertTimeZone, dayState } from './day-state.js';
+import { partitionFormat } from './formats.js';
 import {
   insertMissing,
   type LedgerInsert,
@@ -80,7 +81,7 @@ export interface DatasetDeps {
 }
 
 /** Changes whenever the files' layout or encoding does, so old and new bytes never share a name. */
-const FORMAT = 'dataset-partition-1';
+const FORMAT = 'dataset-partition';
 const CALL_KEY = /^[a-z0-9-]{1,64}$/;
 const HEART_RATE_DAYS_KEPT = 20;
 
@@ -113,13 +114,23 @@ export function createDataset(deps: DatasetDeps) {
       if (!CALL_KEY.test(page.call)) throw new RangeError(`Invalid call key: ${page.call}`);
     }
 
-    const table = partitionTable(key.type, key.participantId, key.date, input.rawPages);
+    const table = partitionTable(
+      key.type,
+      key.participantId,
+      key.date,
+      input.rawPages,
+      input.timeZone,
+    );
     const parquet = toParquet(table);
     const rawHashes = input.rawPages.map((page) => sha256(page.body));
     const rowsHash = sha256(parquet);
     const version = sha256(
       Buffer.from(
-        [FORMAT, rowsHash, ...input.rawPages.map((p, n) => `${p.call}:${rawHashes[n]}`)].join('\n'),
+        [
+          `${FORMAT}-${partitionFormat(key.type)}`,
+          rowsHash,
+          ...input.rawPages.map((p, n) => `${p.call}:${rawHashes[n]}`),
+        ].join('\n'),
       ),
     ).slice(0, 24);
     const folder = `${version}-${randomBytes(4).toString('hex')}`;
@@ -140,6 +151,7 @@ export function createDataset(deps: DatasetDeps) {
       dataType: key.type,
       date: key.date,
       timeZone: input.timeZone,
+      format: partitionFormat(key.type),
       state: dayState({
         dataType: key.type,
         date: key.date,
@@ -374,7 +386,7 @@ export function createDataset(deps: DatasetDeps) {
             body: await readRawPage(studyId, page),
           })),
         );
-        const table = partitionTable(key.type, participantId, date, pages);
+        const table = partitionTable(key.type, participantId, date, pages, row.timeZone);
         const read = {
           timeZone: row.timeZone,
           timeMs: column(table, 'timestamp_utc') ?? [],

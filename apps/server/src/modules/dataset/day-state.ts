@@ -1,11 +1,10 @@
 import type { DataType } from '@research/contracts';
-import { readsUtcDays } from '../extraction/index.js';
 
 /**
  * Whether a partition's day is settled: over in the participant's time zone, and synced past by
- * the device when the caller knows its last sync. Until then what is stored is `partial`.
- * Google's minute roll-ups (`rollUp`) cover UTC days, so a type read that way is settled only once
- * the UTC day is over and synced past too (east of UTC the civil day ends first).
+ * the device when the caller knows its last sync. Until then what is stored is `partial`. Every
+ * type's day ends at the participant's local midnight, the minute roll-ups' too (their range is
+ * cut there, extraction/local-day.ts).
  */
 
 const formats = new Map<string, Intl.DateTimeFormat>();
@@ -46,10 +45,7 @@ export function dayState(input: {
 }): 'complete' | 'partial' | 'empty' {
   // The profile is not a day's data: what was fetched is the whole of it.
   if (input.dataType === 'profile') return input.rows > 0 ? 'complete' : 'empty';
-  const utc = readsUtcDays(input.dataType);
-  const past = (at: Date) =>
-    civilDateIn(input.timeZone, at) > input.date &&
-    (!utc || at.toISOString().slice(0, 10) > input.date);
+  const past = (at: Date) => civilDateIn(input.timeZone, at) > input.date;
   const over = past(input.now);
   const synced = input.syncedThrough === undefined || past(input.syncedThrough);
   if (!over || !synced) return 'partial';

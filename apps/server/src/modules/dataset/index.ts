@@ -3,6 +3,7 @@ export { type DayCell, type DayRow, dayCell } from './day-cells.js';
 export type { DayStrip } from './day-months.js';
 export { civilDateIn } from './day-state.js';
 export { type FailedFetch, failedFetchesBetween } from './failed-fetches.js';
+export { currentFormat, partitionFormat } from './formats.js';
 export { latestCollectedDays } from './latest-days.js';
 export type { LedgerRow, PartitionSelector } from './ledger.js';
 export type { RawPage } from './partition-rows.js';

@@ -23,6 +23,8 @@ export function partitionTable(
   participantId: string,
   date: string,
   pages: RawPage[],
+  /** The participant's IANA zone the day was cut in (60-second buckets take their offsets from it). */
+  timeZone: string,
 ): PartitionTable {
   if (dataType === 'heartrate_intraday_1sec') {
     const fast = heartRateTable(participantId, pages);
@@ -38,7 +40,7 @@ export function partitionTable(
   }
   return tableOfRows(
     dataType,
-    tidyRows(dataType, participantId, { start: date, end: date }, calls),
+    tidyRows(dataType, participantId, { start: date, end: date }, calls, timeZone),
   );
 }
 
@@ -89,6 +91,7 @@ function heartRateTable(participantId: string, pages: RawPage[]): PartitionTable
       },
       { name: 'civil_time', kind: 'civil', values: join(Float64Array, (c) => c.civilMs) },
       { name: 'heart_rate_bpm', kind: 'double', values: join(Float64Array, (c) => c.bpm) },
+      { name: 'source', kind: 'string', values: read.flatMap((c) => c.source) },
     ],
   };
 }

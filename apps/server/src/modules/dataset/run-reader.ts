@@ -1,10 +1,12 @@
 import type { DatasetReader, StoredDay } from '../extraction/index.js';
 import type { Dataset } from './dataset.js';
+import { currentFormat } from './formats.js';
 import { rawPagesOf } from './raw-pages.js';
 
 /**
  * The dataset as an extraction run reads it (the extraction's `DatasetReader`): a participant's
- * settled partitions of a type, complete or empty, with their pages, and a page's bytes.
+ * settled partitions of a type, complete or empty, of the type's current format, with their pages,
+ * and a page's bytes.
  */
 export function createRunReader(dataset: Dataset): DatasetReader {
   return {
@@ -20,6 +22,8 @@ export function createRunReader(dataset: Dataset): DatasetReader {
       for (const row of rows) {
         if (row.state !== 'complete' && row.state !== 'empty') continue;
         if (!row.version || !row.fetchedAt) continue;
+        // Written before the type's contents changed: not what a call asks for now.
+        if (!currentFormat(row)) continue;
         days.push({
           date: row.date,
           state: row.state,

@@ -62,14 +62,20 @@ describe('a task over days the dataset holds', () => {
     ]);
   });
 
-  it('asks again for a UTC-day roll-up fetched before the UTC day ended (east of UTC)', () => {
+  it('reads a minute roll-up day only when it was cut in the zone the run cuts in', () => {
     const calls = callsFor('heartrate_intraday_1min', '2026-11-01', '2026-11-02', ALL);
-    // Tokyo's 1 November ended at 15:00 UTC; the UTC day the roll-up covers had not.
-    const early = day('2026-11-01', ['heart-rate'], '2026-11-01T16:00:00Z');
-    const late = day('2026-11-02', ['heart-rate'], '2026-11-03T00:00:00Z');
-    expect(shape(taskSteps(calls, [early, late]))).toEqual([
-      'fetch heart-rate 2026-11-01..2026-11-02',
-      'stored heart-rate 2026-11-02..2026-11-03',
+    // Cut at Tokyo's midnights; settled once Tokyo's day is over (no UTC day to wait for).
+    const tokyo = day('2026-11-01', ['heart-rate'], '2026-11-01T16:00:00Z');
+    const berlin = { ...day('2026-11-02', ['heart-rate']), timeZone: 'Europe/Berlin' };
+    expect(shape(taskSteps(calls, [tokyo, berlin], 'Asia/Tokyo'))).toEqual([
+      'stored heart-rate 2026-11-01..2026-11-02',
+      'fetch heart-rate 2026-11-02..2026-11-03',
+    ]);
+    // Other calls are on the provider's own civil dates: any zone's day answers them.
+    const steps = callsFor('activity_steps_intraday', '2026-11-02', '2026-11-02', ALL);
+    const held = { ...day('2026-11-02', ['steps']), timeZone: 'Europe/Berlin' };
+    expect(shape(taskSteps(steps, [held], 'Asia/Tokyo'))).toEqual([
+      'stored steps 2026-11-02..2026-11-03',
     ]);
   });
 

@@ -1,12 +1,13 @@
 import type { DataType } from '@research/contracts';
-import { addDays, chunks, type PlannedCall, parseDay } from './plan.js';
+import { addDays, chunks, type PlannedCall } from './plan.js';
 
 /**
  * A run over days the study's dataset already holds, settled, reads them instead of asking
  * Google. The dataset keeps, per participant × type × day D, the answers to `callsFor(type, D, D)`:
  * the same calls a run makes, cut to one day. A run's call over [from, to) is therefore the union
  * of those one-day calls (list filters and daily roll-ups are on civil dates, 60-second roll-ups on
- * UTC instants, all half-open and day-aligned), so its rows are the days' rows; only the paging,
+ * the instants of the participant's local midnights, all half-open and day-aligned), so its rows
+ * are the days' rows; only the paging,
  * hence the raw pages, can differ (docs/architecture.md#reading-settled-days-from-the-dataset).
  *
  * The extraction does not import the dataset module (which reads the extraction's tidy rows):
@@ -51,17 +52,17 @@ export type TaskStep =
   | { kind: 'fetch'; call: PlannedCall }
   | { kind: 'stored'; call: PlannedCall; day: StoredDay; pages: StoredDayPage[] };
 
-const DAY_MS = 86_400_000;
-
 /**
- * Whether a stored day answers the call for that day: it has the call's pages, and, for a call on
- * UTC instants (60-second roll-ups), it was fetched after the UTC day ended. The dataset settles a
- * day when the participant's civil day is over, which east of UTC comes before the UTC day ends.
+ * Whether a stored day answers the call for that day: it has the call's pages, and, for a call cut
+ * at local midnights (60-second roll-ups), it was cut in the zone the run cuts in.
  */
-function answers(call: PlannedCall, day: StoredDay | undefined): day is StoredDay {
+function answers(
+  call: PlannedCall,
+  day: StoredDay | undefined,
+  timeZone: string,
+): day is StoredDay {
   if (!day?.pages.some((p) => p.call === call.spec.key)) return false;
-  if (call.spec.method !== 'rollUp') return true;
-  return day.fetchedAt.getTime() >= (parseDay(day.date) + 1) * DAY_MS;
+  return call.spec.method !== 'rollUp' || day.timeZone === timeZone;
 }
 
 /**
@@ -72,7 +73,12 @@ function answers(call: PlannedCall, day: StoredDay | undefined): day is StoredDa
  * (the profile, which the dataset does not keep) are fetched. Steps follow the calls' order and,
  * within a call, the days'.
  */
-export function taskSteps(calls: readonly PlannedCall[], days: readonly StoredDay[]): TaskStep[] {
+export function taskSteps(
+  calls: readonly PlannedCall[],
+  days: readonly StoredDay[],
+  /** The zone the run cuts 60-second roll-ups in (the participant's, or UTC). */
+  timeZone = 'UTC',
+): TaskStep[] {
   const byDate = new Map(days.map((day) => [day.date, day]));
   const steps: TaskStep[] = [];
   for (const call of spans(calls)) {
@@ -91,7 +97,7 @@ export function taskSteps(calls: readonly PlannedCall[], days: readonly StoredDa
     };
     for (let date = from; date < to; date = addDays(date, 1)) {
       const day = byDate.get(date);
-      if (!answers(call, day)) {
+      if (!answers(call, day, timeZone)) {
         missingFrom ??= date;
         continue;
       }

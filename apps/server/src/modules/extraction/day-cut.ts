@@ -1,3 +1,4 @@
+import { ZoneOffsets } from './local-day.js';
 import { addDays, type CallSpec, type PlannedCall } from './plan.js';
 import { arr, civilDate, type Json, localTime, obj, seconds } from './tidy-readers.js';
 
@@ -9,7 +10,8 @@ import { arr, civilDate, type Json, localTime, obj, seconds } from './tidy-reade
  * a `nextPageToken`. Which day an item is on follows what the call's range means:
  *
  * - `dailyRollUp`: civil days; a bucket is the day of its `civilStartTime`;
- * - `rollUp` (60-second buckets): UTC instants; a bucket is the UTC day of its `startTime`;
+ * - `rollUp` (60-second buckets): instants from local midnight to local midnight in the call's zone
+ *   (UTC without one); a bucket is the civil day of its `startTime` in that zone;
  * - `list`: the member the filter compares, a civil date or local time (`daily-date`: the point's
  *   `date`; `interval-civil`: its local start; `sample-civil`: its local sample time;
  *   `sleep-civil-end`: its local end), read as the extraction's tidy rows read it (the provider's
@@ -33,23 +35,30 @@ const itemsOf = (spec: CallSpec) => (spec.method === 'list' ? 'dataPoints' : 'ro
 /** `daily-resting-heart-rate` → `dailyRestingHeartRate`: the member a list point's value is under. */
 const camel = (apiType: string) => apiType.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
-function utcDate(instant: unknown): string | null {
+function zoneDate(instant: unknown, zone: ZoneOffsets): string | null {
   if (typeof instant !== 'string') return null;
   const ms = Date.parse(instant);
-  return Number.isNaN(ms) ? null : new Date(ms).toISOString().slice(0, 10);
+  return Number.isNaN(ms) ? null : zone.dateOf(ms);
 }
 
 const localDate = (civil: unknown, instant: unknown, offset: unknown) =>
   localTime(civil, String(instant ?? ''), seconds(offset))?.slice(0, 10) ?? null;
 
-/** The day (yyyy-mm-dd) whose one-day call returns this item; null when it cannot be told. */
-export function dayOfItem(spec: CallSpec, item: unknown): string | null {
+/**
+ * The day (yyyy-mm-dd) whose one-day call returns this item; null when it cannot be told.
+ * `zone`: the zone a `rollUp` call's days were cut in (UTC when absent).
+ */
+export function dayOfItem(
+  spec: CallSpec,
+  item: unknown,
+  zone: ZoneOffsets = new ZoneOffsets('UTC'),
+): string | null {
   const point = obj(item);
   switch (spec.method) {
     case 'dailyRollUp':
       return civilDate(obj(point.civilStartTime).date);
     case 'rollUp':
-      return utcDate(point.startTime);
+      return zoneDate(point.startTime, zone);
     case 'list': {
       const value = obj(point[camel(spec.apiType ?? '')]);
       const interval = obj(value.interval);
@@ -84,11 +93,12 @@ export function cutToDays(call: PlannedCall, pages: readonly unknown[]): Map<str
     throw new DayCutError(`The ${spec.key} call has no day range to cut`);
   }
   const field = itemsOf(spec);
+  const zone = new ZoneOffsets(call.timeZone ?? 'UTC');
   const byDay = new Map<string, unknown[]>();
   for (let date = from; date < to; date = addDays(date, 1)) byDay.set(date, []);
   for (const page of pages) {
     for (const item of arr(obj(page)[field])) {
-      const date = dayOfItem(spec, item);
+      const date = dayOfItem(spec, item, zone);
       const items = date === null ? undefined : byDay.get(date);
       if (!items) {
         throw new DayCutError(

@@ -80,6 +80,7 @@ async function readObject(key: string): Promise<Buffer> {
 
 /** A raw heart-rate sample as the provider answers when asked for everything. */
 interface WholeSample {
+  dataSource: { device?: { displayName?: string }; platform?: string };
   heartRate: {
     sampleTime: {
       physicalTime: string;
@@ -236,7 +237,11 @@ describe('an extraction run against the sandbox', () => {
     // The minute steps were asked for as a partial response; the manifest keeps the exact request.
     const minuteSteps = requests.find((r) => r.url.includes('/dataTypes/steps/dataPoints?'));
     expect(new URL(minuteSteps?.url ?? 'http://x').searchParams.get('fields')).toBe(
-      'dataPoints(steps(interval(startTime,startUtcOffset,civilStartTime),count)),nextPageToken',
+      'dataPoints(dataSource(device/displayName,platform),steps(interval(startTime,startUtcOffset,civilStartTime),count)),nextPageToken',
+    );
+    // Only the wearables: no phone, no manual entry.
+    expect(new URL(minuteSteps?.url ?? 'http://x').searchParams.get('dataSourceFamily')).toBe(
+      'users/me/dataSourceFamilies/google-wearables',
     );
     expect(manifest.files.length).toBe(5 + 1 + 9);
     for (const file of manifest.files) {
@@ -387,12 +392,13 @@ describe('all 12 types', () => {
     };
     expect(body.job.status, JSON.stringify(body.tasks.filter((t) => t.error))).toBe('completed');
     const totals = civilDayTotals(account, '2026-11-10');
-    // The plan's minimum for one day is 27 calls (raw heart rate estimated at 3 pages). Counted
+    // The plan's minimum for one day is 29 calls (raw heart rate estimated at 3 pages). Counted
     // independently: profile 3, activity summary 9, three time series 1 each, minute steps,
-    // minute calories, minute heart rate and sleep 1 each, heart-rate summary 3 and time series 2,
-    // and the raw heart rate of the day in pages of 10,000.
-    expect(body.job.callsDone).toBe(24 + Math.ceil(totals.heartRateSamples / 10_000));
-    expect(body.job.callsDone).toBeLessThanOrEqual(Math.ceil(27 * 1.1));
+    // minute calories, minute heart rate and sleep 1 each, a settings call (the time zone) for
+    // each of the two minute roll-ups, heart-rate summary 3 and time series 2, and the raw heart
+    // rate of the day in pages of 10,000.
+    expect(body.job.callsDone).toBe(26 + Math.ceil(totals.heartRateSamples / 10_000));
+    expect(body.job.callsDone).toBeLessThanOrEqual(Math.ceil(29 * 1.1));
     const rows = Object.fromEntries(body.tasks.map((t) => [t.dataType, t.rows]));
     expect(rows).toMatchObject({
       profile: 1,
@@ -423,7 +429,7 @@ describe('all 12 types', () => {
       totals.totalKcal,
       1,
     );
-    // Raw heart rate is fetched as a partial response (no civil time, no data source); its rows
+    // Raw heart rate is fetched as a partial response (no civil time; the device named); its rows
     // are exactly the provider's whole answer for the day, civil time included, on the day of
     // the flight to Berlin (the offset changes mid-day).
     const token = await kit.app.services.wearables.accessToken(participant.id);
@@ -441,7 +447,7 @@ describe('all 12 types', () => {
           { headers: { authorization: `Bearer ${token}` } },
         )
       ).json()) as { dataPoints?: WholeSample[]; nextPageToken?: string };
-      for (const { heartRate } of page.dataPoints ?? []) {
+      for (const { dataSource, heartRate } of page.dataPoints ?? []) {
         const { date, time } = heartRate.sampleTime.civilTime;
         const two = (n = 0) => String(n).padStart(2, '0');
         whole.push([
@@ -450,6 +456,7 @@ describe('all 12 types', () => {
           heartRate.sampleTime.utcOffset.replace(/s$/, ''),
           `${date.year}-${two(date.month)}-${two(date.day)}T${two(time.hours)}:${two(time.minutes)}:${two(time.seconds)}`,
           heartRate.beatsPerMinute,
+          dataSource.device?.displayName ?? dataSource.platform ?? '',
         ]);
       }
       pageToken = page.nextPageToken;

@@ -4,7 +4,10 @@ import { heartRatePageColumns, TidiedPage, tidyHeartRatePage } from './heart-rat
 import { rowsOfPage } from './tidy.js';
 
 const PARTICIPANT = '6f1c2a9e-0000-4000-8000-000000000001';
-const sample = (time: string, offset: string, bpm: string) => ({
+/** The engine's partial response: the device's name and platform, then the sample (null: none). */
+const WATCH = { device: { displayName: 'Charge 6' }, platform: 'FITBIT' };
+const sample = (time: string, offset: string, bpm: string, dataSource: unknown = WATCH) => ({
+  ...(dataSource === null ? {} : { dataSource }),
   heartRate: { sampleTime: { physicalTime: time, utcOffset: offset }, beatsPerMinute: bpm },
 });
 
@@ -61,7 +64,7 @@ describe('raw heart-rate pages read from their bytes', () => {
     expect(dst.nextPageToken).toBe('Ab-_9');
     // The oldest sample is 2026-10-31T22:40:03Z: 18:40:03 in New York, the same civil day.
     expect(dst.csv.toString().split('\n')[0]).toBe(
-      `${PARTICIPANT},2026-10-31T22:40:03Z,-14400,2026-10-31T18:40:03,10049`,
+      `${PARTICIPANT},2026-10-31T22:40:03Z,-14400,2026-10-31T18:40:03,10049,Charge 6`,
     );
     // After the change: 2026-11-01T06:00:00Z is 01:00:00 at -5 h.
     expect(dst.csv.toString()).toContain(`,2026-11-01T06:00:00Z,-18000,2026-11-01T01:00:00,`);
@@ -79,6 +82,51 @@ describe('raw heart-rate pages read from their bytes', () => {
     expectSameAsGeneric(
       json({ dataPoints: samples('2026-12-31T23:30:00Z', 50, 60, () => '3600s') }),
     );
+  });
+
+  it('read the source as the generic path does: the device’s name, else the platform', () => {
+    const at = (n: number) => `2026-11-05T12:00:0${n}Z`;
+    const page = json({
+      dataPoints: [
+        sample(at(9), '0s', '70'),
+        sample(at(8), '0s', '71', { platform: 'FITBIT' }),
+        sample(at(7), '0s', '72', { platform: 'FITBIT', device: { displayName: 'Pixel Watch 4' } }),
+        sample(at(6), '0s', '73', { device: { displayName: 'Pixel Watch 4' } }),
+        sample(at(5), '0s', '74', { device: { displayName: '' }, platform: 'FITBIT' }),
+        sample(at(4), '0s', '75', {}),
+        sample(at(3), '0s', '76', null),
+        sample(at(2), '0s', '77', { device: { displayName: 'Montre à 10 €' }, platform: 'FITBIT' }),
+      ],
+    });
+    const tidied = expectSameAsGeneric(page);
+    expect(
+      tidied.csv
+        .toString()
+        .split('\n')
+        .map((line) => line.split(',')[5]),
+    ).toEqual([
+      'Montre à 10 €',
+      '',
+      '',
+      'FITBIT',
+      'Pixel Watch 4',
+      'Pixel Watch 4',
+      'FITBIT',
+      'Charge 6',
+      undefined,
+    ]);
+    expectSameAsGeneric(json(JSON.parse(page.toString()), 2));
+    const columns = heartRatePageColumns(page);
+    expect(columns?.source).toEqual([
+      'Montre à 10 €',
+      null,
+      null,
+      'FITBIT',
+      'Pixel Watch 4',
+      'Pixel Watch 4',
+      'FITBIT',
+      'Charge 6',
+    ]);
   });
 
   it('accept white space between tokens, empty pages and a page of only a token', () => {
@@ -139,7 +187,33 @@ describe('raw heart-rate pages read from their bytes', () => {
           ),
       ],
       ['the token first', JSON.stringify({ nextPageToken: 't', dataPoints: [one()] })],
-      ['a data source', JSON.stringify({ dataPoints: [{ dataSource: {}, ...one() }] })],
+      [
+        'a data source with another member',
+        JSON.stringify({ dataPoints: [{ dataSource: { recordingMethod: 'X' }, ...one() }] }),
+      ],
+      [
+        'a data source after the sample',
+        JSON.stringify({ dataPoints: [{ ...one(), dataSource: { platform: 'FITBIT' } }] }),
+      ],
+      [
+        'a comma in the device’s name',
+        JSON.stringify({
+          dataSource: undefined,
+          dataPoints: [{ dataSource: { device: { displayName: 'a,b' } }, ...one() }],
+        }),
+      ],
+      [
+        'an escape in the device’s name',
+        JSON.stringify({ dataPoints: [{ dataSource: { platform: 'A"B' }, ...one() }] }),
+      ],
+      [
+        'a device with more than its name',
+        JSON.stringify({
+          dataPoints: [
+            { dataSource: { device: { displayName: 'W', formFactor: 'WATCH' } }, ...one() },
+          ],
+        }),
+      ],
       ['the provider’s civil time', JSON.stringify({ dataPoints: [one({ civilTime: {} })] })],
       ['an escape in the token', valid.replace('"t"', '"t\\u0041"')],
       ['a fraction of a second', valid.replace('12:00:00Z', '12:00:00.5Z')],
@@ -230,6 +304,7 @@ describe('raw heart-rate pages read from their bytes', () => {
         String(columns?.utcOffsetSeconds[n]),
         new Date(columns?.civilMs[n] as number).toISOString().slice(0, 19),
         String(columns?.bpm[n]),
+        columns?.source[n] ?? '',
       ]);
       expect(seen).toEqual(rows);
     }

@@ -7,10 +7,13 @@ import { csvField } from './csv.js';
  * objects and five strings of each, which the rows then copied again, and that was most of the
  * engine's CPU. This reads the one shape the engine asks for,
  *
- *   {"dataPoints":[{"heartRate":{"sampleTime":{"physicalTime":"2026-11-10T05:00:00Z",
+ *   {"dataPoints":[{"dataSource":{"device":{"displayName":"Charge 6"},"platform":"FITBIT"},
+ *     "heartRate":{"sampleTime":{"physicalTime":"2026-11-10T05:00:00Z",
  *     "utcOffset":"-18000s"},"beatsPerMinute":"72"}}, …],"nextPageToken":"…"}
  *
- * (any JSON white space between tokens), newest sample first as Google lists them, and writes the
+ * (`dataSource` optional, before `heartRate`, its two members in either order, each optional; the
+ * `source` column is the display name, else the platform),
+ * any JSON white space between tokens, newest sample first as Google lists them, and writes the
  * same bytes `toCsv` writes for `rowsOfPage`'s rows, oldest first. Anything else — another member
  * or order, an escape in a string, a fraction of a second, a non-canonical number, two samples not
  * strictly newest first, a day a `Date` would roll over — answers null, and the page is read as JSON
@@ -36,6 +39,10 @@ const SAMPLE_TIME = key('sampleTime');
 const PHYSICAL_TIME = key('physicalTime');
 const UTC_OFFSET = key('utcOffset');
 const BEATS_PER_MINUTE = key('beatsPerMinute');
+const DATA_SOURCE = key('dataSource');
+const DEVICE = key('device');
+const DISPLAY_NAME = key('displayName');
+const PLATFORM = key('platform');
 const NEXT_PAGE_TOKEN = key('nextPageToken');
 
 const QUOTE = 0x22;
@@ -57,6 +64,9 @@ let offsetLength = new Int32Array(0);
 let offsetValue = new Int32Array(0);
 let bpmAt = new Int32Array(0);
 let bpmLength = new Int32Array(0);
+/** Where the sample's source text starts and its length (-1: no source). */
+let sourceAt = new Int32Array(0);
+let sourceLength = new Int32Array(0);
 /** Seconds of the UTC day, and which of `days` the sample's UTC day is. */
 let secondOfDay = new Int32Array(0);
 let dayOf = new Int32Array(0);
@@ -75,6 +85,8 @@ function grow(n: number) {
   offsetValue = larger(offsetValue);
   bpmAt = larger(bpmAt);
   bpmLength = larger(bpmLength);
+  sourceAt = larger(sourceAt);
+  sourceLength = larger(sourceLength);
   secondOfDay = larger(secondOfDay);
   dayOf = larger(dayOf);
 }
@@ -107,6 +119,9 @@ function dayFor(yyyymmdd: number): Day | null {
 }
 
 // The compact text between a sample's values, matched in one go before the general reading.
+const OPEN_SOURCE = Buffer.from('{"dataSource":{"device":{"displayName":"', 'latin1');
+const AFTER_NAME = Buffer.from('"},"platform":"', 'latin1');
+const AFTER_PLATFORM = Buffer.from('"},"heartRate":{"sampleTime":{"physicalTime":"', 'latin1');
 const OPEN = Buffer.from('{"heartRate":{"sampleTime":{"physicalTime":"', 'latin1');
 const AFTER_TIME = Buffer.from('","utcOffset":"', 'latin1');
 const AFTER_OFFSET = Buffer.from('s"},"beatsPerMinute":"', 'latin1');
@@ -153,6 +168,62 @@ function canonicalDigits(b: Buffer, i: number, max: number): number {
   return i === from || i - from > max ? -1 : i;
 }
 
+/**
+ * A plain string's text from `i` (just after its opening quote) to its closing quote: the index of
+ * that quote, or -1 for an escape, a control character, or a byte CSV would quote (`,`).
+ */
+function plainText(b: Buffer, i: number): number {
+  if (i < 0) return -1;
+  while (i < b.length) {
+    const c = b[i] as number;
+    if (c === QUOTE) return i;
+    if (c === 0x5c || c < 0x20 || c === COMMA) return -1;
+    i++;
+  }
+  return -1;
+}
+
+/**
+ * The sample's `"dataSource":{…}` from `i` (at its name) into sourceAt/sourceLength[n]: the index
+ * after the object, or -1 when it is not `device` (with only `displayName`) and `platform`.
+ */
+function readSource(b: Buffer, i: number, n: number): number {
+  i = token(b, member(b, i, DATA_SOURCE), 0x7b);
+  let name = -1;
+  let nameEnd = -1;
+  let platform = -1;
+  let platformEnd = -1;
+  while (i >= 0 && b[i] !== 0x7d) {
+    if (name >= 0 || platform >= 0) i = token(b, i, COMMA);
+    if (i < 0) return -1;
+    if (literal(b, i, DEVICE) && name < 0) {
+      i = quote(b, member(b, token(b, member(b, i, DEVICE), 0x7b), DISPLAY_NAME));
+      nameEnd = plainText(b, i);
+      if (nameEnd < 0) return -1;
+      name = i;
+      i = token(b, nameEnd + 1, 0x7d);
+    } else if (literal(b, i, PLATFORM) && platform < 0) {
+      i = quote(b, member(b, i, PLATFORM));
+      platformEnd = plainText(b, i);
+      if (platformEnd < 0) return -1;
+      platform = i;
+      i = skip(b, platformEnd + 1);
+    } else return -1;
+  }
+  if (i < 0) return -1;
+  if (name >= 0 && nameEnd > name) {
+    sourceAt[n] = name;
+    sourceLength[n] = nameEnd - name;
+  } else if (platform >= 0 && platformEnd > platform) {
+    sourceAt[n] = platform;
+    sourceLength[n] = platformEnd - platform;
+  } else {
+    sourceAt[n] = 0;
+    sourceLength[n] = -1;
+  }
+  return skip(b, i + 1);
+}
+
 /** The page's rows, or null when it is not exactly the shape above (read it as JSON then). */
 export function tidyHeartRatePage(b: Buffer, participantId: string): TidiedPage | null {
   const page = scanPage(b);
@@ -183,6 +254,8 @@ export interface HeartRateColumns {
   /** civil_time read as if it were UTC, ms since the epoch (timestamp_utc + offset). */
   civilMs: Float64Array;
   bpm: Float64Array;
+  /** The device (display name, else platform); null where the sample names none. */
+  source: (string | null)[];
   nextPageToken: string | undefined;
 }
 
@@ -194,19 +267,51 @@ export function heartRatePageColumns(b: Buffer): HeartRateColumns | null {
   const utcOffsetSeconds = new Int32Array(count);
   const civilMs = new Float64Array(count);
   const bpm = new Float64Array(count);
+  const source = new Array<string | null>(count);
+  // Samples of one source follow each other: decode a text once per run of it.
+  let lastAt = -1;
+  let lastLength = -2;
+  let lastText: string | null = null;
   for (let n = count - 1, r = 0; n >= 0; n--, r++) {
+    const at = sourceAt[n] as number;
+    const length = sourceLength[n] as number;
+    const same =
+      length === lastLength &&
+      (length < 0 || at === lastAt || b.compare(b, at, at + length, lastAt, lastAt + length) === 0);
+    if (!same) {
+      lastText = length < 0 ? null : b.toString('utf8', at, at + length);
+    }
+    lastAt = at;
+    lastLength = length;
+    source[r] = lastText;
     const ms = (days[dayOf[n] as number] as Day).ms + (secondOfDay[n] as number) * 1000;
     const offset = offsetValue[n] as number;
     timeMs[r] = ms;
     utcOffsetSeconds[r] = offset;
     civilMs[r] = ms + offset * 1000;
     let value = 0;
-    const at = bpmAt[n] as number;
-    for (let k = at; k < at + (bpmLength[n] as number); k++)
+    const p = bpmAt[n] as number;
+    for (let k = p; k < p + (bpmLength[n] as number); k++)
       value = value * 10 + (b[k] as number) - ZERO;
     bpm[r] = value;
   }
-  return { rows: count, timeMs, utcOffsetSeconds, civilMs, bpm, nextPageToken: page.nextPageToken };
+  return {
+    rows: count,
+    timeMs,
+    utcOffsetSeconds,
+    civilMs,
+    bpm,
+    source,
+    nextPageToken: page.nextPageToken,
+  };
+}
+
+/** A sample's opening read member by member: the index of its physicalTime's text, or -1. */
+function openSample(b: Buffer, i: number, n: number): number {
+  i = token(b, i, 0x7b);
+  if (i >= 0 && literal(b, i, DATA_SOURCE)) i = token(b, readSource(b, i, n), COMMA);
+  i = member(b, token(b, member(b, i, HEART_RATE), 0x7b), SAMPLE_TIME);
+  return quote(b, member(b, token(b, i, 0x7b), PHYSICAL_TIME));
 }
 
 /** Reads the page into the per-sample arrays above; null when it is not exactly that shape. */
@@ -229,12 +334,23 @@ function scanPage(
       if (count > 0) i = token(b, i, COMMA);
       if (i < 0) return null;
       grow(count + 1);
-      if (literal(b, i, OPEN)) i += OPEN.length;
-      else {
-        i = member(b, token(b, member(b, token(b, i, 0x7b), HEART_RATE), 0x7b), SAMPLE_TIME);
-        i = quote(b, member(b, token(b, i, 0x7b), PHYSICAL_TIME));
-        if (i < 0) return null;
-      }
+      sourceLength[count] = -1;
+      if (literal(b, i, OPEN_SOURCE)) {
+        // {"dataSource":{"device":{"displayName":"…"},"platform":"…"},"heartRate":{…
+        const name = i + OPEN_SOURCE.length;
+        const nameEnd = plainText(b, name);
+        const platformEnd =
+          nameEnd >= 0 && literal(b, nameEnd, AFTER_NAME)
+            ? plainText(b, nameEnd + AFTER_NAME.length)
+            : -1;
+        if (platformEnd >= 0 && nameEnd > name && literal(b, platformEnd, AFTER_PLATFORM)) {
+          sourceAt[count] = name;
+          sourceLength[count] = nameEnd - name;
+          i = platformEnd + AFTER_PLATFORM.length;
+        } else i = openSample(b, i, count);
+      } else if (literal(b, i, OPEN)) i += OPEN.length;
+      else i = openSample(b, i, count);
+      if (i < 0) return null;
       // yyyy-mm-ddThh:mm:ssZ"
       const t = i;
       if (t + TIME_LENGTH >= b.length || b[t + TIME_LENGTH] !== QUOTE) return null;
@@ -318,12 +434,16 @@ function scanPage(
   return { count, days, nextPageToken };
 }
 
-/** `participant,timestamp_utc,utc_offset_seconds,civil_time,heart_rate_bpm` rows, oldest first. */
+/**
+ * `participant,timestamp_utc,utc_offset_seconds,civil_time,heart_rate_bpm,source` rows, oldest
+ * first (a source is never quoted: plainText refuses what CSV would quote).
+ */
 function writeRows(b: Buffer, count: number, days: Day[], prefix: Buffer): Buffer {
   let size = 0;
   for (let n = 0; n < count; n++) {
-    size += prefix.length + TIME_LENGTH + CIVIL_LENGTH + 4;
+    size += prefix.length + TIME_LENGTH + CIVIL_LENGTH + 5;
     size += (offsetLength[n] as number) + (bpmLength[n] as number);
+    size += Math.max(0, sourceLength[n] as number);
   }
   const out = Buffer.allocUnsafe(size);
   let o = 0;
@@ -362,6 +482,9 @@ function writeRows(b: Buffer, count: number, days: Day[], prefix: Buffer): Buffe
     out[o++] = COMMA;
     const bpm = bpmAt[n] as number;
     for (let k = bpm; k < bpm + (bpmLength[n] as number); k++) out[o++] = b[k] as number;
+    out[o++] = COMMA;
+    const source = sourceAt[n] as number;
+    for (let k = source; k < source + (sourceLength[n] as number); k++) out[o++] = b[k] as number;
     out[o++] = NEWLINE;
   }
   return out;

@@ -15,7 +15,7 @@ export {
   googleDataTypes,
   missingScopes,
   type PlannedCall,
-  readsUtcDays,
+  readsZoneDays,
   researchTypesOf,
   taskWindows,
 } from './plan.js';

@@ -82,8 +82,14 @@ describe('caps and call counts per type', () => {
   it('minute data: one list or roll-up page per 6 days; raw heart rate about 3 pages a day', () => {
     const week = range('2026-11-01', '2026-11-07');
     expect(plan(['activity_steps_intraday'], week).callsPlanned).toBe(2);
-    expect(plan(['activity_calories_intraday'], week).callsPlanned).toBe(2);
-    expect(plan(['heartrate_intraday_1min'], week).callsPlanned).toBe(2);
+    // A roll-up task asks for the participant's time zone first (its days are local days).
+    expect(plan(['activity_calories_intraday'], week).callsPlanned).toBe(4);
+    expect(plan(['heartrate_intraday_1min'], week).callsPlanned).toBe(4);
+    const rollUp = plan(['heartrate_intraday_1min'], week).tasks[0];
+    expect(rollUp?.calls.map((c) => c.spec.method)).toEqual(['settings', 'rollUp']);
+    // Without the settings scope there is no zone to ask for: UTC days, one call per window.
+    const noSettings = ALL.filter((s) => !s.includes('settings'));
+    expect(plan(['heartrate_intraday_1min'], week, noSettings).callsPlanned).toBe(2);
     const raw = plan(['heartrate_intraday_1sec'], week);
     expect(raw.tasks).toHaveLength(7);
     expect(raw.callsPlanned).toBe(21);
@@ -103,14 +109,14 @@ describe('caps and call counts per type', () => {
       activity_calories_timeseries: 1,
       activity_distance_timeseries: 1,
       activity_steps_intraday: 1,
-      activity_calories_intraday: 1,
+      activity_calories_intraday: 2,
       heartrate_summary: 3,
       heartrate_timeseries: 2,
       heartrate_intraday_1sec: 3,
-      heartrate_intraday_1min: 1,
+      heartrate_intraday_1min: 2,
       sleep_log: 1,
     });
-    expect(p.callsPlanned).toBe(27);
+    expect(p.callsPlanned).toBe(29);
     expect(p.tasks.map((t) => t.seq)).toEqual(p.tasks.map((_, i) => i + 1));
   });
 });

@@ -33,6 +33,11 @@ export interface CallSpec {
   /** For `rollUp`: the bucket width. */
   windowSize?: string;
   /**
+   * For `list`: the sources asked for (Google's `dataSourceFamily`); absent: every source
+   * (Google's default, which puts a phone's points beside a watch's).
+   */
+  dataSourceFamily?: string;
+  /**
    * Partial response for the bulk calls, a point per second or minute: only the
    * members their tidy rows read. The raw JSON stored is then exactly what this selection returns.
    */
@@ -50,6 +55,10 @@ export const MINUTE_DAYS_PER_PAGE = 6;
 export const HEART_RATE_PAGES_PER_DAY = 3;
 
 const SETTINGS_SCOPE = 'https://www.googleapis.com/auth/googlehealth.settings.readonly';
+/** Fitbit trackers and Pixel Watch: no phone, no manual log (docs/wearables.md#sources). */
+export const WEARABLES_FAMILY = 'users/me/dataSourceFamilies/google-wearables';
+/** The device a point came from, as its `source` column reads it (displayName, else platform). */
+const SOURCE_FIELDS = 'dataSource(device/displayName,platform)';
 
 const daily = (key: string, apiType: string, cap: 14 | 90): CallSpec => ({
   key,
@@ -95,8 +104,8 @@ export const DATA_TYPE_CALLS: Record<DataType, readonly CallSpec[]> = {
       pagesPerChunk: 1,
       filter: 'interval-civil',
       pageSize: MAX_PAGE_SIZE,
-      fields:
-        'dataPoints(steps(interval(startTime,startUtcOffset,civilStartTime),count)),nextPageToken',
+      dataSourceFamily: WEARABLES_FAMILY,
+      fields: `dataPoints(${SOURCE_FIELDS},steps(interval(startTime,startUtcOffset,civilStartTime),count)),nextPageToken`,
     },
   ],
   activity_calories_intraday: [
@@ -145,10 +154,10 @@ export const DATA_TYPE_CALLS: Record<DataType, readonly CallSpec[]> = {
       pagesPerChunk: HEART_RATE_PAGES_PER_DAY,
       filter: 'sample-civil',
       pageSize: MAX_PAGE_SIZE,
+      dataSourceFamily: WEARABLES_FAMILY,
       // Not civilTime: it is physicalTime + utcOffset, computed here; asking for it
       // would make each sample's JSON twice as long.
-      fields:
-        'dataPoints(heartRate(sampleTime(physicalTime,utcOffset),beatsPerMinute)),nextPageToken',
+      fields: `dataPoints(${SOURCE_FIELDS},heartRate(sampleTime(physicalTime,utcOffset),beatsPerMinute)),nextPageToken`,
     },
   ],
   heartrate_intraday_1min: [
@@ -187,9 +196,27 @@ export function googleDataTypes(dataTypes: readonly DataType[]): string[] {
   return [...types].sort();
 }
 
-/** Whether the type is read with Google's `rollUp`, whose windows are UTC, not civil, days. */
-export function readsUtcDays(dataType: DataType): boolean {
+/**
+ * Whether the type is read with Google's `rollUp`, whose buckets carry no UTC offset: its days are
+ * cut at the local midnights of the participant's time zone (local-day.ts), which a task asks
+ * Google's settings for first (ZONE_CALL).
+ */
+export function readsZoneDays(dataType: DataType): boolean {
   return DATA_TYPE_CALLS[dataType].some((call) => call.method === 'rollUp');
+}
+
+/** The settings call a run's task of a `readsZoneDays` type makes first: the participant's time zone. */
+export const ZONE_CALL: CallSpec = {
+  key: 'settings',
+  method: 'settings',
+  chunkDays: null,
+  pagesPerChunk: 1,
+  optionalScope: SETTINGS_SCOPE,
+};
+
+/** The zone call of a run's task (none without the settings scope: its days are UTC days then). */
+export function zoneCalls(dataType: DataType, granted: readonly string[]): PlannedCall[] {
+  return readsZoneDays(dataType) && granted.includes(SETTINGS_SCOPE) ? [{ spec: ZONE_CALL }] : [];
 }
 
 /** The research types whose calls read the Google Health type `apiType` (kebab-case). */
@@ -206,6 +233,11 @@ export interface PlannedCall {
   from?: string;
   /** yyyy-mm-dd, exclusive. */
   to?: string;
+  /**
+   * For `rollUp`: the IANA zone whose local midnights bound the days [from, to); absent: UTC.
+   * Set when the call is made (the zone is the participant's, known then), never planned.
+   */
+  timeZone?: string;
 }
 
 export interface PlannedTask {
@@ -336,7 +368,10 @@ export function planExtraction(input: PlanInput): ExtractionPlan {
         continue;
       }
       for (const window of taskWindows(dataType, start, end, participant.grantedScopes)) {
-        const calls = callsFor(dataType, window.start, window.end, participant.grantedScopes);
+        const calls = [
+          ...zoneCalls(dataType, participant.grantedScopes),
+          ...callsFor(dataType, window.start, window.end, participant.grantedScopes),
+        ];
         const planned = calls.reduce((sum, call) => sum + call.spec.pagesPerChunk, 0);
         const windowEnd = window.end;
         tasks.push({

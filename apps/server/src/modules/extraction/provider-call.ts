@@ -4,6 +4,7 @@ import {
   type GoogleHealthClientOptions,
   type GoogleHealthEndpoints,
 } from '../../platform/google-health/index.js';
+import { instantText, localMidnight } from './local-day.js';
 import type { PlannedCall } from './plan.js';
 import type { SentRequest } from './records.js';
 
@@ -38,8 +39,15 @@ export function filterOf(call: PlannedCall): string | undefined {
   return member ? `${member} >= "${from}" AND ${member} < "${to}"` : undefined;
 }
 
+/**
+ * 60-second buckets carry no offset: the range is the days' physical bounds, local midnight of
+ * `from` to local midnight of `to` in the participant's zone (UTC days without one).
+ */
 const rollUpBody = (call: PlannedCall, pageToken: string | null) => ({
-  range: { startTime: `${call.from}T00:00:00Z`, endTime: `${call.to}T00:00:00Z` },
+  range: {
+    startTime: instantText(localMidnight(call.timeZone ?? 'UTC', call.from ?? '')),
+    endTime: instantText(localMidnight(call.timeZone ?? 'UTC', call.to ?? '')),
+  },
   windowSize: call.spec.windowSize ?? '60s',
   ...(call.spec.pageSize ? { pageSize: call.spec.pageSize } : {}),
   ...(pageToken ? { pageToken } : {}),
@@ -76,6 +84,7 @@ async function send(
       await client.listDataPoints(token, apiType, {
         ...(filter ? { filter } : {}),
         ...(spec.pageSize ? { pageSize: spec.pageSize } : {}),
+        ...(spec.dataSourceFamily ? { dataSourceFamily: spec.dataSourceFamily } : {}),
         ...(pageToken ? { pageToken } : {}),
         ...fields,
       });

@@ -39,6 +39,8 @@ export class TaskPart {
     private readonly dataType: DataType,
     private readonly participantId: string,
     private readonly window: { start: string; end: string },
+    /** The participant's zone the task's 60-second buckets were cut in. */
+    private readonly timeZone = 'UTC',
   ) {
     this.order = streamOrder(dataType);
   }
@@ -62,7 +64,7 @@ export class TaskPart {
       this.chunks.push(page.csv);
       return;
     }
-    const rows = rowsOfPage(this.dataType, this.participantId, callKey, page);
+    const rows = rowsOfPage(this.dataType, this.participantId, callKey, page, this.timeZone);
     if (!rows) {
       const last = this.calls.at(-1);
       if (last?.key === callKey) last.pages.push(page);
@@ -100,10 +102,10 @@ export class TaskPart {
       return { csv: Buffer.concat(this.chunks.reverse()), rows: this.streamedRows };
     }
     const rows = this.reread
-      ? tidyRows(this.dataType, this.participantId, this.window, await storedPages())
+      ? tidyRows(this.dataType, this.participantId, this.window, await storedPages(), this.timeZone)
       : this.pointWise
         ? orderRows(this.dataType, this.window, this.rows)
-        : tidyRows(this.dataType, this.participantId, this.window, this.calls);
+        : tidyRows(this.dataType, this.participantId, this.window, this.calls, this.timeZone);
     return { csv: Buffer.from(toCsv(rows)), rows: rows.length };
   }
 }

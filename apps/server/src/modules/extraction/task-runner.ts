@@ -9,7 +9,7 @@ import type { ObjectStore } from '../../platform/object-store/types.js';
 import type { WearablesService } from '../wearables/index.js';
 import { type DatasetReader, plannedPages, type TaskStep, taskSteps } from './dataset-days.js';
 import { fence, type Lease, wrote } from './lease.js';
-import { callsFor, type PlannedCall } from './plan.js';
+import { callsFor, type PlannedCall, zoneCalls } from './plan.js';
 import type { Progress } from './progress.js';
 import { createProviderCall, type Exchange, type PageReader } from './provider-call.js';
 import type { DbQuota } from './quota.js';
@@ -23,6 +23,7 @@ import {
 } from './records.js';
 import type { StoredPages } from './stored-pages.js';
 import { TaskPart } from './task-part.js';
+import { zoneOfCalls } from './tidy-readers.js';
 
 /**
  * One task: its calls page by page, each page stored as received and added to the task's part at
@@ -116,20 +117,31 @@ export function createTaskRunner(deps: TaskRunnerDeps) {
           to: task.windowEnd,
         })
       : [];
-    const steps = taskSteps(calls, days);
     await progress.startTask(lease, task);
 
     const requests: RequestRecord[] = [];
-    const window = { start: task.windowStart, end: task.windowEnd };
-    const part = new TaskPart(dataType, job.participantId, window);
     const counts = { done: 0, planned: task.callsPlanned };
+    // 60-second roll-ups are cut at the participant's local midnights: their zone first (their
+    // Google settings; UTC without the settings scope, as the dataset's days are then).
+    let timeZone = 'UTC';
+    for (const call of zoneCalls(dataType, connection.grantedScopes)) {
+      signal?.throwIfAborted();
+      const { body, ...sent } = await fetchPage(call, null, null);
+      timeZone = zoneOfCalls([{ key: call.spec.key, pages: [body] }]);
+      const key = rawKey(task.runId, job.participantId, dataType, call.spec.key, call.from, 0);
+      requests.push(await storePage(lease, bucket, key, call.spec.key, sent));
+      await countPage(lease, task.id, counts, false);
+    }
+    const steps = taskSteps(calls, days, timeZone);
+    const window = { start: task.windowStart, end: task.windowEnd };
+    const part = new TaskPart(dataType, job.participantId, window, timeZone);
     // Pages read from the dataset are no calls: the plan keeps only those still to be asked for.
-    const planned = plannedPages(steps);
+    const planned = counts.done + plannedPages(steps);
     if (planned !== counts.planned) {
       await progress.recordPage(
         lease,
         task.id,
-        { done: 0, planned },
+        { done: counts.done, planned },
         {
           done: 0,
           planned: planned - counts.planned,
@@ -150,7 +162,7 @@ export function createTaskRunner(deps: TaskRunnerDeps) {
       let page = 0;
       do {
         signal?.throwIfAborted();
-        const { body, ...sent } = await fetchPage(call, pageToken, reader);
+        const { body, ...sent } = await fetchPage({ ...call, timeZone }, pageToken, reader);
         // Into the part at once, before anything is awaited: a parsed page of 10,000 points dies
         // young instead of waiting, with those of every other task in flight, to be promoted.
         part.add(call.spec.key, body);

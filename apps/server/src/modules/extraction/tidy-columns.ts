@@ -37,22 +37,29 @@ const TS_SAMPLE: Column[] = [
       'Local wall-clock time, yyyy-mm-ddThh:mm:ss: timestamp_utc plus utc_offset_seconds, which is how the provider derives its own civil time (empty without an offset).',
   },
 ];
-const UTC_MINUTE: Column[] = [
+const LOCAL_MINUTE: Column[] = [
   {
     name: 'timestamp_utc',
-    description: 'Start of the one-minute bucket, UTC (RFC 3339); buckets are aligned to UTC days.',
+    description:
+      'Start of the one-minute bucket, UTC (RFC 3339). Buckets run from the participant’s local midnight to the next, so a day holds its own local minutes (1,440; 1,380 or 1,500 on a DST day).',
   },
   {
     name: 'utc_offset_seconds',
     description:
-      'Empty: the provider sums minutes into fixed UTC buckets and reports no UTC offset with them, so the offset in force (which changes with DST and travel) is not known for a bucket.',
+      'UTC offset of the participant’s time zone (from their Google settings when the settings scope was granted, else UTC) at the bucket’s start: the provider reports none with a bucket. On a day the participant travelled it is the offset of that zone, not the one the device recorded.',
   },
   {
     name: 'civil_time',
     description:
-      'Empty, for the same reason: without an offset the local time of a bucket is not known.',
+      'Local wall-clock time of the bucket’s start, yyyy-mm-ddThh:mm:ss: timestamp_utc plus utc_offset_seconds (a DST day shows 01:xx twice, with two offsets).',
   },
 ];
+/** Listed points keep the device they came from (only wearables are asked for). */
+const SOURCE: Column = {
+  name: 'source',
+  description:
+    'The device that recorded the point (its display name, e.g. “Charge 6”, else the platform). Only Fitbit trackers and Pixel Watch are asked for: no phone, no manual entry.',
+};
 
 const col = (name: string, description: string): Column => ({ name, description });
 
@@ -101,10 +108,10 @@ export const COLUMNS: Record<DataType, Column[]> = {
     col('total_calories_kcal', 'Total energy (BMR + activity), kcal.'),
   ],
   activity_distance_timeseries: [P, DATE, col('distance_mm', 'Distance in millimetres.')],
-  activity_steps_intraday: [P, ...TS, col('steps_count', 'Steps in the minute.')],
+  activity_steps_intraday: [P, ...TS, col('steps_count', 'Steps in the minute.'), SOURCE],
   activity_calories_intraday: [
     P,
-    ...UTC_MINUTE,
+    ...LOCAL_MINUTE,
     col('total_calories_kcal', 'Total energy in the minute, kcal.'),
   ],
   heartrate_summary: [
@@ -124,10 +131,15 @@ export const COLUMNS: Record<DataType, Column[]> = {
     col('heart_rate_min_bpm', 'Lowest heart rate of the day, beats per minute.'),
     col('heart_rate_max_bpm', 'Highest heart rate of the day, beats per minute.'),
   ],
-  heartrate_intraday_1sec: [P, ...TS_SAMPLE, col('heart_rate_bpm', 'Raw heart-rate sample, bpm.')],
+  heartrate_intraday_1sec: [
+    P,
+    ...TS_SAMPLE,
+    col('heart_rate_bpm', 'Raw heart-rate sample, bpm.'),
+    SOURCE,
+  ],
   heartrate_intraday_1min: [
     P,
-    ...UTC_MINUTE,
+    ...LOCAL_MINUTE,
     col('heart_rate_avg_bpm', 'Average of the minute, beats per minute.'),
     col('heart_rate_min_bpm', 'Lowest sample of the minute, beats per minute.'),
     col('heart_rate_max_bpm', 'Highest sample of the minute, beats per minute.'),

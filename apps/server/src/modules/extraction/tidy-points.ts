@@ -1,4 +1,5 @@
 import type { DataType } from '@research/contracts';
+import { ZoneOffsets } from './local-day.js';
 import type { Cell } from './tidy-columns.js';
 import {
   arr,
@@ -59,6 +60,36 @@ function sleepRow(participantId: string, p: Json): Cell[] {
   ];
 }
 
+/** The device a listed point came from: its display name, else its platform (null: neither). */
+export function sourceOf(p: Json): string | null {
+  const source = obj(p.dataSource);
+  const name = obj(source.device).displayName;
+  if (typeof name === 'string' && name !== '') return name;
+  return typeof source.platform === 'string' && source.platform !== '' ? source.platform : null;
+}
+
+const zones = new Map<string, ZoneOffsets>();
+/** One ZoneOffsets per zone, so its cache lives across pages. */
+function zoneOffsets(timeZone: string): ZoneOffsets {
+  let zone = zones.get(timeZone);
+  if (!zone) {
+    if (zones.size > 1000) zones.clear();
+    zone = new ZoneOffsets(timeZone);
+    zones.set(timeZone, zone);
+  }
+  return zone;
+}
+
+/**
+ * A 60-second bucket's start with the offset the participant's zone has then, and the local time
+ * it gives: the bucket holds no offset of its own, and its range was cut at that zone's midnights.
+ */
+function bucketTimes(p: Json, zone: ZoneOffsets): [string, number | null, string | null] {
+  const start = String(p.startTime ?? '');
+  const local = zone.civilOf(start);
+  return [start, local?.offset ?? null, local?.civil ?? null];
+}
+
 /** Types whose rows are one per data point, each made from its page alone. */
 const POINT_ROWS: Partial<
   Record<
@@ -67,7 +98,7 @@ const POINT_ROWS: Partial<
       /** The call key and the page field holding the points. */
       key: string;
       field: 'dataPoints' | 'rollupDataPoints';
-      row: (participantId: string, point: Json) => Cell[];
+      row: (participantId: string, point: Json, zone: ZoneOffsets) => Cell[];
       /** The column rows are ordered by. */
       order: number;
     }
@@ -82,7 +113,7 @@ const POINT_ROWS: Partial<
       const start = String(interval.startTime ?? '');
       const offset = seconds(interval.startUtcOffset);
       const civil = localTime(interval.civilStartTime, start, offset);
-      return [participantId, start, offset, civil, num(steps.count)];
+      return [participantId, start, offset, civil, num(steps.count), sourceOf(p)];
     },
     order: 1,
   },
@@ -95,19 +126,17 @@ const POINT_ROWS: Partial<
       const time = String(at.physicalTime ?? '');
       const offset = seconds(at.utcOffset);
       const civil = localTime(at.civilTime, time, offset);
-      return [participantId, time, offset, civil, num(hr.beatsPerMinute)];
+      return [participantId, time, offset, civil, num(hr.beatsPerMinute), sourceOf(p)];
     },
     order: 1,
   },
-  // Roll-up buckets carry no UTC offset (see UTC_MINUTE in tidy-columns.ts): those two columns stay empty.
+  // Roll-up buckets carry no UTC offset: the participant's zone gives it (bucketTimes).
   activity_calories_intraday: {
     key: 'total-calories',
     field: 'rollupDataPoints',
-    row: (participantId, p) => [
+    row: (participantId, p, zone) => [
       participantId,
-      String(p.startTime ?? ''),
-      null,
-      null,
+      ...bucketTimes(p, zone),
       num(obj(p.totalCalories).kcalSum),
     ],
     order: 1,
@@ -115,13 +144,11 @@ const POINT_ROWS: Partial<
   heartrate_intraday_1min: {
     key: 'heart-rate',
     field: 'rollupDataPoints',
-    row: (participantId, p) => {
+    row: (participantId, p, zone) => {
       const hr = obj(p.heartRate);
       return [
         participantId,
-        String(p.startTime ?? ''),
-        null,
-        null,
+        ...bucketTimes(p, zone),
         num(hr.beatsPerMinuteAvg),
         num(hr.beatsPerMinuteMin),
         num(hr.beatsPerMinuteMax),
@@ -147,12 +174,17 @@ export function rowsOfPage(
   participantId: string,
   callKey: string,
   page: unknown,
+  /** The participant's IANA zone, for the offsets of 60-second buckets (UTC when not known). */
+  timeZone = 'UTC',
 ): Cell[][] | null {
   const spec = POINT_ROWS[dataType];
   if (!spec) return null;
   if (callKey !== spec.key) return [];
   const rows: Cell[][] = [];
-  for (const point of arr(obj(page)[spec.field])) rows.push(spec.row(participantId, obj(point)));
+  const zone = zoneOffsets(timeZone);
+  for (const point of arr(obj(page)[spec.field])) {
+    rows.push(spec.row(participantId, obj(point), zone));
+  }
   return rows;
 }
 
@@ -187,11 +219,12 @@ export function pointRows(
   participantId: string,
   window: DayWindow,
   calls: CallPages[],
+  timeZone = 'UTC',
 ): Cell[][] {
   const rows: Cell[][] = [];
   for (const call of calls) {
     for (const page of call.pages) {
-      const pageRows = rowsOfPage(dataType, participantId, call.key, page);
+      const pageRows = rowsOfPage(dataType, participantId, call.key, page, timeZone);
       if (pageRows) for (const row of pageRows) rows.push(row);
     }
   }

@@ -131,3 +131,21 @@ export interface CallPages {
 
 export const pagesOf = (calls: CallPages[], key: string) =>
   calls.filter((c) => c.key === key).flatMap((c) => c.pages);
+
+/**
+ * The IANA zone a task's settings answer names (the zone call a run makes first for 60-second
+ * buckets), UTC without one, or with one the runtime does not know.
+ */
+export function zoneOfCalls(calls: CallPages[]): string {
+  const zone = obj(pagesOf(calls, 'settings')[0]).timeZone;
+  return typeof zone === 'string' && knownZone(zone) ? zone : 'UTC';
+}
+
+export function knownZone(timeZone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}

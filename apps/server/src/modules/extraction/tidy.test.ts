@@ -46,9 +46,14 @@ describe('raw heart-rate rows', () => {
       },
     ]);
     expect(rows).toEqual([
-      ['p-1', '2026-11-01T04:00:00Z', -14400, '2026-11-01T00:00:00', 58],
-      ['p-1', '2026-11-01T06:30:00Z', -18000, '2026-11-01T01:30:00', 60],
+      ['p-1', '2026-11-01T04:00:00Z', -14400, '2026-11-01T00:00:00', 58, 'FITBIT'],
+      ['p-1', '2026-11-01T06:30:00Z', -18000, '2026-11-01T01:30:00', 60, 'FITBIT'],
     ]);
+    // The device's name when the source gives one, the platform otherwise.
+    const watch = sample('2026-11-01T04:00:00Z', '-14400s', undefined, '58');
+    const named = { ...watch, dataSource: { device: { displayName: 'Pixel Watch 4' } } };
+    expect(heartRate([{ dataPoints: [named] }])[0]?.[5]).toBe('Pixel Watch 4');
+    expect(heartRate([{ dataPoints: [{ heartRate: watch.heartRate }] }])[0]?.[5]).toBeNull();
   });
 
   it('keep the provider’s civil time when it gives no offset, and compute it when it gives none', () => {
@@ -142,11 +147,55 @@ describe('small readers', () => {
     expect(civilDateTimeText({ date: { year: 2026, month: 3 } })).toBeNull();
   });
 
-  it('say in the data dictionary why minute roll-ups have no offset or civil time', () => {
+  it('say in the data dictionary where minute roll-ups take their offset from, and name the source', () => {
     for (const type of ['activity_calories_intraday', 'heartrate_intraday_1min'] as const) {
       const described = new Map(dictionaryRows([type]).map((r) => [r[1], String(r[2])]));
-      expect(described.get('utc_offset_seconds')).toMatch(/^Empty: .*no UTC offset/);
-      expect(described.get('civil_time')).toMatch(/^Empty, .*without an offset/);
+      expect(described.get('timestamp_utc')).toMatch(/local midnight/);
+      expect(described.get('utc_offset_seconds')).toMatch(/time zone .*at the bucket’s start/);
+      expect(described.get('civil_time')).toMatch(/^Local wall-clock time/);
+      expect(described.has('source')).toBe(false);
     }
+    for (const type of ['activity_steps_intraday', 'heartrate_intraday_1sec'] as const) {
+      const described = new Map(dictionaryRows([type]).map((r) => [r[1], String(r[2])]));
+      expect(described.get('source')).toMatch(/^The device that recorded the point/);
+    }
+  });
+});
+
+describe('one-minute roll-up rows', () => {
+  const bucket = (startTime: string, avg: number) => ({
+    startTime,
+    heartRate: { beatsPerMinuteAvg: avg, beatsPerMinuteMin: avg - 1, beatsPerMinuteMax: avg + 1 },
+  });
+  it('take the offset and local time of the participant’s zone at each bucket, 01:xx twice on a DST day', () => {
+    const pages = [
+      {
+        rollupDataPoints: [
+          bucket('2026-11-01T09:00:00Z', 61),
+          bucket('2026-11-01T08:00:00Z', 60),
+          bucket('2026-11-01T07:00:00Z', 59),
+        ],
+      },
+    ];
+    const rows = tidyRows(
+      'heartrate_intraday_1min',
+      'p-1',
+      window,
+      [{ key: 'heart-rate', pages }],
+      'America/Los_Angeles',
+    );
+    expect(rows.map((r) => r.slice(1, 4))).toEqual([
+      ['2026-11-01T07:00:00Z', -25200, '2026-11-01T00:00:00'],
+      ['2026-11-01T08:00:00Z', -25200, '2026-11-01T01:00:00'],
+      ['2026-11-01T09:00:00Z', -28800, '2026-11-01T01:00:00'],
+    ]);
+    // Without a zone given, the zone the task's settings answer names; none: UTC.
+    const withSettings = tidyRows('heartrate_intraday_1min', 'p-1', window, [
+      { key: 'settings', pages: [{ timeZone: 'America/Los_Angeles' }] },
+      { key: 'heart-rate', pages },
+    ]);
+    expect(withSettings).toEqual(rows);
+    const utc = tidyRows('heartrate_intraday_1min', 'p-1', window, [{ key: 'heart-rate', pages }]);
+    expect(utc[0]?.slice(1, 4)).toEqual(['2026-11-01T07:00:00Z', 0, '2026-11-01T07:00:00']);
   });
 });

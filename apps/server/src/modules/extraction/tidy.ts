@@ -8,7 +8,7 @@ import {
   profileRows,
 } from './tidy-daily.js';
 import { pointRows } from './tidy-points.js';
-import type { CallPages, DayWindow } from './tidy-readers.js';
+import { type CallPages, type DayWindow, zoneOfCalls } from './tidy-readers.js';
 
 /**
  * Raw Google Health answers → one tidy table per research type: one row per participant × time
@@ -35,6 +35,7 @@ export {
   civilDateTimeText,
   civilTime,
   seconds,
+  zoneOfCalls,
 } from './tidy-readers.js';
 
 /**
@@ -46,6 +47,11 @@ export function tidyRows(
   participantId: string,
   window: DayWindow,
   calls: CallPages[],
+  /**
+   * The participant's IANA zone the 60-second buckets were cut in; absent: the zone the task's
+   * settings answer names (a run's task asks for it first), else UTC.
+   */
+  timeZone?: string,
 ): Cell[][] {
   switch (dataType) {
     case 'profile':
@@ -75,7 +81,7 @@ export function tidyRows(
     case 'activity_calories_intraday':
     case 'heartrate_intraday_1min':
     case 'sleep_log':
-      return pointRows(dataType, participantId, window, calls);
+      return pointRows(dataType, participantId, window, calls, timeZone ?? zoneOfCalls(calls));
     case 'heartrate_summary':
       return heartRateSummaryRows(participantId, window, calls);
     case 'heartrate_timeseries':

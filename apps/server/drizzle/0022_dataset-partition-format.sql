@@ -1,0 +1,1 @@
+ALTER TABLE "dataset_partitions" ADD COLUMN "format" integer DEFAULT 1 NOT NULL;
