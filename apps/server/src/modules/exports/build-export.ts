@@ -4,7 +4,7 @@ import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import type { Db } from '../../db/client.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
 import type { CollectDaysInput, CollectResult } from '../collection/index.js';
-import { type Dataset, type LedgerRow, rawPagesOf } from '../dataset/index.js';
+import { currentFormat, type Dataset, type LedgerRow, rawPagesOf } from '../dataset/index.js';
 import type { ExportColumn, ExportKind, ExportTable } from './export-columns.js';
 import { exportsRepository } from './exports.repository.js';
 import { readmeText } from './readme.js';
@@ -169,7 +169,11 @@ export async function buildExport(deps: BuildDeps, exportId: string): Promise<vo
           from: exp.startDate,
           to: exp.endDate,
         });
-        const state = new Map(ledger.map((r) => [`${r.dataType}\0${r.date}`, r.state]));
+        // A partition written in an older format (e.g. minutes cut at UTC midnights) is fetched
+        // again, as a sweep would.
+        const state = new Map(
+          ledger.map((r) => [`${r.dataType}\0${r.date}`, currentFormat(r) ? r.state : 'stale']),
+        );
         for (const type of types) {
           // Days deleted at the source stay as the study's setting left them (as in a sweep); the
           // profile is not a day's data: one read, of the last day, stands for the range.
@@ -212,23 +216,17 @@ export async function buildExport(deps: BuildDeps, exportId: string): Promise<vo
     for (const participantId of participants) {
       for (const type of [...readTypes].sort()) {
         const asked = types.includes(type);
-        // Minute types are read a day either side: Google's minute buckets may sit in the
-        // neighbouring day's partition.
-        const wide = MINUTE_TYPES.has(type) || type === 'heartrate_intraday_1sec';
-        const from = wide ? addDays(exp.startDate, -1) : exp.startDate;
-        const to = wide ? addDays(exp.endDate, 1) : exp.endDate;
         const rows = await deps.dataset.readLedger({
           studyId: exp.studyId,
           participantId,
           types: [type],
-          from,
-          to,
+          from: exp.startDate,
+          to: exp.endDate,
         });
         const byDate = new Map(rows.map((r) => [r.date, r]));
-        for (const date of daysOf(from, to)) {
-          const inRange = date >= exp.startDate && date <= exp.endDate;
+        for (const date of dates) {
           const row = byDate.get(date);
-          if (asked && inRange) {
+          if (asked) {
             done += 1;
             if (!row || !HELD.has(row.state)) {
               missing.push({
@@ -244,7 +242,7 @@ export async function buildExport(deps: BuildDeps, exportId: string): Promise<vo
           const part = await readPartition(deps, row);
           partitions.push(part);
           if (HELD.has(row.state)) used.push(row);
-          if (exp.includeRaw && asked && inRange && HELD.has(row.state)) {
+          if (exp.includeRaw && asked && HELD.has(row.state)) {
             for (const [n, page] of rawPagesOf(row).entries()) {
               rawCopies.push({
                 path: `raw/${type}/participant=${participantId}/date=${date}/${String(n).padStart(4, '0')}-${page.call}.json`,
