@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import { bearer } from '../../test/auth-helpers.js';
 import { useExtractionKit } from '../../test/extraction-kit.js';
 import { eventually } from '../../test/test-app.js';
+import { unzip } from '../../test/zip.js';
 
 /**
  * What a researcher's script does: with a personal access token and no session, start an export,
@@ -22,29 +22,6 @@ let participantId = '';
 let token = '';
 
 const studyUrl = (suffix: string) => `/api/studies/${kit.world.study.id}${suffix}`;
-
-function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error);
-      const out = new Map<string, Buffer>();
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return reject(err);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'wrp-export-duckdb-'));

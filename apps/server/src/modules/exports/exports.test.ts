@@ -4,13 +4,13 @@ import { parse } from 'csv-parse/sync';
 import { eq } from 'drizzle-orm';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import { auditEvents, exportFiles, exports } from '../../db/schema/index.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
 import { bearer } from '../../test/auth-helpers.js';
 import { useExtractionKit } from '../../test/extraction-kit.js';
 import { eventually } from '../../test/test-app.js';
 import { accountWith, studyWithParticipants } from '../../test/wearables-kit.js';
+import { unzip } from '../../test/zip.js';
 
 /**
  * Exports over HTTP against the sandbox's Google Health: a connected participant whose days the
@@ -51,30 +51,6 @@ async function finished(exportId: string) {
         })
       : undefined;
   }, 150_000);
-}
-
-/** A ZIP's entries, by name, with yauzl over the central directory. */
-function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(buffer, { lazyEntries: true }, (error, zip) => {
-      if (error || !zip) return reject(error);
-      const out = new Map<string, Buffer>();
-      zip.on('entry', (entry: yauzl.Entry) => {
-        zip.openReadStream(entry, (err, stream) => {
-          if (err || !stream) return reject(err);
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.on('end', () => resolve(out));
-      zip.on('error', reject);
-      zip.readEntry();
-    });
-  });
 }
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');

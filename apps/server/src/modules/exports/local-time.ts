@@ -1,3 +1,5 @@
+import { zoneOffsetSeconds } from '../extraction/index.js';
+
 /**
  * Local times of a participant: the UTC offset in force at an instant, from the offsets Google
  * recorded with the participant's points (which follow travel) and, between them, the time zone
@@ -7,22 +9,6 @@
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
-
-const offsetFormats = new Map<string, Intl.DateTimeFormat>();
-
-/** The zone's UTC offset at an instant, seconds. */
-export function zoneOffsetSeconds(timeZone: string, ms: number): number {
-  let format = offsetFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'longOffset' });
-    offsetFormats.set(timeZone, format);
-  }
-  const name = format.formatToParts(ms).find((p) => p.type === 'timeZoneName')?.value ?? 'GMT';
-  const match = /GMT([+-])(\d{2}):(\d{2})/.exec(name);
-  if (!match) return 0;
-  const sign = match[1] === '-' ? -1 : 1;
-  return sign * (Number(match[2]) * 3600 + Number(match[3]) * 60);
-}
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 

@@ -6,6 +6,8 @@ export { createExtractionEngine, type ExtractionEngine } from './engine.js';
 export { extractionRoutes as routes } from './extraction.routes.js';
 // The tidy rows, for the study's dataset (modules/dataset), which keeps them as Parquet.
 export { type HeartRateColumns, heartRatePageColumns } from './heart-rate-page.js';
+// A zone's UTC offset at an instant: the exports' local times use the same rule as the fetches.
+export { zoneOffsetSeconds } from './local-day.js';
 // The Google Health data types the research types read (for the webhook subscriber's configs).
 // The planner, the provider call and the shared quota, for continuous collection
 // (modules/collection), which fetches a participant's days the way a run does.
