@@ -179,6 +179,20 @@ function checkArchive(files: Map<string, Buffer>) {
     }
   }
 
+  // The dictionary describes every column of every data file; the README loads files that are here.
+  const dictionary = parseCsv((files.get('data_dictionary.csv') as Buffer).toString('utf8'));
+  for (const table of TABLES) {
+    const path = `csv/${table}.csv`;
+    const text = (files.get(path) as Buffer).toString('utf8').replace(/^\uFEFF/, '');
+    const header = text.split(/\r?\n/, 1)[0] ?? '';
+    const described = dictionary.filter((r) => r.file === path).map((r) => r.column);
+    expect(described, `${path}: the dictionary's columns`).toEqual(header.split(','));
+  }
+  const readme = (files.get('README.txt') as Buffer).toString('utf8');
+  const loaded = [...readme.matchAll(/"((?:parquet|csv)\/[^"]+)"/g)].map((m) => m[1] as string);
+  expect(loaded.length).toBeGreaterThan(0);
+  for (const path of loaded) expect(listed, `README.txt loads ${path}`).toContain(path);
+
   // What the trackers recorded: each day's steps, a minute grid of every local minute, the
   // night's main sleep.
   const csv = (table: string) => parseCsv((files.get(`csv/${table}.csv`) as Buffer).toString());
@@ -254,7 +268,11 @@ test.describe
           participantId: id,
           studyCode: study.studyCode,
           token,
-          choice: { account: 'custom', email: person.account, name: `${person.first} ${person.last}` },
+          choice: {
+            account: 'custom',
+            email: person.account,
+            name: `${person.first} ${person.last}`,
+          },
         });
         // The tracker had last synced eight days ago; now it syncs the week since (Google
         // notifies the server, which fetches what was announced).
@@ -420,9 +438,7 @@ test.describe
       // Without the token: 401, for the list and for the ZIP.
       const anonymousList = await request.get(`/api/studies/${studyId}/exports`);
       expect(anonymousList.status()).toBe(401);
-      const anonymousZip = await request.get(
-        `/api/studies/${studyId}/exports/${exportId}/archive`,
-      );
+      const anonymousZip = await request.get(`/api/studies/${studyId}/exports/${exportId}/archive`);
       expect(anonymousZip.status()).toBe(401);
 
       // The panel says the token was used.
