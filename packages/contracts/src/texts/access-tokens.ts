@@ -15,7 +15,8 @@ export const ACCESS_TOKEN_MESSAGES = {
   notAccepted:
     'Personal access tokens can only list participants, list and follow exports and download their files. Sign in to the web app for anything else.',
   unknown: 'This access token is not valid.',
-  expired: 'This access token has expired. Create a new one in the study’s Data Extraction tab.',
+  expired:
+    'This access token has expired. Create a new one under Access tokens in the study’s Data export tab.',
   revoked: 'This access token was revoked.',
   studyDeleted: 'The study of this access token was deleted.',
   wrongStudy: 'This access token belongs to another study.',
@@ -66,9 +67,10 @@ export const ACCESS_TOKEN_PANEL_TEXTS = {
     copy: 'Copy',
     copied: 'Copied',
     copyFailed: 'Could not copy: select the token and copy it by hand.',
-    usage: 'Send it as a bearer token, for example:',
+    usage:
+      'Keep it in the WRP_TOKEN environment variable: the scripts under “Use from a script” read it from there. Calls send it as a bearer token, for example:',
     curl: (origin: string, studyId: string) =>
-      `curl -H "Authorization: Bearer $TOKEN" ${origin}/api/studies/${studyId}/participants`,
+      `curl -H "Authorization: Bearer $WRP_TOKEN" ${origin}/api/studies/${studyId}/exports`,
     done: 'Done',
   },
   revokeDialog: {

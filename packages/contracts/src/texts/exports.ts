@@ -19,7 +19,8 @@ export const EXPORT_PANEL_TEXTS = {
     'Search by name, e-mail or participant id. A participant without a connected wearable exports the data already collected.',
   /** Selects every participant of the study. */
   selectAllParticipants: (count: number) => `Select all (${count})`,
-  dataTypesHelp: 'Each type’s note says how it differs from the Fitbit type of the same name.',
+  dataTypesHelp:
+    'Open the list to see, under each type, how it differs from the Fitbit type of the same name.',
   allDataTypes: 'All types',
   clearDataTypes: 'Clear types',
   rangeLegend: 'Days',
@@ -61,6 +62,8 @@ export const EXPORT_PANEL_TEXTS = {
   missingPartitions: (count: number) =>
     `${count} partition${count === 1 ? '' : 's'} (participant × type × day) had no data to export: the fetch failed, access was revoked, a scope was missing or the data was removed.`,
   download: 'Download ZIP',
+  /** Beside the download button: the files' total size; the ZIP itself is smaller. */
+  unzippedSize: (size: string) => `${size} unzipped`,
   /** The download button's accessible name: which export it downloads. */
   downloadOf: (name: string) => `Download ZIP of ${name}`,
   downloading: 'Downloading...',

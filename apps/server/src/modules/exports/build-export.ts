@@ -302,7 +302,7 @@ export async function buildExport(deps: BuildDeps, exportId: string): Promise<vo
       'README.txt',
       Buffer.from(
         readmeText(
-          tables.map((t) => t.name),
+          tables.map((t) => ({ name: t.name, columns: t.columns })),
           exp.formats,
         ),
         'utf8',

@@ -1,12 +1,40 @@
 import type { ExportFormat } from '@research/contracts';
-import type { ExportTable } from './export-columns.js';
+import { type ExportColumn, type ExportTable, SHAPES } from './export-columns.js';
+
+export interface ReadmeTable {
+  name: ExportTable;
+  columns: readonly ExportColumn[];
+}
+
+/**
+ * The table the loading examples read: one of this export's (a minute or sample table when there
+ * is one, since its time columns are the ones worth showing), so the lines run as they are.
+ */
+function exampleOf(tables: readonly ReadmeTable[]) {
+  const table =
+    tables.find((t) => SHAPES[t.name] === 'minutes' || SHAPES[t.name] === 'points') ?? tables[0];
+  const columns = table?.columns ?? [];
+  return {
+    name: table?.name ?? 'activity_summary',
+    /** Kept as text when read: ids that look like numbers, local times with their offset. */
+    text: columns.filter((c) => c.kind === 'string').map((c) => c.name),
+    instants: columns.filter((c) => c.kind === 'instant').map((c) => c.name),
+    local: columns.find((c) => c.kind === 'string' && c.name.endsWith('_local'))?.name,
+  };
+}
 
 /** README.txt of an export: what is in it and how to load it (R, Python). */
 export function readmeText(
-  tables: readonly ExportTable[],
+  tables: readonly ReadmeTable[],
   formats: readonly ExportFormat[],
 ): string {
-  const list = tables.map((t) => `  - ${t}`).join('\n');
+  const list = tables.map((t) => `  - ${t.name}`).join('\n');
+  const example = exampleOf(tables);
+  const rTypes = [
+    ...example.text.map((name) => `${name} = readr::col_character()`),
+    '.default = readr::col_guess()',
+  ].join(',\n                            ');
+  const pyTypes = example.text.map((name) => `"${name}": str`).join(', ');
   const parquet = formats.includes('parquet');
   const csv = formats.includes('csv');
   return `Analysis-ready export of the study dataset
@@ -46,38 +74,29 @@ Loading in R
 ${
   parquet
     ? `  library(arrow)
-  steps <- arrow::read_parquet("parquet/activity_steps_intraday.parquet")
+  data <- arrow::read_parquet("parquet/${example.name}.parquet")
 `
     : ''
 }${
   csv
     ? `  library(readr)
-  steps <- readr::read_csv("csv/activity_steps_intraday.csv",
-    col_types = readr::cols(participant_id = readr::col_character(),
-                            sleep_id = readr::col_character(),
-                            health_user_id = readr::col_character(),
-                            legacy_fitbit_user_id = readr::col_character(),
-                            time_local = readr::col_character(),
-                            .default = readr::col_guess()))
+  data <- readr::read_csv("csv/${example.name}.csv",
+    col_types = readr::cols(${rTypes}))
 `
     : ''
-}  # local clock time of a row: substr(steps$time_local, 12, 19)
-
+}${example.local ? `  # local clock time of a row: substr(data$${example.local}, 12, 19)\n` : ''}
 Loading in Python
   import pandas as pd
 ${
   parquet
-    ? `  steps = pd.read_parquet("parquet/activity_steps_intraday.parquet")
+    ? `  data = pd.read_parquet("parquet/${example.name}.parquet")
 `
     : ''
 }${
   csv
-    ? `  steps = pd.read_csv("csv/activity_steps_intraday.csv",
-      dtype={"participant_id": str, "sleep_id": str, "health_user_id": str,
-             "legacy_fitbit_user_id": str, "time_local": str},
-      parse_dates=["time_utc"])
+    ? `  data = pd.read_csv("csv/${example.name}.csv",
+      dtype={${pyTypes}}${example.instants.length > 0 ? `,\n      parse_dates=[${example.instants.map((n) => `"${n}"`).join(', ')}]` : ''})
 `
     : ''
-}  # a local datetime with its offset: pd.to_datetime(steps["time_local"].str.slice(0, 19))
-`;
+}${example.local ? `  # a local datetime with its offset: pd.to_datetime(data["${example.local}"].str.slice(0, 19))\n` : ''}`;
 }

@@ -13,7 +13,7 @@ import {
   type CreateAccessTokenInput,
   formatDateShort,
 } from '@research/contracts';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import type { Notify } from '../../components/notification-modal';
 import { type ResponsiveColumn, ResponsiveTable } from '../../components/responsive-table';
 import { useAccessTokens, useCreateAccessToken, useRevokeAccessToken } from './api/access-tokens';
@@ -101,6 +101,7 @@ export function AccessTokensPanel({ studyId, notify }: AccessTokensPanelProps) {
   const [secret, setSecret] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<AccessToken | null>(null);
   const everyone = tokens.data?.everyone ?? false;
+  const headingId = useId();
 
   const onCreate = (input: CreateAccessTokenInput) =>
     create.mutate(input, {
@@ -126,11 +127,11 @@ export function AccessTokensPanel({ studyId, notify }: AccessTokensPanelProps) {
   };
 
   return (
-    <Card variant="outlined">
+    <Card variant="outlined" component="section" aria-labelledby={headingId}>
       <CardContent>
         <Box sx={{ display: 'flex', gap: 2, alignItems: 'flex-start', flexWrap: 'wrap' }}>
           <Box sx={{ flex: '1 1 20rem' }}>
-            <Typography variant="h6" component="h2">
+            <Typography id={headingId} variant="h6" component="h2">
               {T.title}
             </Typography>
             <Typography variant="body2" color="text.secondary">
@@ -157,6 +158,7 @@ export function AccessTokensPanel({ studyId, notify }: AccessTokensPanelProps) {
               rowKey={(token) => token.id}
               empty={tokens.isLoading ? null : T.empty}
               size="small"
+              dense
             />
           )}
         </Box>

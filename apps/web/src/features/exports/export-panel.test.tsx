@@ -219,8 +219,11 @@ describe('data export panel', () => {
       routes: {
         [`GET ${LIST}`]: () => {
           reads += 1;
+          // Both formats, as the server keeps them: sorted by name.
           const now =
-            reads === 1 ? summary({ missingPartitions: 3 }) : completed({ missingPartitions: 3 });
+            reads === 1
+              ? summary({ missingPartitions: 3, formats: ['csv', 'parquet'] })
+              : completed({ missingPartitions: 3, formats: ['csv', 'parquet'] });
           return { body: { success: true, exports: [now] } };
         },
       },
@@ -228,11 +231,11 @@ describe('data export panel', () => {
     const item = within(await screen.findByTestId('export-item'));
     expect(item.getByRole('heading', { name: 'Pilot week' })).toBeInTheDocument();
     expect(item.getByText(/^Ada Lovelace · Nov 20, 2026/)).toBeInTheDocument();
-    expect(
-      item.getByText(
-        '2 participants · activity_steps_intraday · 2026-11-01 – 2026-11-03 · Parquet · minute grid · raw JSON',
-      ),
-    ).toBeInTheDocument();
+    // In the form's order; each part kept whole (a day is never cut at its hyphens).
+    expect(item.getByText('2 participants').parentElement).toHaveTextContent(
+      /^2 participants · activity_steps_intraday · 2026-11-01 – 2026-11-03 · Parquet, CSV · minute grid · raw JSON$/,
+    );
+    expect(item.getByText('2026-11-01 – 2026-11-03')).toHaveStyle({ whiteSpace: 'nowrap' });
     expect(item.getByRole('progressbar', { name: 'Pilot week progress' })).toHaveAttribute(
       'aria-valuenow',
       '40',

@@ -132,13 +132,26 @@ export function SecretDialog({ secret, studyId, onClose }: SecretDialogProps) {
         <Alert severity="warning" sx={{ mb: 2 }}>
           {T.createdDialog.warning}
         </Alert>
-        <Box sx={{ display: 'flex', gap: 1, alignItems: 'flex-start' }}>
+        {/* The whole secret, wrapped, so it can be checked by eye; the button goes under it on a phone. */}
+        <Box
+          sx={{
+            display: 'flex',
+            flexDirection: { xs: 'column', sm: 'row' },
+            gap: 1,
+            alignItems: { xs: 'flex-end', sm: 'flex-start' },
+          }}
+        >
           <TextField
             label={T.createdDialog.secretLabel}
             value={secret ?? ''}
             fullWidth
+            multiline
             slotProps={{
-              htmlInput: { readOnly: true, spellCheck: false, style: { fontFamily: 'monospace' } },
+              htmlInput: {
+                readOnly: true,
+                spellCheck: false,
+                style: { fontFamily: 'monospace', wordBreak: 'break-all' },
+              },
             }}
             onFocus={(event) => event.target.select()}
           />
@@ -146,7 +159,7 @@ export function SecretDialog({ secret, studyId, onClose }: SecretDialogProps) {
             variant="contained"
             onClick={copySecret}
             startIcon={<ContentCopy />}
-            sx={{ mt: 1, flexShrink: 0 }}
+            sx={{ mt: { sm: 1 }, flexShrink: 0 }}
           >
             {copy === 'copied' ? T.createdDialog.copied : T.createdDialog.copy}
           </Button>
@@ -159,9 +172,19 @@ export function SecretDialog({ secret, studyId, onClose }: SecretDialogProps) {
         <Typography variant="body2" sx={{ mt: 2 }}>
           {T.createdDialog.usage}
         </Typography>
+        {/* Wraps at its spaces first; the long URL breaks wherever it must. */}
         <Box
           component="pre"
-          sx={{ fontSize: 13, whiteSpace: 'pre-wrap', wordBreak: 'break-all', m: 0, mt: 1 }}
+          sx={{
+            fontSize: 13,
+            whiteSpace: 'pre-wrap',
+            overflowWrap: 'anywhere',
+            m: 0,
+            mt: 1,
+            p: 1.5,
+            bgcolor: 'grey.100',
+            borderRadius: 1,
+          }}
         >
           {T.createdDialog.curl(window.location.origin, studyId)}
         </Box>

@@ -139,7 +139,13 @@ export function ExportForm({ form, rows, loadingRows }: ExportFormProps) {
           </Alert>
         )}
 
-        <Stack direction="row" spacing={2} alignItems="center" sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+        <Stack
+          direction="row"
+          spacing={2}
+          useFlexGap
+          alignItems="center"
+          sx={{ flexWrap: 'wrap', rowGap: 1 }}
+        >
           <Button
             type="submit"
             variant="contained"
@@ -210,8 +216,10 @@ function Option({
   const helpId = useId();
   return (
     <Box>
+      {/* A label of two lines (on a phone) starts level with the box, not centred on it. */}
       <FormControlLabel
         label={label}
+        sx={{ alignItems: 'flex-start', '& .MuiFormControlLabel-label': { pt: '9px' } }}
         control={
           <Checkbox
             checked={checked}

@@ -11,13 +11,14 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import {
+  EXPORT_FORMATS,
   EXPORT_SERVER_MESSAGES,
   type ExportFile,
   type ExportSummary,
   formatSizeHuman,
   EXPORT_PANEL_TEXTS as T,
 } from '@research/contracts';
-import { useEffect, useId, useRef, useState } from 'react';
+import { Fragment, useEffect, useId, useRef, useState } from 'react';
 import { ResponsiveTable } from '../../../components/responsive-table';
 import { useDownloadExport } from '../api/download-export';
 import { useExportFiles } from '../api/get-export';
@@ -33,16 +34,41 @@ const statusColor = (status: ExportSummary['status']) =>
 
 const WHEN = new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
-/** The line under an export's name: who, what and which days, in which files. */
-function summaryOf(e: ExportSummary): string {
+/**
+ * The line under an export's name: who, what and which days, in which files. Each part keeps
+ * together (a day is never cut at its hyphens); the line wraps between parts, and inside the list
+ * of types only after a comma.
+ */
+function summaryParts(e: ExportSummary): { text: string; wraps?: boolean }[] {
   return [
-    T.participantCount(e.participantCount),
-    e.dataTypes.join(', '),
-    T.dayRange(e.dateRange.startDate, e.dateRange.endDate),
-    e.formats.map((f) => T.formatLabels[f]).join(', '),
-    ...(e.minuteGrid ? [T.summaryMinuteGrid] : []),
-    ...(e.includeRaw ? [T.summaryRaw] : []),
-  ].join(' · ');
+    { text: T.participantCount(e.participantCount) },
+    { text: e.dataTypes.join(', '), wraps: true },
+    { text: T.dayRange(e.dateRange.startDate, e.dateRange.endDate) },
+    // In the form's order (the server keeps them sorted by name).
+    {
+      text: EXPORT_FORMATS.filter((f) => e.formats.includes(f))
+        .map((f) => T.formatLabels[f])
+        .join(', '),
+    },
+    ...(e.minuteGrid ? [{ text: T.summaryMinuteGrid }] : []),
+    ...(e.includeRaw ? [{ text: T.summaryRaw }] : []),
+  ];
+}
+
+function Summary({ item }: { item: ExportSummary }) {
+  const parts = summaryParts(item);
+  return (
+    <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+      {parts.map((part, index) => (
+        <Fragment key={part.text}>
+          <Box component="span" sx={part.wraps ? undefined : { whiteSpace: 'nowrap' }}>
+            {part.text}
+          </Box>
+          {index < parts.length - 1 && ' · '}
+        </Fragment>
+      ))}
+    </Typography>
+  );
 }
 
 /** A ZIP name a file system takes: the export's name, else its id. */
@@ -135,7 +161,13 @@ function ExportItem({
       aria-labelledby={nameId}
       sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5, minWidth: 0 }}
     >
-      <Stack direction="row" spacing={1} alignItems="center" sx={{ flexWrap: 'wrap', rowGap: 0.5 }}>
+      <Stack
+        direction="row"
+        spacing={1}
+        useFlexGap
+        alignItems="center"
+        sx={{ flexWrap: 'wrap', rowGap: 0.5 }}
+      >
         <Typography
           id={nameId}
           ref={heading}
@@ -151,16 +183,21 @@ function ExportItem({
       <Typography variant="body2" color="text.secondary">
         {T.startedBy(item.createdBy, WHEN.format(new Date(item.createdAt)))}
       </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-        {summaryOf(item)}
-      </Typography>
+      <Summary item={item} />
 
-      <Stack direction="row" spacing={1} alignItems="center" sx={{ mt: 1 }}>
+      {/* On a phone the count goes under the bar, which keeps the whole width. */}
+      <Stack
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={{ xs: 0.5, sm: 1 }}
+        alignItems={{ xs: 'stretch', sm: 'center' }}
+        sx={{ mt: 1 }}
+      >
         <LinearProgress
           variant="determinate"
           value={item.progress.percent}
           color={item.status === 'failed' ? 'error' : 'primary'}
-          sx={{ flex: 1 }}
+          // Not a 0 basis: in the phone's column that would leave the bar no height at all.
+          sx={{ flex: '1 1 auto' }}
           aria-label={T.progressLabel(item.name)}
         />
         <Typography variant="caption" color="text.secondary" sx={{ flexShrink: 0 }}>
@@ -184,6 +221,7 @@ function ExportItem({
           <Stack
             direction="row"
             spacing={1}
+            useFlexGap
             alignItems="center"
             sx={{ mt: 1, flexWrap: 'wrap', rowGap: 1 }}
           >
@@ -206,7 +244,7 @@ function ExportItem({
               {download.isPending ? T.downloading : T.download}
             </Button>
             <Typography variant="caption" color="text.secondary">
-              {formatSizeHuman(item.bytes)}
+              {T.unzippedSize(formatSizeHuman(item.bytes))}
             </Typography>
             <Button
               size="small"

@@ -65,6 +65,7 @@ export function ScriptSnippetsCard({ studyId, body, complete }: ScriptSnippetsCa
         <Stack
           direction="row"
           spacing={1}
+          useFlexGap
           alignItems="center"
           justifyContent="space-between"
           sx={{ mt: 2, flexWrap: 'wrap', rowGap: 1 }}
