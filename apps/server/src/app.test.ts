@@ -185,9 +185,16 @@ describe('rate limiting, HSTS and the web app', () => {
 
 describe('graceful shutdown', () => {
   it('lets a request in flight finish, then refuses new ones', async () => {
+    // Closing starts once the request is in the handler (not after a fixed wait, which a busy
+    // machine can outrun).
+    let arrived: () => void = () => {};
+    const inHandler = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
     const t = await createTestApp({
       routes: (app) => {
         app.get('/api/test/slow', async () => {
+          arrived();
           await new Promise((r) => setTimeout(r, 700));
           return { success: true, finished: true };
         });
@@ -195,7 +202,7 @@ describe('graceful shutdown', () => {
     });
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     const inFlight = fetch(`${address}/api/test/slow`).then((r) => r.json());
-    await new Promise((r) => setTimeout(r, 100));
+    await inHandler;
     const closing = t.close();
     expect(await inFlight).toEqual({ success: true, finished: true });
     await closing;
