@@ -1,4 +1,4 @@
-import type { ExportFile, ExportSummary } from '@research/contracts';
+import { DATA_TYPE_NOTES, type ExportFile, type ExportSummary } from '@research/contracts';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -113,7 +113,7 @@ async function fillForm(user: User) {
   await user.click(screen.getByRole('combobox', { name: 'Data types' }));
   const listbox = await screen.findByRole('listbox');
   expect(
-    within(listbox).getByText('Only minutes with steps are returned; zero minutes are absent.'),
+    within(listbox).getByText(DATA_TYPE_NOTES.activity_steps_intraday as string),
   ).toBeInTheDocument();
   await user.click(within(listbox).getByRole('option', { name: /^activity_steps_intraday/ }));
   await user.keyboard('{Escape}');
