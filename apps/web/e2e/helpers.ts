@@ -419,11 +419,23 @@ export async function expectNoSidewaysScroll(page: Page) {
 /**
  * The element can be read where it is: on the screen, not cut off by a frame that scrolls or
  * clips (a table scrolled sideways), and not hidden under something else (a pinned column).
- * Only the window is scrolled to bring it into view, never an inner frame.
+ * It is brought into view as a reader would, up and down only: the window, and the frames that
+ * scroll vertically (a dialog's content); never a frame sideways.
  */
 export async function expectFullyShown(locator: Locator) {
   await expect(locator).toBeVisible();
   const problem = await locator.evaluate((element) => {
+    for (let frame = element.parentElement; frame; frame = frame.parentElement) {
+      const { overflowY } = getComputedStyle(frame);
+      if (
+        (overflowY !== 'auto' && overflowY !== 'scroll') ||
+        frame.scrollHeight <= frame.clientHeight
+      )
+        continue;
+      const inner = element.getBoundingClientRect();
+      const edge = frame.getBoundingClientRect();
+      frame.scrollTop += inner.top - edge.top - (frame.clientHeight - inner.height) / 2;
+    }
     const first = element.getBoundingClientRect();
     window.scrollBy(0, first.top - window.innerHeight / 2);
     const box = element.getBoundingClientRect();
