@@ -305,7 +305,7 @@ describe('the sweep', () => {
     const participant = await enrolledParticipant(account, 4);
     kit.sandbox.health.sync(account, Date.now());
     const own = ownCollection();
-    const dates = [1, 2, 3].map((n) => addDays(civilDateIn('UTC', new Date()), -n));
+    const dates = [2, 3, 4].map((n) => addDays(civilDateIn('UTC', new Date()), -n));
     const input = {
       participantId: participant.id,
       types: TYPES,
