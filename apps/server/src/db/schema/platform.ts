@@ -39,6 +39,8 @@ export const auditEvents = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     actorId: text('actor_id'),
+    /** The study the event belongs to, for the study's trail (no foreign key: the trail outlives a purged study). */
+    studyId: uuid('study_id'),
     action: text('action').notNull(),
     targetType: text('target_type'),
     targetId: text('target_id'),
@@ -49,6 +51,7 @@ export const auditEvents = pgTable(
   (t) => [
     index('audit_events_target_idx').on(t.targetType, t.targetId),
     index('audit_events_created_idx').on(t.createdAt),
+    index('audit_events_study_idx').on(t.studyId, t.createdAt),
   ],
 );
 

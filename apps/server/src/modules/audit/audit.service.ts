@@ -3,6 +3,8 @@ import { auditEvents } from '../../db/schema/index.js';
 
 export interface AuditEntry {
   actorId: string | null;
+  /** Set for every event that belongs to a study: the study's trail is read by it. */
+  studyId?: string;
   action: string;
   targetType?: string;
   targetId?: string;
@@ -14,6 +16,7 @@ export interface AuditEntry {
 export async function recordAudit(db: Pick<Db, 'insert'>, entry: AuditEntry): Promise<void> {
   await db.insert(auditEvents).values({
     actorId: entry.actorId,
+    studyId: entry.studyId ?? null,
     action: entry.action,
     targetType: entry.targetType ?? null,
     targetId: entry.targetId ?? null,
