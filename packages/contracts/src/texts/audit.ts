@@ -9,6 +9,9 @@ export const AUDIT_TEXTS = {
   platformIntro:
     'Applications and decisions, master actions and account security events. Entries cannot be changed or removed.',
   platformLink: 'Audit trail',
+  backToStudy: 'Back to the study',
+  backToDashboard: 'Back to the dashboard',
+  filtersLabel: 'Filter the audit trail',
   filters: {
     person: 'Person',
     anyPerson: 'Anyone',

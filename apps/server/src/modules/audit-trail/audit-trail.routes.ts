@@ -69,13 +69,9 @@ export const auditTrailRoutes: FastifyPluginAsync = async (app) => {
 
   const owner = { preHandler: requireStudyOwner };
   const master = { preHandler: requireMaster };
-  route(app, auditApi.getStudyAudit, { ...owner, config: RATE_LIMITS.auditPage, handler: page });
+  route(app, auditApi.getStudyAudit, { ...owner, handler: page });
   route(app, auditApi.downloadStudyAudit, { ...owner, config: RATE_LIMITS.auditCsv, handler: csv });
-  route(app, auditApi.getPlatformAudit, {
-    ...master,
-    config: RATE_LIMITS.auditPage,
-    handler: page,
-  });
+  route(app, auditApi.getPlatformAudit, { ...master, handler: page });
   route(app, auditApi.downloadPlatformAudit, {
     ...master,
     config: RATE_LIMITS.auditCsv,
