@@ -92,6 +92,7 @@ try {
     ['one kind (data access), 200 rows', `${base}?kind=data_access&limit=200`],
     ['one person, the last 30 days', `${base}?actor=${colleagues[0]?.id}&from=${monthAgo}`],
     ['one kind (sign-ins: the team’s platform events)', `${base}?kind=sign_in`],
+    ['a kind with no entries (consent): the whole study read', `${base}?kind=consent`],
   ] as const;
   const headers = { authorization: `Bearer ${owner.token}` };
   for (const [name, url] of calls) {

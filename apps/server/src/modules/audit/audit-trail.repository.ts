@@ -10,6 +10,11 @@ export interface TrailFilter {
   actor?: string | undefined;
   /** LIKE patterns the action must match one of, and those it must match none of. */
   actions?: { include: string[]; exclude: string[] } | undefined;
+  /**
+   * Which branches of a study's trail can match: its own events, its members' sign-ins (none
+   * under a kind other than sign-ins; no study event is a sign-in). Both when left out.
+   */
+  branches?: { study: boolean; signIns: boolean } | undefined;
   /** Inclusive start and exclusive end. */
   from?: Date | undefined;
   until?: Date | undefined;
@@ -75,9 +80,10 @@ export async function trailPage(
   limit: number,
 ): Promise<TrailRow[]> {
   const common = conditions(filter);
+  const parts = filter.branches ?? { study: true, signIns: true };
   const rows =
     'studyId' in scope
-      ? sql`${branch([sql`${e.studyId} = ${scope.studyId}`, ...common], limit)}
+      ? sql`${branch([sql`${e.studyId} = ${scope.studyId}`, ...common, ...(parts.study ? [] : [sql`false`])], limit)}
         union all
         ${branch(
           [
@@ -86,6 +92,7 @@ export async function trailPage(
             sql`${e.actorId} in (select ${studyMembers.userId}::text from ${studyMembers}
               where ${studyMembers.studyId} = ${scope.studyId})`,
             ...common,
+            ...(parts.signIns ? [] : [sql`false`]),
           ],
           limit,
         )}`

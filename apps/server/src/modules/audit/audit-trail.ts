@@ -51,6 +51,9 @@ function filterOf(query: TrailQuery): TrailFilter {
   return {
     actor: query.actor,
     actions: query.kind ? kindPatterns(query.kind) : undefined,
+    branches: query.kind
+      ? { study: query.kind !== 'sign_in', signIns: query.kind === 'sign_in' }
+      : undefined,
     from: query.from ? new Date(`${query.from}T00:00:00Z`) : undefined,
     until: query.to ? new Date(Date.parse(`${query.to}T00:00:00Z`) + DAY_MS) : undefined,
   };
