@@ -99,6 +99,10 @@ export const pageRoutes: RouteObject[] = [
             path: 'master/dashboard',
             lazy: lazyPage(() => import('../features/admin/components/master-dashboard-page')),
           },
+          {
+            path: 'master/audit',
+            lazy: lazyPage(() => import('../features/audit/components/platform-audit-page')),
+          },
         ],
       },
       {
@@ -113,6 +117,10 @@ export const pageRoutes: RouteObject[] = [
           {
             path: 'researcher/study/:studyId',
             lazy: lazyPage(() => import('./routes/study-detail-route')),
+          },
+          {
+            path: 'researcher/study/:studyId/audit',
+            lazy: lazyPage(() => import('../features/audit/components/study-audit-page')),
           },
           {
             path: 'researcher/study/:studyId/participant/:participantId',

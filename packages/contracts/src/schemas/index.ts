@@ -1,6 +1,7 @@
 export * from './access-tokens.js';
 export * from './adherence.js';
 export * from './applications.js';
+export * from './audit.js';
 export * from './auth.js';
 export * from './common.js';
 export * from './dataset.js';

@@ -9,6 +9,7 @@ export * from './adherence.js';
 export * from './adherence-answers.js';
 export * from './admin.js';
 export * from './applications.js';
+export * from './audit.js';
 export * from './auth.js';
 export * from './collection.js';
 export * from './device-sync.js';

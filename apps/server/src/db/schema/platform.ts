@@ -51,7 +51,15 @@ export const auditEvents = pgTable(
   (t) => [
     index('audit_events_target_idx').on(t.targetType, t.targetId),
     index('audit_events_created_idx').on(t.createdAt),
-    index('audit_events_study_idx').on(t.studyId, t.createdAt),
+    // The trails page newest first on (created_at, id): a study's by its id, the platform's
+    // (events of no study) and its members' sign-ins by actor.
+    index('audit_events_study_idx').on(t.studyId, t.createdAt.desc(), t.id.desc()),
+    index('audit_events_platform_idx')
+      .on(t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.studyId} is null`),
+    index('audit_events_actor_idx')
+      .on(t.actorId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.studyId} is null`),
   ],
 );
 

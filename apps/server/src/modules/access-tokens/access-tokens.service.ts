@@ -90,6 +90,7 @@ export function createAccessTokensService({ db }: AccessTokensDeps) {
         });
         await recordAudit(tx, {
           actorId: user.id,
+          studyId: access.study.id,
           action: 'access_token.created',
           targetType: 'access_token',
           targetId: created.id,
@@ -132,6 +133,7 @@ export function createAccessTokensService({ db }: AccessTokensDeps) {
         if (!(await repo.revokeToken(tx, tokenId, user.id, now))) return;
         await recordAudit(tx, {
           actorId: user.id,
+          studyId: access.study.id,
           action: 'access_token.revoked',
           targetType: 'access_token',
           targetId: tokenId,

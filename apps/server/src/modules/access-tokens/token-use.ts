@@ -120,6 +120,7 @@ export function registerTokenUse(app: FastifyInstance) {
       // Recorded before the call runs, so a call that fails half-way is still on record.
       await recordAudit(db, {
         actorId: found.token.userId,
+        studyId: found.token.studyId,
         action: refusal ? 'access_token.refused' : 'access_token.used',
         targetType: 'access_token',
         targetId: found.token.id,

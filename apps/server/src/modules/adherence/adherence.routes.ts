@@ -1,6 +1,7 @@
 import { adherenceApi } from '@research/contracts';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { route } from '../../http/operation-route.js';
+import { recordRead } from '../audit/index.js';
 import { currentUser } from '../auth/index.js';
 import { requireApprovedResearcher, requireStudyMember, studyAccessOf } from '../studies/index.js';
 import type { AdherenceService, ChartTarget } from './adherence.service.js';
@@ -30,7 +31,15 @@ export const adherenceRoutes: FastifyPluginAsync = async (app) => {
   route(app, adherenceApi.getAdherence, {
     preHandler: requireStudyMember,
     handler: async (request, reply) => {
+      const study = studyAccessOf(request).study;
       const body = await app.adherence.heatMap(studyAccessOf(request), request.query);
+      await recordRead(app.platform.db, request, {
+        studyId: study.id,
+        action: 'adherence.viewed',
+        targetType: 'study',
+        targetId: study.id,
+        details: { ...request.query },
+      });
       let text = serialized.get(body);
       if (text === undefined) {
         // The route's own serializer (the contract's fields only, checked in tests).
@@ -44,17 +53,33 @@ export const adherenceRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, adherenceApi.getParticipantCharts, {
     preHandler: requireApprovedResearcher,
-    handler: async (request) => ({
-      success: true as const,
-      ...(await app.adherence.charts(await chartTarget(request), request.query)),
-    }),
+    handler: async (request) => {
+      const target = await chartTarget(request);
+      const body = await app.adherence.charts(target, request.query);
+      await recordRead(app.platform.db, request, {
+        studyId: target.access.study.id,
+        action: 'participant.charts_viewed',
+        targetType: 'participant',
+        targetId: target.participant.id,
+        details: { ...request.query },
+      });
+      return { success: true as const, ...body };
+    },
   });
 
   route(app, adherenceApi.getHeartRateDay, {
     preHandler: requireApprovedResearcher,
-    handler: async (request) => ({
-      success: true as const,
-      ...(await app.adherence.heartRate(await chartTarget(request), request.query.date)),
-    }),
+    handler: async (request) => {
+      const target = await chartTarget(request);
+      const body = await app.adherence.heartRate(target, request.query.date);
+      await recordRead(app.platform.db, request, {
+        studyId: target.access.study.id,
+        action: 'participant.heart_rate_viewed',
+        targetType: 'participant',
+        targetId: target.participant.id,
+        details: { date: request.query.date },
+      });
+      return { success: true as const, ...body };
+    },
   });
 };

@@ -10,6 +10,7 @@ import { route } from '../../http/operation-route.js';
 import { RATE_LIMITS } from '../../http/rate-limits.js';
 import { parseOrFail } from '../../http/validate.js';
 import { attachmentDisposition } from '../../platform/object-store/types.js';
+import { recordRead } from '../audit/index.js';
 import { currentUser, requireMaster, requireUser } from '../auth/index.js';
 
 export const applicationsRoutes: FastifyPluginAsync = async (app) => {
@@ -62,18 +63,26 @@ export const applicationsRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, applicationsApi.listApplications, {
     ...master,
-    handler: async (request) => ({
-      success: true as const,
-      ...(await applications.list(request.query)),
-    }),
+    handler: async (request) => {
+      const page = await applications.list(request.query);
+      await recordRead(app.platform.db, request, {
+        action: 'applications.listed',
+        details: { ...request.query, shown: page.applications.length },
+      });
+      return { success: true as const, ...page };
+    },
   });
 
   route(app, applicationsApi.listResearchers, {
     ...master,
-    handler: async (request) => ({
-      success: true as const,
-      ...(await applications.listResearchers(request.query)),
-    }),
+    handler: async (request) => {
+      const page = await applications.listResearchers(request.query);
+      await recordRead(app.platform.db, request, {
+        action: 'researchers.listed',
+        details: { ...request.query, shown: page.researchers.length },
+      });
+      return { success: true as const, ...page };
+    },
   });
 
   route(app, applicationsApi.approveApplication, {

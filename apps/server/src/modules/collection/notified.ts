@@ -67,6 +67,7 @@ export function createNotified(deps: NotifiedDeps) {
       }
       await recordAudit(deps.db, {
         actorId: null,
+        studyId: target.studyId,
         action: remove ? 'dataset.removed_at_source' : 'dataset.deleted_at_source',
         targetType: 'participant',
         targetId: target.participantId,

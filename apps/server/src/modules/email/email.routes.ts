@@ -2,6 +2,7 @@ import { emailApi } from '@research/contracts';
 import type { FastifyPluginAsync } from 'fastify';
 import { route } from '../../http/operation-route.js';
 import { RATE_LIMITS } from '../../http/rate-limits.js';
+import { recordRead } from '../audit/index.js';
 import { currentUser } from '../auth/index.js';
 import { requireApprovedResearcher, requireStudyMember, studyAccessOf } from '../studies/index.js';
 
@@ -52,9 +53,16 @@ export const emailRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, emailApi.getEmailDetails, {
     ...member,
-    handler: async (request) => ({
-      success: true as const,
-      email: await email.details(studyAccessOf(request), request.params.emailId),
-    }),
+    handler: async (request) => {
+      const study = studyAccessOf(request).study;
+      const details = await email.details(studyAccessOf(request), request.params.emailId);
+      await recordRead(app.platform.db, request, {
+        studyId: study.id,
+        action: 'email.details_viewed',
+        targetType: 'email',
+        targetId: request.params.emailId,
+      });
+      return { success: true as const, email: details };
+    },
   });
 };

@@ -123,6 +123,7 @@ export function createMailingSender({ db, messaging }: Pick<EmailDeps, 'db' | 'm
       });
       await recordAudit(tx, {
         actorId: actor.id,
+        studyId: access.study.id,
         action: `email.${mailing.kind}`,
         targetType: 'study',
         targetId: access.study.id,

@@ -135,6 +135,7 @@ export function createExportsService(deps: ExportsDeps) {
       });
       await recordAudit(tx, {
         actorId: input.actor.userId,
+        studyId: input.studyId,
         action: 'export.start',
         targetType: 'export',
         targetId: created.id,
@@ -183,6 +184,7 @@ export function createExportsService(deps: ExportsDeps) {
     const bucket = deps.bucketOf(studyId);
     await recordAudit(deps.db, {
       actorId: actor.userId,
+      studyId,
       action: 'export.download',
       targetType: 'export',
       targetId: exportId,

@@ -9,6 +9,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
 import { RATE_LIMITS } from '../../http/rate-limits.js';
+import { recordRead } from '../audit/index.js';
 import { currentUser } from '../auth/index.js';
 import { studiesOfLiveParticipants } from '../participants/index.js';
 import { requireApprovedResearcher, requireStudyMember, studyAccessOf } from '../studies/index.js';
@@ -107,17 +108,32 @@ export const extractionRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, extractionApi.listExtractionJobs, {
     ...member,
-    handler: async (request) => ({
-      success: true as const,
-      jobs: await app.extraction.listJobs(studyAccessOf(request).study.id),
-    }),
+    handler: async (request) => {
+      const studyId = studyAccessOf(request).study.id;
+      const jobs = await app.extraction.listJobs(studyId);
+      await recordRead(app.platform.db, request, {
+        studyId,
+        action: 'extraction.jobs_listed',
+        targetType: 'study',
+        targetId: studyId,
+        details: { shown: jobs.length },
+      });
+      return { success: true as const, jobs };
+    },
   });
 
   route(app, extractionApi.getExtractionJob, {
     ...member,
-    handler: async (request) => ({
-      success: true as const,
-      ...(await app.extraction.jobDetail(studyAccessOf(request).study.id, request.params.jobId)),
-    }),
+    handler: async (request) => {
+      const studyId = studyAccessOf(request).study.id;
+      const detail = await app.extraction.jobDetail(studyId, request.params.jobId);
+      await recordRead(app.platform.db, request, {
+        studyId,
+        action: 'extraction.job_viewed',
+        targetType: 'extraction_job',
+        targetId: request.params.jobId,
+      });
+      return { success: true as const, ...detail };
+    },
   });
 };

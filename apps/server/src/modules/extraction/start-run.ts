@@ -111,6 +111,7 @@ export function createStartRun(deps: StartRunDeps) {
       }
       await recordAudit(tx, {
         actorId: input.actorId,
+        studyId: input.studyId,
         action: 'extraction.started',
         targetType: 'study',
         targetId: input.studyId,

@@ -82,6 +82,7 @@ export function createEnrolSteps({
     if (pending) await linkPendingToParticipant(tx, pending.id, inserted.id, now);
     await recordAudit(tx, {
       actorId: null,
+      studyId: study.id,
       action: 'participant.enrolled',
       targetType: 'participant',
       targetId: inserted.id,

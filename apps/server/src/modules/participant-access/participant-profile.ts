@@ -71,6 +71,7 @@ export function createParticipantProfile({
     );
     await recordAudit(tx, {
       actorId: null,
+      studyId: where.studyId,
       action: 'participant.information_completed',
       targetType: 'participant',
       targetId: where.participantId,

@@ -98,6 +98,7 @@ export function createVerificationCodes({
       });
       await recordAudit(tx, {
         actorId: null,
+        studyId: sending.studyId,
         action: `participant.${channel}_code_sent`,
         targetType: 'participant',
         targetId: participantId,

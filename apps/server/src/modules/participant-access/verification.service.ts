@@ -225,6 +225,7 @@ export function createVerificationService({ db, messaging, keyRing, clock }: Ver
       const session = await verifiedSession(tx, study, subject.participantId, input.sessionId, now);
       await recordAudit(tx, {
         actorId: null,
+        studyId: study.id,
         action: `participant.${channel}_verified`,
         targetType: 'participant',
         targetId: subject.participantId,

@@ -127,6 +127,7 @@ export function createEnrolledOperations({
       await audit(
         db,
         actor,
+        access.study.id,
         'participant.document_downloaded',
         'participant',
         participant.id,
@@ -162,10 +163,19 @@ export function createEnrolledOperations({
       };
       await db.transaction(async (tx) => {
         await repo.updateParticipant(tx, participant.id, changes);
-        await audit(tx, actor, 'participant.updated', 'participant', participant.id, ctx, {
-          studyId: access.study.id,
-          fields: Object.keys(changes),
-        });
+        await audit(
+          tx,
+          actor,
+          access.study.id,
+          'participant.updated',
+          'participant',
+          participant.id,
+          ctx,
+          {
+            studyId: access.study.id,
+            fields: Object.keys(changes),
+          },
+        );
       });
       return details({ access, participant: { ...participant, ...changes } });
     },
@@ -179,9 +189,18 @@ export function createEnrolledOperations({
       await revokeWearable?.(participant.id, actor.id);
       await db.transaction(async (tx) => {
         await repo.updateParticipant(tx, participant.id, { deletedAt: new Date() });
-        await audit(tx, actor, 'participant.deleted', 'participant', participant.id, ctx, {
-          studyId: access.study.id,
-        });
+        await audit(
+          tx,
+          actor,
+          access.study.id,
+          'participant.deleted',
+          'participant',
+          participant.id,
+          ctx,
+          {
+            studyId: access.study.id,
+          },
+        );
       });
     },
   };

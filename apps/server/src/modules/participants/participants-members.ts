@@ -46,9 +46,18 @@ export function createMemberOperations({ db }: Pick<ParticipantsDeps, 'db'>) {
         throw new AppError(400, 'CANNOT_REMOVE_OWNER', STUDY_DETAIL_MESSAGES.cannotRemoveOwner);
       await db.transaction(async (tx) => {
         await removeCollaborator(tx, access.study.id, userId);
-        await audit(tx, actor, 'study.member_removed', 'study', access.study.id, ctx, {
-          userId,
-        });
+        await audit(
+          tx,
+          actor,
+          access.study.id,
+          'study.member_removed',
+          'study',
+          access.study.id,
+          ctx,
+          {
+            userId,
+          },
+        );
       });
     },
 

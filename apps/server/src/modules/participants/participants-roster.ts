@@ -145,7 +145,7 @@ export function createRosterOperations({ db }: Pick<ParticipantsDeps, 'db'>) {
         invitedBy: actor.id,
       })),
     );
-    await audit(tx, actor, 'pending_participants.added', 'study', studyId, ctx, {
+    await audit(tx, actor, studyId, 'pending_participants.added', 'study', studyId, ctx, {
       source: counts.source,
       created: inserted,
       duplicates: counts.duplicates,
@@ -224,6 +224,7 @@ export function createRosterOperations({ db }: Pick<ParticipantsDeps, 'db'>) {
         await audit(
           tx,
           actor,
+          access.study.id,
           'pending_participant.updated',
           'pending_participant',
           pending.id,
@@ -244,6 +245,7 @@ export function createRosterOperations({ db }: Pick<ParticipantsDeps, 'db'>) {
         await audit(
           tx,
           actor,
+          access.study.id,
           'pending_participant.removed',
           'pending_participant',
           pending.id,

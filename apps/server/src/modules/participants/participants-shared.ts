@@ -39,14 +39,24 @@ export const blankToNull = (value: string | null | undefined) => {
 /** Ids arrive from the URL: anything but a UUID cannot name a row, and would fail the query. */
 export const isUuid = (value: string) => /^[0-9a-f-]{36}$/i.test(value);
 
+/** Records a change or read by a study member; every such event belongs to the study's trail. */
 export async function audit(
   tx: DbOrTx,
   actor: Actor,
+  studyId: string,
   action: string,
   targetType: string,
   targetId: string,
   ctx: RequestContext,
   details: Record<string, unknown> = {},
 ) {
-  await recordAudit(tx, { actorId: actor.id, action, targetType, targetId, details, ip: ctx.ip });
+  await recordAudit(tx, {
+    actorId: actor.id,
+    studyId,
+    action,
+    targetType,
+    targetId,
+    details,
+    ip: ctx.ip,
+  });
 }

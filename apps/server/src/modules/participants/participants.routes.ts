@@ -13,6 +13,7 @@ import { AppError, badRequest, notFound, tooLarge } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
 import { RATE_LIMITS } from '../../http/rate-limits.js';
 import { attachmentDisposition } from '../../platform/object-store/types.js';
+import { recordRead } from '../audit/index.js';
 import { currentUser } from '../auth/index.js';
 import { requireApprovedResearcher, requireStudyMember, studyAccessOf } from '../studies/index.js';
 import type { ParticipantAccess } from './participants.service.js';
@@ -69,8 +70,16 @@ async function readRosterForm(request: FastifyRequest) {
   return { fields, file };
 }
 
+/** What a list read records: which page and how many rows it showed (not the search text). */
+const pageRead = (query: { offset?: number; limit?: number; search?: string }, shown: number) => ({
+  offset: query.offset ?? 0,
+  shown,
+  searched: Boolean(query.search),
+});
+
 export const participantsRoutes: FastifyPluginAsync = async (app) => {
   const participants = app.services.participants;
+  const db = app.platform.db;
   const ctx = (request: { ip: string }) => ({ ip: request.ip });
   const member = { preHandler: requireStudyMember };
   const byParticipant = { preHandler: requireParticipantAccess };
@@ -78,18 +87,33 @@ export const participantsRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, participantsApi.listParticipants, {
     ...member,
-    handler: async (request) => ({
-      success: true as const,
-      ...(await participants.list(studyAccessOf(request), request.query)),
-    }),
+    handler: async (request) => {
+      const study = studyAccessOf(request).study;
+      const page = await participants.list(studyAccessOf(request), request.query);
+      await recordRead(db, request, {
+        studyId: study.id,
+        action: 'participants.listed',
+        targetType: 'study',
+        targetId: study.id,
+        details: pageRead(request.query, page.participants.length),
+      });
+      return { success: true as const, ...page };
+    },
   });
 
   route(app, participantsApi.getParticipantInfo, {
     ...byParticipant,
-    handler: async (request) => ({
-      success: true as const,
-      participant: await participants.details(participantAccessOf(request)),
-    }),
+    handler: async (request) => {
+      const target = participantAccessOf(request);
+      const participant = await participants.details(target);
+      await recordRead(db, request, {
+        studyId: target.access.study.id,
+        action: 'participant.viewed',
+        targetType: 'participant',
+        targetId: target.participant.id,
+      });
+      return { success: true as const, participant };
+    },
   });
 
   route(app, participantsApi.downloadParticipantDocument, {
@@ -134,10 +158,18 @@ export const participantsRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, participantsApi.listPendingParticipants, {
     ...member,
-    handler: async (request) => ({
-      success: true as const,
-      ...(await participants.listPending(studyAccessOf(request), request.query)),
-    }),
+    handler: async (request) => {
+      const study = studyAccessOf(request).study;
+      const page = await participants.listPending(studyAccessOf(request), request.query);
+      await recordRead(db, request, {
+        studyId: study.id,
+        action: 'pending_participants.listed',
+        targetType: 'study',
+        targetId: study.id,
+        details: pageRead(request.query, page.pendingParticipants.length),
+      });
+      return { success: true as const, ...page };
+    },
   });
 
   route(app, participantsApi.addPendingParticipants, {
@@ -217,10 +249,18 @@ export const participantsRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, participantsApi.listMembers, {
     ...member,
-    handler: async (request) => ({
-      success: true as const,
-      members: await participants.members(studyAccessOf(request)),
-    }),
+    handler: async (request) => {
+      const study = studyAccessOf(request).study;
+      const members = await participants.members(studyAccessOf(request));
+      await recordRead(db, request, {
+        studyId: study.id,
+        action: 'study.members_listed',
+        targetType: 'study',
+        targetId: study.id,
+        details: { shown: members.length },
+      });
+      return { success: true as const, members };
+    },
   });
 
   route(app, participantsApi.removeMember, {

@@ -10,7 +10,8 @@ import { route } from '../../http/operation-route.js';
 import { hmacSign, hmacVerify, type KeyRing, subkey } from '../../platform/crypto.js';
 import { escapeHtml } from '../../platform/mail-templates.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
-import { assertBucketAccess } from './live-study-bucket.js';
+import { recordRead } from '../audit/index.js';
+import { assertBucketAccess, studyOfBucket } from './live-study-bucket.js';
 
 /** A listing link is good for 15 minutes, each download link on it for 15 more. */
 export const LISTING_TTL_SECONDS = 15 * 60;
@@ -84,6 +85,17 @@ export const bucketListingRoutes: FastifyPluginAsync<{
       const page = await store
         .listObjects(bucket, { limit: PAGE_SIZE, ...(cursor ? { cursor } : {}) })
         .catch(() => ({ objects: [] }));
+      await recordRead(
+        app.platform.db,
+        { ip: request.ip, user: { id: user } },
+        {
+          studyId: studyOfBucket(app.platform.config, bucket),
+          action: 'bucket.listed',
+          targetType: 'bucket',
+          targetId: bucket,
+          details: { shown: page.objects.length, ...(cursor ? { cursor } : {}) },
+        },
+      );
       const downloadTtl =
         app.platform.config.storage.driver === 's3' ? S3_DOWNLOAD_TTL_SECONDS : LISTING_TTL_SECONDS;
       const rows = await Promise.all(

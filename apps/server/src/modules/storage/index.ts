@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { recordRead } from '../audit/index.js';
 import { bucketListingKey, bucketListingRoutes } from './bucket-listing.js';
-import { assertBucketAccess } from './live-study-bucket.js';
+import { assertBucketAccess, studyOfBucket } from './live-study-bucket.js';
 import { storageRoutes } from './storage.routes.js';
 
 export { bucketListingKey, bucketListingUrl } from './bucket-listing.js';
@@ -18,6 +19,18 @@ export const routes: FastifyPluginAsync = async (app) => {
       store: objectStore,
       assertAccess: (bucket, user) =>
         assertBucketAccess(app.services.studies.linkAccess, config, bucket, user),
+      recordDownload: (request, { bucket, key, user }) =>
+        recordRead(
+          app.platform.db,
+          { ip: request.ip, user: user ? { id: user } : null },
+          {
+            studyId: studyOfBucket(config, bucket),
+            action: 'file.downloaded',
+            targetType: 'bucket',
+            targetId: bucket,
+            details: { key },
+          },
+        ),
     });
   }
 };

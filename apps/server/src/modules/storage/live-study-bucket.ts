@@ -15,6 +15,13 @@ export type StudyLinkAccess = (
   userId: string | null,
 ) => Promise<'study-deleted' | 'not-a-member' | 'allowed'>;
 
+/** The study a bucket belongs to, or undefined for a bucket of no study. */
+export function studyOfBucket(config: AppConfig, bucket: string): string | undefined {
+  const prefix = config.storage.driver === 's3' ? config.storage.bucketPrefix : '';
+  if (!bucket.startsWith(prefix)) return undefined;
+  return STUDY_BUCKET.exec(bucket.slice(prefix.length))?.[1];
+}
+
 /**
  * Signed links outlive the page that made them. On every use, the study must still exist and the
  * account the link was issued to must still be a member of it (an approved researcher, as the
@@ -27,9 +34,7 @@ export async function assertBucketAccess(
   bucket: string,
   userId: string | undefined,
 ) {
-  const prefix = config.storage.driver === 's3' ? config.storage.bucketPrefix : '';
-  if (!bucket.startsWith(prefix)) return;
-  const studyId = STUDY_BUCKET.exec(bucket.slice(prefix.length))?.[1];
+  const studyId = studyOfBucket(config, bucket);
   if (!studyId) return;
   // A link without an account (or with a malformed one) matches no member.
   const member = userId && USER_ID.test(userId) ? userId : null;

@@ -17,6 +17,11 @@ export interface StorageRoutesOptions {
    * link's account is no longer a member of.
    */
   assertAccess?: (bucket: string, user: string | undefined) => Promise<void>;
+  /** Records each download (the audit trail's `file.downloaded`). */
+  recordDownload?: (
+    request: { ip: string },
+    download: { bucket: string; key: string; user: string | undefined },
+  ) => Promise<void>;
 }
 
 const isFsStore = (store: ObjectStore): store is FsObjectStore =>
@@ -45,6 +50,11 @@ export const storageRoutes: FastifyPluginAsync<StorageRoutesOptions> = async (ap
         await options.assertAccess?.(bucket, user);
       }
       const object = await store.getObject(bucket, key);
+      await options.recordDownload?.(request, {
+        bucket,
+        key,
+        user: request.tokenCaller?.user.id ?? user,
+      });
       return (
         reply
           .header('content-type', object.contentType)

@@ -76,6 +76,7 @@ async function purgeStudy(
     await tx.delete(studies).where(eq(studies.id, id));
     await recordAudit(tx, {
       actorId: null,
+      studyId: id,
       action: 'study.purged',
       targetType: 'study',
       targetId: id,

@@ -137,6 +137,7 @@ export function createStudiesService(deps: StudiesDeps) {
         await repo.updateStudy(tx, access.study.id, changes);
         await recordAudit(tx, {
           actorId: user.id,
+          studyId: access.study.id,
           action: input.password !== undefined ? 'study.password_changed' : 'study.updated',
           targetType: 'study',
           targetId: access.study.id,
@@ -157,6 +158,7 @@ export function createStudiesService(deps: StudiesDeps) {
         await repo.updateStudy(tx, access.study.id, { deletedAt: new Date() });
         await recordAudit(tx, {
           actorId: user.id,
+          studyId: access.study.id,
           action: 'study.deleted',
           targetType: 'study',
           targetId: access.study.id,
@@ -174,6 +176,7 @@ export function createStudiesService(deps: StudiesDeps) {
       await objectStore.ensureBucket(bucket);
       await recordAudit(db, {
         actorId: user.id,
+        studyId: access.study.id,
         action: 'study.bucket_opened',
         targetType: 'study',
         targetId: access.study.id,

@@ -122,6 +122,7 @@ export function createStudyCreation(deps: StudiesDeps, view: StudyView) {
     }
     await recordAudit(tx, {
       actorId: owner.id,
+      studyId: row.id,
       action: 'study.created',
       targetType: 'study',
       targetId: row.id,

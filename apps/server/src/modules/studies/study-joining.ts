@@ -31,6 +31,7 @@ export function createStudyJoining({ db, cipher }: StudiesDeps, view: StudyView)
       await repo.acceptInvitation(tx, study.id, user.email);
       await recordAudit(tx, {
         actorId: user.id,
+        studyId: study.id,
         action: 'study.joined',
         targetType: 'study',
         targetId: study.id,

@@ -72,6 +72,7 @@ export function createStudyPublicOperations({ db, messaging }: StudiesDeps) {
       });
       await recordAudit(db, {
         actorId: null,
+        studyId: found.study.id,
         action: 'study.participant_message',
         targetType: 'study',
         targetId: found.study.id,

@@ -30,6 +30,7 @@ async function markNeedsReauthorization(
   await repo.updateConnection(db, row.id, { status: 'needs_reauthorization', ...NO_TOKENS });
   await recordAudit(db, {
     actorId: null,
+    studyId: row.studyId,
     action: 'wearable.needs_reauthorization',
     targetType: 'participant',
     targetId: row.participantId,

@@ -71,6 +71,7 @@ async function refuseForeignAccount(
   const refused = (reason: string, action: string) =>
     recordAudit(ctx.db, {
       actorId: null,
+      studyId: participant.studyId,
       action,
       targetType: 'participant',
       targetId: participant.id,
@@ -125,6 +126,7 @@ function storeConnection(
     await markParticipantAuthorized(tx, participant.id, stamp);
     await recordAudit(tx, {
       actorId: null,
+      studyId: participant.studyId,
       action: 'wearable.connected',
       targetType: 'participant',
       targetId: participant.id,

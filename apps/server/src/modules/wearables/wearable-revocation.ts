@@ -39,6 +39,7 @@ export async function revokeConnection(
   });
   await recordAudit(ctx.db, {
     actorId,
+    studyId: row?.studyId,
     action: 'wearable.revoked',
     targetType: 'participant',
     targetId: participantId,
@@ -67,6 +68,7 @@ export async function releasePreviousGrant(
   );
   await recordAudit(ctx.db, {
     actorId: null,
+    studyId: previous.studyId,
     action: revoked ? 'wearable.previous_grant_revoked' : 'wearable.previous_grant_revoke_failed',
     targetType: 'participant',
     targetId: participantId,

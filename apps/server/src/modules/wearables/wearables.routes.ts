@@ -9,6 +9,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.js';
 import { route } from '../../http/operation-route.js';
 import { RATE_LIMITS } from '../../http/rate-limits.js';
+import { recordRead } from '../audit/index.js';
 import { bearerToken, currentUser } from '../auth/index.js';
 import { participantSessionToken } from '../participant-access/index.js';
 import { requireApprovedResearcher, requireStudyMember, studyAccessOf } from '../studies/index.js';
@@ -179,11 +180,20 @@ export const wearablesRoutes: FastifyPluginAsync = async (app) => {
   route(app, wearablesApi.getWearableStatus, {
     ...publicLimit,
     handler: async (request, reply) => {
-      const { participant } = await participantOf(request, reply, {
+      const caller = await participantOf(request, reply, {
         participantId: request.params.id,
         ...request.query,
       });
-      return { success: true as const, data: await wearables.status(participant.id) };
+      const data = await wearables.status(caller.participant.id);
+      // A researcher's look at a participant's connection; the participant's own is not recorded.
+      if (caller.via === 'researcher')
+        await recordRead(app.platform.db, request, {
+          studyId: caller.participant.studyId,
+          action: 'wearable.status_viewed',
+          targetType: 'participant',
+          targetId: caller.participant.id,
+        });
+      return { success: true as const, data };
     },
   });
 
@@ -206,9 +216,17 @@ export const wearablesRoutes: FastifyPluginAsync = async (app) => {
 
   route(app, wearablesApi.listWearableAuthorizations, {
     preHandler: requireStudyMember,
-    handler: async (request) => ({
-      success: true as const,
-      ...(await wearables.listForStudy(studyAccessOf(request).study.id, request.query)),
-    }),
+    handler: async (request) => {
+      const studyId = studyAccessOf(request).study.id;
+      const page = await wearables.listForStudy(studyId, request.query);
+      await recordRead(app.platform.db, request, {
+        studyId,
+        action: 'wearable.authorizations_listed',
+        targetType: 'study',
+        targetId: studyId,
+        details: { offset: request.query.offset ?? 0, shown: page.authorizations.length },
+      });
+      return { success: true as const, ...page };
+    },
   });
 };

@@ -1,5 +1,6 @@
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Paper from '@mui/material/Paper';
@@ -8,9 +9,9 @@ import Snackbar from '@mui/material/Snackbar';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { ADMIN_MESSAGES, ADMIN_TEXTS } from '@research/contracts';
+import { ADMIN_MESSAGES, ADMIN_TEXTS, AUDIT_TEXTS } from '@research/contracts';
 import { type ReactNode, useId, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link as RouterLink, useSearchParams } from 'react-router';
 import { useApplicationCount, useTotalApplicationCount } from '../api/get-applications';
 import { useActiveResearcherCount } from '../api/get-researchers';
 import { FailureAlert } from './admin-ui';
@@ -70,9 +71,12 @@ export default function MasterDashboardPage() {
       >
         {ADMIN_TEXTS.title}
       </Typography>
-      <Typography color="text.secondary" sx={{ mb: 4 }}>
+      <Typography color="text.secondary" sx={{ mb: 2 }}>
         {ADMIN_TEXTS.subtitle}
       </Typography>
+      <Button component={RouterLink} to="/master/audit" variant="outlined" sx={{ mb: 4 }}>
+        {AUDIT_TEXTS.platformLink}
+      </Button>
 
       {countsFailed && (
         <FailureAlert title={ADMIN_MESSAGES.loadDashboardFailed} error={countsFailed.error} />

@@ -3,6 +3,7 @@ import ContentCopy from '@mui/icons-material/ContentCopy';
 import Edit from '@mui/icons-material/Edit';
 import GroupAdd from '@mui/icons-material/GroupAdd';
 import MailOutline from '@mui/icons-material/MailOutline';
+import Policy from '@mui/icons-material/Policy';
 import Refresh from '@mui/icons-material/Refresh';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -11,7 +12,8 @@ import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import { STUDY_DETAIL_TEXTS, STUDY_MESSAGES, type Study } from '@research/contracts';
+import { AUDIT_TEXTS, STUDY_DETAIL_TEXTS, STUDY_MESSAGES, type Study } from '@research/contracts';
+import { Link as RouterLink } from 'react-router';
 
 export interface StudyHeaderProps {
   study: Study;
@@ -133,6 +135,16 @@ export function StudyHeader({
           >
             {STUDY_DETAIL_TEXTS.refresh}
           </Button>
+          {isOwner && (
+            <Button
+              variant="outlined"
+              component={RouterLink}
+              to={`/researcher/study/${study.id}/audit`}
+              startIcon={<Policy />}
+            >
+              {AUDIT_TEXTS.studyTab}
+            </Button>
+          )}
           <Button variant="contained" startIcon={<MailOutline />} onClick={onInviteParticipants}>
             {STUDY_DETAIL_TEXTS.inviteParticipants}
           </Button>
