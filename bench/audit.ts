@@ -11,6 +11,7 @@
  * only measure seeding.
  */
 
+import { auditKindOf } from '@research/contracts';
 import { type Measurement, measure } from './lib/load.js';
 import { startBenchEnvironment } from './lib/setup.js';
 
@@ -52,23 +53,38 @@ try {
   );
   // A year of the study's events: a third by participants (joins, codes, wearables), the rest
   // by the team, mostly reads of participant data, some exports, token uses and mail.
+  const actions = [
+    'participant.enrolled',
+    'participant.email_verified',
+    'wearable.connected',
+    'participant.viewed',
+    'participants.listed',
+    'adherence.viewed',
+    'participant.charts_viewed',
+    'export.start',
+    'access_token.used',
+    'email.participant_contact',
+    'study.updated',
+  ];
+  // Each row's kind as the product stores it (recordAudit: auditKindOf).
   await pool.query(
-    `insert into audit_events (actor_id, study_id, action, target_type, target_id, details, ip, created_at)
-     select case when i % 3 = 0 then null else ($3::text[])[1 + i % 3] end, $1,
-            case when i % 3 = 0 then (array['participant.enrolled', 'participant.email_verified', 'wearable.connected'])[1 + i % 9 / 3]
-                 else (array['participant.viewed', 'participants.listed', 'adherence.viewed', 'participant.charts_viewed',
-                             'export.start', 'access_token.used', 'email.participant_contact', 'study.updated'])[1 + i % 8] end,
-            'participant', 'P' || lpad(to_hex(1 + i % $2::int), 16, '0'),
-            jsonb_build_object('shown', i % 50), '198.51.100.' || (i % 250),
-            now() - make_interval(secs => (i::float8 * 365 * 86400 / $4::int))
-       from generate_series(1, $4::int) as i`,
-    [study.id, PARTICIPANTS, team, RECORDS],
+    `insert into audit_events (actor_id, study_id, action, kind, target_type, target_id, details, ip, created_at)
+     select actor_id, $1, action, ($6::text[])[array_position($5::text[], action)], 'participant',
+            target_id, details, ip, created_at
+       from (select case when i % 3 = 0 then null else ($3::text[])[1 + i % 3] end as actor_id,
+                    case when i % 3 = 0 then ($5::text[])[1 + i % 9 / 3]
+                         else ($5::text[])[4 + i % 8] end as action,
+                    'P' || lpad(to_hex(1 + i % $2::int), 16, '0') as target_id,
+                    jsonb_build_object('shown', i % 50) as details, '198.51.100.' || (i % 250) as ip,
+                    now() - make_interval(secs => (i::float8 * 365 * 86400 / $4::int)) as created_at
+               from generate_series(1, $4::int) as i) as seeded`,
+    [study.id, PARTICIPANTS, team, RECORDS, actions, actions.map(auditKindOf)],
   );
   // Platform events: sign-ins of the team (shown in the study's trail) and of 1,000 others.
   await pool.query(
-    `insert into audit_events (actor_id, action, target_type, target_id, ip, created_at)
+    `insert into audit_events (actor_id, action, kind, target_type, target_id, ip, created_at)
      select case when i % 100 = 0 then ($2::text[])[1 + i % 3] else md5(((i % 1000))::text)::uuid::text end,
-            'auth.sign_in', 'user', null, '203.0.113.' || (i % 250),
+            'auth.sign_in', 'sign_in', 'user', null, '203.0.113.' || (i % 250),
             now() - make_interval(secs => (i::float8 * 365 * 86400 / $1::int))
        from generate_series(1, $1::int) as i`,
     [PLATFORM_RECORDS, team],

@@ -42,6 +42,8 @@ export const auditEvents = pgTable(
     /** The study the event belongs to, for the study's trail (no foreign key: the trail outlives a purged study). */
     studyId: uuid('study_id'),
     action: text('action').notNull(),
+    /** The trail's kind of the action (contracts' auditKindOf), kept so a kind filter reads an index. */
+    kind: text('kind').notNull().default('other'),
     targetType: text('target_type'),
     targetId: text('target_id'),
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
@@ -59,6 +61,12 @@ export const auditEvents = pgTable(
       .where(sql`${t.studyId} is null`),
     index('audit_events_actor_idx')
       .on(t.actorId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.studyId} is null`),
+    // A filter by kind or by person reads only its own rows, however rare they are in the trail.
+    index('audit_events_study_kind_idx').on(t.studyId, t.kind, t.createdAt.desc(), t.id.desc()),
+    index('audit_events_study_actor_idx').on(t.studyId, t.actorId, t.createdAt.desc(), t.id.desc()),
+    index('audit_events_platform_kind_idx')
+      .on(t.kind, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.studyId} is null`),
   ],
 );

@@ -1,4 +1,4 @@
-import { AUDIT_SIGN_IN_ACTIONS } from '@research/contracts';
+import { AUDIT_SIGN_IN_ACTIONS, type AuditKind } from '@research/contracts';
 import { type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { auditEvents, studyMembers, users } from '../../db/schema/index.js';
@@ -8,8 +8,7 @@ export type TrailScope = { studyId: string } | { platform: true };
 
 export interface TrailFilter {
   actor?: string | undefined;
-  /** LIKE patterns the action must match one of, and those it must match none of. */
-  actions?: { include: string[]; exclude: string[] } | undefined;
+  kind?: AuditKind | undefined;
   /**
    * Which branches of a study's trail can match: its own events, its members' sign-ins (none
    * under a kind other than sign-ins; no study event is a sign-in). Both when left out.
@@ -26,6 +25,7 @@ export interface TrailRow {
   id: string;
   actor_id: string | null;
   action: string;
+  kind: AuditKind;
   target_type: string | null;
   target_id: string | null;
   details: Record<string, unknown> | string;
@@ -48,11 +48,7 @@ const textArray = (values: readonly string[]) =>
 function conditions(filter: TrailFilter): SQL[] {
   const where: SQL[] = [];
   if (filter.actor) where.push(sql`${e.actorId} = ${filter.actor}`);
-  if (filter.actions) {
-    const { include, exclude } = filter.actions;
-    if (include.length) where.push(sql`${e.action} like any(${textArray(include)})`);
-    if (exclude.length) where.push(sql`not (${e.action} like any(${textArray(exclude)}))`);
-  }
+  if (filter.kind) where.push(sql`${e.kind} = ${filter.kind}`);
   if (filter.from) where.push(sql`${e.createdAt} >= ${filter.from.toISOString()}::timestamptz`);
   if (filter.until) where.push(sql`${e.createdAt} < ${filter.until.toISOString()}::timestamptz`);
   if (filter.after)
@@ -64,7 +60,7 @@ function conditions(filter: TrailFilter): SQL[] {
 
 const and = (parts: SQL[]) => sql.join(parts, sql` and `);
 const branch = (where: SQL[], limit: number) => sql`(select ${e.id}, ${e.actorId}, ${e.action},
-  ${e.targetType}, ${e.targetId}, ${e.details}, ${e.ip}, ${e.createdAt}
+  ${e.kind}, ${e.targetType}, ${e.targetId}, ${e.details}, ${e.ip}, ${e.createdAt}
   from ${e} where ${and(where)}
   order by ${e.createdAt} desc, ${e.id} desc limit ${limit})`;
 
@@ -99,7 +95,7 @@ export async function trailPage(
       : branch([sql`${e.studyId} is null`, ...common], limit);
   const result = await db.execute(sql`
     with page as (${rows})
-    select page.id, page.actor_id, page.action, page.target_type, page.target_id, page.details,
+    select page.id, page.actor_id, page.action, page.kind, page.target_type, page.target_id, page.details,
       page.ip,
       to_char(page.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at,
       u.display_name as actor_name, u.email as actor_email

@@ -1,13 +1,11 @@
 import { Readable } from 'node:stream';
 import {
-  AUDIT_KIND_ACTIONS,
   AUDIT_TEXTS,
   type AuditActor,
   type AuditEvent,
   type AuditKind,
   auditActionLabel,
   auditActorLabel,
-  auditKindOf,
 } from '@research/contracts';
 import type { Db } from '../../db/client.js';
 import { badRequest } from '../../errors.js';
@@ -28,29 +26,12 @@ export interface TrailQuery {
   to?: string | undefined;
 }
 
-/** A kind's patterns as LIKE patterns (`_` and `%` taken literally, `area.*` a prefix). */
-const like = (pattern: string) => {
-  const literal = pattern.replace(/[\\%_]/g, (c) => `\\${c}`);
-  return literal.endsWith('.*') ? `${literal.slice(0, -1)}%` : literal;
-};
-
-/** The actions of a kind: its own patterns, less those an earlier kind claims (see auditKindOf). */
-export function kindPatterns(kind: AuditKind): { include: string[]; exclude: string[] } {
-  const entries = Object.entries(AUDIT_KIND_ACTIONS) as [AuditKind, readonly string[]][];
-  if (kind === 'other') return { include: [], exclude: entries.flatMap(([, p]) => p.map(like)) };
-  const at = entries.findIndex(([k]) => k === kind);
-  return {
-    include: (entries[at]?.[1] ?? []).map(like),
-    exclude: entries.slice(0, at).flatMap(([, p]) => p.map(like)),
-  };
-}
-
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 function filterOf(query: TrailQuery): TrailFilter {
   return {
     actor: query.actor,
-    actions: query.kind ? kindPatterns(query.kind) : undefined,
+    kind: query.kind,
     branches: query.kind
       ? { study: query.kind !== 'sign_in', signIns: query.kind === 'sign_in' }
       : undefined,
@@ -90,7 +71,7 @@ function toEvent(row: TrailRow): AuditEvent {
     at: row.at,
     actor: actorOf(row),
     action: row.action,
-    kind: auditKindOf(row.action),
+    kind: row.kind,
     targetType: row.target_type,
     targetId: row.target_id,
     ip: row.ip,

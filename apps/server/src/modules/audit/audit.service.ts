@@ -1,3 +1,4 @@
+import { auditKindOf } from '@research/contracts';
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { auditEvents } from '../../db/schema/index.js';
@@ -30,6 +31,7 @@ export async function recordAudit(db: Pick<Db, 'insert'>, entry: AuditEntry): Pr
     actorId: entry.actorId,
     studyId,
     action: entry.action,
+    kind: auditKindOf(entry.action),
     targetType: entry.targetType ?? null,
     targetId: entry.targetId ?? null,
     details: entry.details ?? {},
