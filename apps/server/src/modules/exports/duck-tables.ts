@@ -97,10 +97,25 @@ function kindOfType(type: string): ExportKind {
   return 'double';
 }
 
-/** `2026-11-01T01:30:00-05:00` from an instant (ms) and an offset (s), both SQL expressions. */
-function localText(ms: string, off: string): string {
+const suffixOf = (offset: number) => {
+  const abs = Math.abs(offset);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${offset < 0 ? '-' : '+'}${pad(Math.floor(abs / 3600))}:${pad(Math.floor((abs % 3600) / 60))}`;
+};
+
+/**
+ * `2026-11-01T01:30:00-05:00` from an instant (ms) and an offset (s), both SQL expressions. The
+ * offsets known to occur get their `-05:00` as a constant (building it per row is most of the
+ * cost of the text); any other is built.
+ */
+function localText(ms: string, off: string, known: readonly number[] = []): string {
   const abs = `abs(${off})`;
-  return `(strftime(make_timestamp((${ms} + ${off} * 1000) * 1000), '%Y-%m-%dT%H:%M:%S') || CASE WHEN ${off} < 0 THEN '-' ELSE '+' END || lpad(CAST(${abs} // 3600 AS VARCHAR), 2, '0') || ':' || lpad(CAST((${abs} % 3600) // 60 AS VARCHAR), 2, '0'))`;
+  const built = `CASE WHEN ${off} < 0 THEN '-' ELSE '+' END || lpad(CAST(${abs} // 3600 AS VARCHAR), 2, '0') || ':' || lpad(CAST((${abs} % 3600) // 60 AS VARCHAR), 2, '0')`;
+  const suffix =
+    known.length > 0
+      ? `CASE ${off} ${known.map((o) => `WHEN ${o} THEN '${suffixOf(o)}'`).join(' ')} ELSE ${built} END`
+      : built;
+  return `(strftime(make_timestamp((${ms} + ${off} * 1000) * 1000), '%Y-%m-%dT%H:%M:%S') || ${suffix})`;
 }
 const localDate = (ms: string, off: string) =>
   `CAST(make_timestamp((${ms} + ${off} * 1000) * 1000) AS DATE)`;
@@ -210,85 +225,94 @@ async function build(db: DuckDBConnection, input: TablesInput): Promise<WrittenT
   }
   for (const part of input.parts)
     if (part.timeZone) timelines.get(part.participantId)?.zoneOfDay(part.date, part.timeZone);
-  const recorded: string[] = [];
-  for (const { view, columns } of sources.values()) {
-    if (!view) continue;
-    for (const [at, off] of [
-      ['timestamp_utc', 'utc_offset_seconds'],
-      ['start_time_utc', 'start_utc_offset_seconds'],
-      ['end_time_utc', 'end_utc_offset_seconds'],
-    ]) {
-      if (columns.has(at as string) && columns.has(off as string))
-        recorded.push(
-          `SELECT _pid AS pid, epoch_ms(${at}) AS ms, CAST(${off} AS INTEGER) AS off FROM ${view} WHERE ${at} IS NOT NULL AND ${off} IS NOT NULL`,
-        );
-    }
-  }
-  if (recorded.length > 0) {
-    // Each offset's first and last instant per participant: where these spans do not overlap,
-    // they are the runs. Only a participant whose offsets interleave (back and forth) needs
-    // every point in order.
-    const points = `(${recorded.join(' UNION ALL ')})`;
-    const spans = await db.runAndReadAll(
-      `SELECT pid, off, min(ms) AS first, max(ms) AS last FROM ${points} GROUP BY pid, off ORDER BY pid, first, off`,
-    );
-    const byPid = new Map<string, { off: number; first: number; last: number }[]>();
-    for (const row of spans.getRowObjectsJS()) {
-      const list = byPid.get(String(row.pid)) ?? [];
-      list.push({ off: Number(row.off), first: Number(row.first), last: Number(row.last) });
-      byPid.set(String(row.pid), list);
-    }
-    const interleaved: string[] = [];
-    for (const [pid, list] of byPid) {
-      if (list.some((span, i) => i > 0 && span.first <= (list[i - 1]?.last as number)))
-        interleaved.push(pid);
-      else
-        for (const span of list) {
-          timelines.get(pid)?.record(span.first, span.off);
-          timelines.get(pid)?.record(span.last, span.off);
-        }
-    }
-    if (interleaved.length > 0) {
-      const ends = await db.runAndReadAll(
-        `SELECT pid, ms, off FROM (SELECT pid, ms, off, lag(off) OVER w AS before, lead(off) OVER w AS after FROM ${points} WHERE pid IN (${interleaved.map(text).join(', ')}) WINDOW w AS (PARTITION BY pid ORDER BY ms, off)) WHERE before IS DISTINCT FROM off OR after IS DISTINCT FROM off ORDER BY pid, ms, off`,
-      );
-      for (const row of ends.getRowObjectsJS())
-        timelines.get(String(row.pid))?.record(Number(row.ms), Number(row.off));
-    }
-  }
-
-  // Per participant-day: local midnights and whether heart rate is held; the offsets as steps.
+  // The offsets in force and the local midnights, worked out once and only when a table needs
+  // them (a row without a recorded offset, the minute grid): reading every point costs a pass.
   await db.run(
     'CREATE TEMP TABLE days (pid VARCHAR, date DATE, start_ms BIGINT, end_ms BIGINT, hr_held BOOLEAN)',
   );
   await db.run('CREATE TEMP TABLE segs (pid VARCHAR, from_ms BIGINT, off INTEGER)');
-  {
-    const days = await db.createAppender('days');
-    const segs = await db.createAppender('segs');
-    for (const pid of participants) {
-      const timeline = timelines.get(pid) as OffsetTimeline;
-      const midnights = [...dates, addDays(last, 1)].map((d) => timeline.midnight(d));
-      dates.forEach((date, i) => {
-        days.appendVarchar(pid);
-        days.appendVarchar(date);
-        days.appendBigInt(BigInt(midnights[i] as number));
-        days.appendBigInt(BigInt(midnights[i + 1] as number));
-        days.appendBoolean(
-          HEART.some((t) => HELD.includes(stateOf.get(`${pid}\0${t}\0${date}`) ?? '')),
-        );
-        days.endRow();
-      });
-      const from = (midnights[0] as number) - 2 * DAY_MS;
-      const to = (midnights.at(-1) as number) + 2 * DAY_MS;
-      for (const seg of timeline.segments(from, to)) {
-        segs.appendVarchar(pid);
-        segs.appendBigInt(BigInt(seg.from));
-        segs.appendInteger(seg.offset);
-        segs.endRow();
+  let worked: Promise<void> | undefined;
+  const workedOut = () => {
+    worked ??= workOutOffsets();
+    return worked;
+  };
+  async function workOutOffsets() {
+    const recorded: string[] = [];
+    for (const { view, columns } of sources.values()) {
+      if (!view) continue;
+      for (const [at, off] of [
+        ['timestamp_utc', 'utc_offset_seconds'],
+        ['start_time_utc', 'start_utc_offset_seconds'],
+        ['end_time_utc', 'end_utc_offset_seconds'],
+      ]) {
+        if (columns.has(at as string) && columns.has(off as string))
+          recorded.push(
+            `SELECT _pid AS pid, epoch_ms(${at}) AS ms, CAST(${off} AS INTEGER) AS off FROM ${view} WHERE ${at} IS NOT NULL AND ${off} IS NOT NULL`,
+          );
       }
     }
-    days.closeSync();
-    segs.closeSync();
+    if (recorded.length > 0) {
+      // Each offset's first and last instant per participant: where these spans do not overlap,
+      // they are the runs. Only a participant whose offsets interleave (back and forth) needs
+      // every point in order.
+      const points = `(${recorded.join(' UNION ALL ')})`;
+      const spans = await db.runAndReadAll(
+        `SELECT pid, off, min(ms) AS first, max(ms) AS last FROM ${points} GROUP BY pid, off ORDER BY pid, first, off`,
+      );
+      const byPid = new Map<string, { off: number; first: number; last: number }[]>();
+      for (const row of spans.getRowObjectsJS()) {
+        const list = byPid.get(String(row.pid)) ?? [];
+        list.push({ off: Number(row.off), first: Number(row.first), last: Number(row.last) });
+        byPid.set(String(row.pid), list);
+      }
+      const interleaved: string[] = [];
+      for (const [pid, list] of byPid) {
+        if (list.some((span, i) => i > 0 && span.first <= (list[i - 1]?.last as number)))
+          interleaved.push(pid);
+        else
+          for (const span of list) {
+            timelines.get(pid)?.record(span.first, span.off);
+            timelines.get(pid)?.record(span.last, span.off);
+          }
+      }
+      if (interleaved.length > 0) {
+        const ends = await db.runAndReadAll(
+          `SELECT pid, ms, off FROM (SELECT pid, ms, off, lag(off) OVER w AS before, lead(off) OVER w AS after FROM ${points} WHERE pid IN (${interleaved.map(text).join(', ')}) WINDOW w AS (PARTITION BY pid ORDER BY ms, off)) WHERE before IS DISTINCT FROM off OR after IS DISTINCT FROM off ORDER BY pid, ms, off`,
+        );
+        for (const row of ends.getRowObjectsJS())
+          timelines.get(String(row.pid))?.record(Number(row.ms), Number(row.off));
+      }
+    }
+
+    // Per participant-day: local midnights and whether heart rate is held; the offsets as steps.
+    {
+      const days = await db.createAppender('days');
+      const segs = await db.createAppender('segs');
+      for (const pid of participants) {
+        const timeline = timelines.get(pid) as OffsetTimeline;
+        const midnights = [...dates, addDays(last, 1)].map((d) => timeline.midnight(d));
+        dates.forEach((date, i) => {
+          days.appendVarchar(pid);
+          days.appendVarchar(date);
+          days.appendBigInt(BigInt(midnights[i] as number));
+          days.appendBigInt(BigInt(midnights[i + 1] as number));
+          days.appendBoolean(
+            HEART.some((t) => HELD.includes(stateOf.get(`${pid}\0${t}\0${date}`) ?? '')),
+          );
+          days.endRow();
+        });
+        const from = (midnights[0] as number) - 2 * DAY_MS;
+        const to = (midnights.at(-1) as number) + 2 * DAY_MS;
+        for (const seg of timeline.segments(from, to)) {
+          segs.appendVarchar(pid);
+          segs.appendBigInt(BigInt(seg.from));
+          segs.appendInteger(seg.offset);
+          segs.endRow();
+        }
+      }
+      days.closeSync();
+      segs.closeSync();
+    }
   }
 
   const out: WrittenTable[] = [];
@@ -338,6 +362,14 @@ async function build(db: DuckDBConnection, input: TablesInput): Promise<WrittenT
         query = `SELECT ${select(cells)} FROM states g WHERE ${stateIs('g')} ${shape === 'profile' ? 'AND false ' : ''}ORDER BY g.pid, g.date`;
       }
     } else if (shape === 'sleep') {
+      if (source.view) {
+        const unset = (at: string, off: string) =>
+          has(at) ? `(${at} IS NOT NULL AND ${has(off) ? `${off} IS NULL` : 'true'})` : 'false';
+        const counted = await db.runAndReadAll(
+          `SELECT count(*) FILTER (${unset('start_time_utc', 'start_utc_offset_seconds')} OR ${unset('end_time_utc', 'end_utc_offset_seconds')}) AS n FROM ${source.view}`,
+        );
+        if (Number(counted.getRowObjectsJS()[0]?.n ?? 0) > 0) await workedOut();
+      }
       const cells = new Map([
         ['participant_id', 'r._pid'],
         [
@@ -354,7 +386,7 @@ async function build(db: DuckDBConnection, input: TablesInput): Promise<WrittenT
         ? `WITH r AS (SELECT *, ${ms('start_time_utc')} AS _s, ${ms('end_time_utc')} AS _e FROM ${source.view} QUALIFY row_number() OVER (PARTITION BY _pid, coalesce(CAST(${has('sleep_id') ? 'sleep_id' : 'NULL'} AS VARCHAR), '') ORDER BY _part_date, _rn) = 1) SELECT ${select(cells)} FROM r ASOF LEFT JOIN segs s1 ON s1.pid = r._pid AND r._s >= s1.from_ms ASOF LEFT JOIN segs s2 ON s2.pid = r._pid AND r._e >= s2.from_ms ORDER BY r._pid, coalesce(r._s, 0), r._part_date, r._rn`
         : `SELECT ${select(cells)} FROM (SELECT 1) WHERE false`;
     } else if (shape === 'stages') {
-      await stagesTable(db, input, timelines, source);
+      await stagesTable(db, input, timelines, source, workedOut);
       const cells = new Map([
         ['participant_id', 'r.pid'],
         ['sleep_id', 'r.sleep_id'],
@@ -371,14 +403,19 @@ async function build(db: DuckDBConnection, input: TablesInput): Promise<WrittenT
     } else {
       // Points and minutes: every row of the partitions read, once per instant.
       let points = 'SELECT NULL::VARCHAR AS _pid, NULL::BIGINT AS _ms WHERE false';
+      const known: number[] = [];
       if (source.view) {
         points = `SELECT *, epoch_ms(timestamp_utc) AS _ms FROM ${source.view} WHERE timestamp_utc IS NOT NULL`;
         // The first row of an instant only: the sort that finds them is paid only when the
         // partitions hold an instant twice (a hash collision only costs that sort).
         const counted = await db.runAndReadAll(
-          `SELECT count(*) = count(DISTINCT hash(_pid, _ms)) AS once FROM (${points})`,
+          `SELECT count(*) = count(DISTINCT hash(_pid, _ms)) AS once, ${has('utc_offset_seconds') ? 'count(*) FILTER (utc_offset_seconds IS NULL)' : 'count(*)'} AS unset, ${has('utc_offset_seconds') ? 'list(DISTINCT CAST(utc_offset_seconds AS INTEGER)) FILTER (utc_offset_seconds IS NOT NULL)' : '[]'} AS offsets FROM (${points})`,
         );
-        if (counted.getRowObjectsJS()[0]?.once !== true)
+        const found = counted.getRowObjectsJS()[0];
+        const offsets = (found?.offsets ?? []) as unknown[];
+        if (offsets.length <= 8) for (const o of offsets) known.push(Number(o));
+        if (Number(found?.unset ?? 0) > 0) await workedOut();
+        if (found?.once !== true)
           points +=
             ' QUALIFY row_number() OVER (PARTITION BY _pid, _ms ORDER BY _part_date, _rn) = 1';
       }
@@ -386,6 +423,7 @@ async function build(db: DuckDBConnection, input: TablesInput): Promise<WrittenT
         ? 'CAST(r.utc_offset_seconds AS INTEGER)'
         : 'NULL';
       if (shape === 'minutes' && input.minuteGrid) {
+        await workedOut();
         const worn = wornMinutes(sources);
         const gridOff = `coalesce(${recordedOff}, s.off)`;
         const cells = new Map([
@@ -412,7 +450,7 @@ async function build(db: DuckDBConnection, input: TablesInput): Promise<WrittenT
         const cells = new Map([
           ['participant_id', 'r._pid'],
           ['date', 'r._date'],
-          ['time_local', localText('r._ms', 'r._off')],
+          ['time_local', localText('r._ms', 'r._off', known)],
           ['time_utc', 'r._ms'],
           ['utc_offset_seconds', 'r._off'],
         ]);
@@ -472,6 +510,7 @@ async function stagesTable(
   input: TablesInput,
   timelines: Map<string, OffsetTimeline>,
   source: Source,
+  workedOut: () => Promise<void>,
 ) {
   await db.run(
     'CREATE TEMP TABLE stages (seq INTEGER, pid VARCHAR, sleep_id VARCHAR, stage VARCHAR, start_ms BIGINT, start_off INTEGER, end_ms BIGINT, end_off INTEGER)',
@@ -507,6 +546,7 @@ async function stagesTable(
       }
     }
     segments.sort((a, b) => a.startMs - b.startMs || a.sleepId.localeCompare(b.sleepId));
+    if (segments.some((s) => s.startOffset === null || s.endOffset === null)) await workedOut();
     for (const s of segments) {
       appender.appendInteger(seq++);
       appender.appendVarchar(pid);
