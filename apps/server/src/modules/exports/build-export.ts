@@ -1,21 +1,18 @@
 import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import type { DatasetTrigger, DataType } from '@research/contracts';
-import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import type { Db } from '../../db/client.js';
+import type { FsObjectStore } from '../../platform/object-store/fs-store.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
 import type { CollectDaysInput, CollectResult } from '../collection/index.js';
 import { currentFormat, type Dataset, type LedgerRow, rawPagesOf } from '../dataset/index.js';
-import type { ExportColumn, ExportKind, ExportTable } from './export-columns.js';
+import { type PartFile, type StageSegment, writeTables } from './duck-tables.js';
+import type { ExportColumn, ExportTable } from './export-columns.js';
 import { exportsRepository } from './exports.repository.js';
 import { readmeText } from './readme.js';
-import {
-  buildTables,
-  type ReadPartition,
-  type StageSegment,
-  type TidyRow,
-  type Value,
-} from './tables.js';
-import { dictionaryCsv, toCsv, toParquet } from './writers.js';
+import { dictionaryCsv } from './writers.js';
 
 /**
  * One export built: the days not held yet fetched first (collection, within the quota), the
@@ -57,31 +54,6 @@ function daysOf(start: string, end: string): string[] {
   const out: string[] = [];
   for (let d = start; d <= end; d = addDays(d, 1)) out.push(d);
   return out;
-}
-
-function kindOfElement(element: {
-  type?: string;
-  logical_type?: { type: string };
-  converted_type?: string;
-}): ExportKind {
-  const logical = element.logical_type?.type;
-  if (logical === 'STRING' || element.converted_type === 'UTF8') return 'string';
-  if (logical === 'DATE') return 'date';
-  if (logical === 'TIMESTAMP') return 'instant';
-  if (element.type === 'INT32') return 'int32';
-  if (element.type === 'BOOLEAN') return 'boolean';
-  if (element.type === 'BYTE_ARRAY') return 'string';
-  return 'double';
-}
-
-/** A tidy value read from Parquet as the builder takes it: times as ms, days as text. */
-function plain(value: unknown): Value {
-  if (value === null || value === undefined) return null;
-  if (value instanceof Date) return value.getTime();
-  if (typeof value === 'bigint') return Number(value);
-  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')
-    return value;
-  return String(value);
 }
 
 const seconds = (text: unknown): number | null => {
@@ -200,7 +172,7 @@ export async function buildExport(deps: BuildDeps, exportId: string): Promise<vo
         readTypes.add('heartrate_intraday_1sec');
       }
     }
-    const partitions: ReadPartition[] = [];
+    const read: LedgerRow[] = [];
     const used: LedgerRow[] = [];
     const missing: {
       participantId: string;
@@ -239,8 +211,7 @@ export async function buildExport(deps: BuildDeps, exportId: string): Promise<vo
             }
           }
           if (!row) continue;
-          const part = await readPartition(deps, row);
-          partitions.push(part);
+          read.push(row);
           if (HELD.has(row.state)) used.push(row);
           if (exp.includeRaw && asked && HELD.has(row.state)) {
             for (const [n, page] of rawPagesOf(row).entries()) {
@@ -259,35 +230,49 @@ export async function buildExport(deps: BuildDeps, exportId: string): Promise<vo
     }
     await repo.update(exportId, { progressDone: done });
 
-    // 3. Tables, files, dictionary, manifest, README.
+    // 3. Tables (DuckDB, from the partitions' files), dictionary, manifest, README.
     const tableNames: ExportTable[] = [...types];
     if (types.includes('sleep_log')) tableNames.push('sleep_stages');
-    const tables = buildTables({
-      participantIds: participants,
-      tables: tableNames.sort(),
-      dates,
-      minuteGrid: exp.minuteGrid,
-      partitions,
-      zones: await deps.dataset.latestTimeZones(exp.studyId, participants),
-    });
     const files: FileOut[] = [];
-    const put = async (path: string, bytes: Buffer, rows: number | null, contentType: string) => {
-      const key = `${prefix}${path}`;
+    const put = async (file: string, bytes: Buffer, rows: number | null, contentType: string) => {
+      const key = `${prefix}${file}`;
       await deps.objectStore.putObject(bucket, key, bytes, { contentType });
-      files.push({ path, key, bytes: bytes.length, sha256: sha256(bytes), rows });
+      files.push({ path: file, key, bytes: bytes.length, sha256: sha256(bytes), rows });
     };
     const dictionary: { file: string; columns: ExportColumn[] }[] = [];
-    for (const table of tables) {
-      if (exp.formats.includes('parquet')) {
-        const path = `parquet/${table.name}.parquet`;
-        await put(path, toParquet(table), table.rows.length, 'application/vnd.apache.parquet');
-        dictionary.push({ file: path, columns: table.columns });
+    const tmp = await mkdtemp(path.join(os.tmpdir(), 'wrp-export-'));
+    let tables: Awaited<ReturnType<typeof writeTables>>;
+    try {
+      const source = await localFiles(deps, bucket, read, path.join(tmp, 'in'));
+      tables = await writeTables({
+        participantIds: participants,
+        tables: tableNames.sort(),
+        dates,
+        minuteGrid: exp.minuteGrid,
+        formats: exp.formats,
+        parts: source.parts,
+        zones: await deps.dataset.latestTimeZones(exp.studyId, participants),
+        stagesOf: async (part, sessions) => {
+          const row = source.rowOf.get(part);
+          if (!row) return [];
+          const pages = await Promise.all(
+            rawPagesOf(row).map((page) => deps.dataset.readRawPage(row.studyId, page)),
+          );
+          return stagesOf(pages, sessions);
+        },
+        dir: tmp,
+      });
+      for (const table of tables) {
+        for (const { format, file } of table.files) {
+          const out = `${format}/${table.name}.${format}`;
+          const type =
+            format === 'parquet' ? 'application/vnd.apache.parquet' : 'text/csv; charset=utf-8';
+          await put(out, await readFile(file), table.rows, type);
+          dictionary.push({ file: out, columns: table.columns });
+        }
       }
-      if (exp.formats.includes('csv')) {
-        const path = `csv/${table.name}.csv`;
-        await put(path, toCsv(table), table.rows.length, 'text/csv; charset=utf-8');
-        dictionary.push({ file: path, columns: table.columns });
-      }
+    } finally {
+      await rm(tmp, { recursive: true, force: true });
     }
     for (const copy of rawCopies) {
       await put(
@@ -368,62 +353,58 @@ export async function buildExport(deps: BuildDeps, exportId: string): Promise<vo
   }
 }
 
-/** A partition's tidy rows from its Parquet file (and, for sleep, its stages from the raw pages). */
-async function readPartition(deps: BuildDeps, first: LedgerRow): Promise<ReadPartition> {
-  let row = first;
-  for (let attempt = 0; ; attempt++) {
-    const base: ReadPartition = {
-      participantId: row.participantId,
-      type: row.dataType,
-      date: row.date,
-      timeZone: row.timeZone,
-      state: row.state,
-      rows: null,
-      kinds: new Map(),
-    };
-    if (!HELD.has(row.state) || !row.rowsFile) return base;
-    try {
-      const bytes = await deps.dataset.readRawPage(row.studyId, row.rowsFile);
-      const file = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length);
-      const metadata = parquetMetadata(file as ArrayBuffer);
-      for (const element of metadata.schema.slice(1)) {
-        base.kinds.set(element.name, kindOfElement(element as never));
-      }
-      const objects = (await parquetReadObjects({ file: file as ArrayBuffer })) as Record<
-        string,
-        unknown
-      >[];
-      base.rows = objects.map((object) => {
-        const out: TidyRow = {};
-        for (const [name, value] of Object.entries(object)) {
-          const v = plain(value);
-          // Days as text (yyyy-mm-dd), like the builder's own.
-          out[name] =
-            base.kinds.get(name) === 'date' && typeof v === 'number'
-              ? new Date(v).toISOString().slice(0, 10)
-              : v;
+/**
+ * Every partition read as DuckDB reads it: its rows.parquet on local disk (the file store's own
+ * file, else a copy in `dir`). One replaced while the export runs (its files gone) is read again
+ * from the ledger.
+ */
+async function localFiles(deps: BuildDeps, bucket: string, rows: LedgerRow[], dir: string) {
+  const store = deps.objectStore as Partial<FsObjectStore>;
+  const onDisk = store.driver === 'fs' && typeof store.localPath === 'function';
+  const parts: PartFile[] = [];
+  const rowOf = new Map<PartFile, LedgerRow>();
+  for (const [n, first] of rows.entries()) {
+    let row: LedgerRow | undefined = first;
+    let file: string | null = null;
+    for (let attempt = 0; row && HELD.has(row.state) && row.rowsFile; attempt++) {
+      try {
+        if (onDisk) {
+          file = (store.localPath as FsObjectStore['localPath'])(bucket, row.rowsFile.key);
+          await stat(file);
+        } else {
+          // Under the same participant=/date= folders as in the bucket (DuckDB reads them).
+          const folder = path.join(
+            dir,
+            String(n),
+            `participant=${first.participantId}`,
+            `date=${first.date}`,
+          );
+          await mkdir(folder, { recursive: true });
+          file = path.join(folder, 'rows.parquet');
+          await writeFile(file, await deps.dataset.readRawPage(row.studyId, row.rowsFile));
         }
-        return out;
-      });
-      if (row.dataType === 'sleep_log') {
-        const sessions = new Set(base.rows.map((r) => String(r.sleep_id ?? '')));
-        const pages = await Promise.all(
-          rawPagesOf(row).map((page) => deps.dataset.readRawPage(row.studyId, page)),
-        );
-        base.stages = stagesOf(pages, sessions);
+        break;
+      } catch (error) {
+        file = null;
+        if (attempt >= 2) throw error;
+        [row] = await deps.dataset.readLedger({
+          studyId: first.studyId,
+          participantId: first.participantId,
+          types: [first.dataType],
+          dates: [first.date],
+        });
       }
-      return base;
-    } catch (error) {
-      // Replaced while read (its files gone): read the row again.
-      if (attempt >= 2) throw error;
-      const [again] = await deps.dataset.readLedger({
-        studyId: row.studyId,
-        participantId: row.participantId,
-        types: [row.dataType],
-        dates: [row.date],
-      });
-      if (!again) return { ...base, state: 'missing' };
-      row = again;
     }
+    const part: PartFile = {
+      participantId: first.participantId,
+      type: first.dataType,
+      date: first.date,
+      timeZone: row?.timeZone ?? first.timeZone,
+      state: row?.state ?? 'missing',
+      file,
+    };
+    parts.push(part);
+    if (row) rowOf.set(part, row);
   }
+  return { parts, rowOf };
 }

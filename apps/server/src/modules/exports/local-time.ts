@@ -122,12 +122,60 @@ export class OffsetTimeline {
     return ms;
   }
 
-  /** Every minute of the local day `date`: instants from its midnight to the next day's. */
-  minutesOf(date: string, nextDate: string): number[] {
-    const from = this.midnight(date);
-    const to = this.midnight(nextDate);
-    const out: number[] = [];
-    for (let ms = from; ms < to; ms += MINUTE_MS) out.push(ms);
+  /**
+   * `offsetAt` over [from, to) as steps: each segment's offset holds from its start to the next
+   * segment's. offsetAt changes only where a run starts or ends, a day from a run, at UTC
+   * midnights (the ledger's zone of the day) and where a zone's offset changes; it is evaluated
+   * there, so the steps are exact.
+   */
+  segments(from: number, to: number): { from: number; offset: number }[] {
+    const at = new Set<number>([from]);
+    const add = (ms: number) => {
+      if (ms > from && ms < to) at.add(ms);
+    };
+    for (const run of this.runsOf()) {
+      add(run.from);
+      add(run.to + 1);
+      add(run.from - DAY_MS);
+      add(run.to + DAY_MS + 1);
+    }
+    for (let day = Math.ceil(from / DAY_MS) * DAY_MS; day < to; day += DAY_MS) add(day);
+    for (const zone of new Set([this.fallbackZone, ...this.zones.values()])) {
+      for (const ms of zoneChanges(zone, from, to)) add(ms);
+    }
+    const out: { from: number; offset: number }[] = [];
+    for (const ms of [...at].sort((a, b) => a - b)) {
+      const offset = this.offsetAt(ms);
+      if (out.at(-1)?.offset !== offset) out.push({ from: ms, offset });
+    }
     return out;
   }
+}
+
+const STEP_MS = 6 * 3_600_000;
+
+/** The instants in [from, to) where the zone's offset changes (zones change at whole minutes). */
+function zoneChanges(zone: string, from: number, to: number): number[] {
+  const out: number[] = [];
+  if (zone === 'UTC') return out;
+  let ms = Math.floor(from / MINUTE_MS) * MINUTE_MS;
+  let offset = zoneOffsetSeconds(zone, ms);
+  while (ms < to) {
+    const next = ms + STEP_MS;
+    const nextOffset = zoneOffsetSeconds(zone, next);
+    if (nextOffset !== offset) {
+      // The first minute with the new offset.
+      let lo = ms;
+      let hi = next;
+      while (hi - lo > MINUTE_MS) {
+        const mid = lo + Math.floor((hi - lo) / 2 / MINUTE_MS) * MINUTE_MS;
+        if (zoneOffsetSeconds(zone, mid) === offset) lo = mid;
+        else hi = mid;
+      }
+      out.push(hi);
+    }
+    ms = next;
+    offset = nextOffset;
+  }
+  return out;
 }

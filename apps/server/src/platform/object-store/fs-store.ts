@@ -52,6 +52,8 @@ export interface SignedDownload {
 
 export interface FsObjectStore extends ObjectStore {
   readonly driver: 'fs';
+  /** Where the object's bytes lie on disk (for readers that open files, e.g. DuckDB). */
+  localPath(bucket: string, key: string): string;
   /** True when the signature matches and the link has not expired. */
   verifySignature(download: SignedDownload, now?: Date): boolean;
 }
@@ -186,6 +188,8 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
 
   return {
     driver: 'fs',
+
+    localPath: dataPath,
 
     async ensureBucket(bucket) {
       await mkdir(bucketDir(bucket), { recursive: true, mode: PRIVATE_DIR_MODE });
