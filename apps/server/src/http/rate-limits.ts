@@ -45,6 +45,8 @@ export const RATE_LIMITS = {
   // Creating and revoking personal access tokens (calls made with a token have their own
   // per-token budget, ACCESS_TOKEN_RATE_LIMIT)
   accessTokens: perMinute(30),
+  // The owner's consent form and a withdrawal recorded by a researcher
+  consentWrite: perMinute(30),
   // Public participant calls (enrolment, codes, wearable step, study-code check)
   participantAddress: perMinute(PARTICIPANT_ADDRESS_PER_MINUTE),
 } as const;

@@ -3,6 +3,7 @@ import * as accessTokens from './access-tokens/index.js';
 import * as adherence from './adherence/index.js';
 import * as applications from './applications/index.js';
 import * as auth from './auth/index.js';
+import * as consent from './consent/index.js';
 import * as email from './email/index.js';
 import * as exportsModule from './exports/index.js';
 import * as extraction from './extraction/index.js';
@@ -35,4 +36,5 @@ export const MODULE_ROUTES: readonly { name: string; routes: FastifyPluginAsync 
   { name: 'health-notifications', routes: healthNotifications.routes },
   { name: 'reminders', routes: reminders.routes },
   { name: 'access-tokens', routes: accessTokens.routes },
+  { name: 'consent', routes: consent.routes },
 ];

@@ -4,6 +4,7 @@ export * as accessTokensApi from './access-tokens.js';
 export * as adherenceApi from './adherence.js';
 export * as applicationsApi from './applications.js';
 export * as authApi from './auth.js';
+export * as consentApi from './consent.js';
 export * as emailApi from './email.js';
 export * as enrolmentApi from './enrolment.js';
 export * from './error-codes.js';

@@ -2,6 +2,7 @@ import * as accessTokens from './access-tokens.js';
 import * as adherence from './adherence.js';
 import * as applications from './applications.js';
 import * as auth from './auth.js';
+import * as consent from './consent.js';
 import * as email from './email.js';
 import * as enrolment from './enrolment.js';
 import * as exports from './exports.js';
@@ -52,6 +53,7 @@ export const ALL_OPERATIONS: readonly OperationDefinition[] = all(
   adherence,
   exports,
   accessTokens,
+  consent,
 );
 
 /** The exported name of an operation (its OpenAPI operationId); undefined if not registered. */

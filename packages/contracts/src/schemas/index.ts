@@ -3,6 +3,7 @@ export * from './adherence.js';
 export * from './applications.js';
 export * from './auth.js';
 export * from './common.js';
+export * from './consent.js';
 export * from './dataset.js';
 export * from './enrolment.js';
 export * from './errors.js';

@@ -11,6 +11,7 @@ export * from './admin.js';
 export * from './applications.js';
 export * from './auth.js';
 export * from './collection.js';
+export * from './consent.js';
 export * from './device-sync.js';
 export * from './exports.js';
 export * from './extraction.js';
