@@ -95,6 +95,7 @@ export const CONSENT_TAB_TEXTS = {
   downloadRecord: 'PDF',
   heldBackTitle: 'Held back',
   sha256: 'SHA-256',
+  failed: 'The consent form could not be saved. Please try again.',
 } as const;
 
 /** Labels of a participant's consent state on participant rows and the Adherence tab. */
@@ -103,6 +104,16 @@ export const CONSENT_STATE_LABELS = {
   withdrawn: 'Withdrawn',
   pendingHelp: 'No data is collected until the participant signs the consent form in force.',
   withdrawnHelp: 'The participant withdrew: nothing more is collected.',
+  /** The Adherence tab's note: whose data is held back, by name of state. */
+  heldBackNote: (pending: readonly string[], withdrawn: readonly string[]) =>
+    [
+      pending.length > 0
+        ? `Consent pending (data held back until they sign): ${pending.join(', ')}.`
+        : '',
+      withdrawn.length > 0 ? `Withdrawn (nothing more collected): ${withdrawn.join(', ')}.` : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
 } as const;
 
 /** The participant's consent step and the withdrawal. */
