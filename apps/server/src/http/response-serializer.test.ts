@@ -37,7 +37,7 @@ const study = {
     riskNoSyncDays: 2,
     reminderNoSyncDays: null,
     consentRequired: true,
-    withdrawalData: 'keep',
+    withdrawalData: 'keep' as const,
   },
   // Columns a careless handler might pass along:
   passwordEncrypted: 'v1:secret',

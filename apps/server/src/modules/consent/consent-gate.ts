@@ -63,3 +63,20 @@ export async function heldBackOfStudy(
   }
   return held;
 }
+
+/** Which of the study's participants are held back (reminders and other mail leave them alone). */
+export async function heldBackAmong(
+  db: DbOrTx,
+  studyId: string,
+  participantIds: readonly string[],
+): Promise<Set<string>> {
+  if (participantIds.length === 0) return new Set();
+  const study = await findLiveStudy(db, studyId);
+  const held = await heldBackOfStudy(
+    db,
+    studyId,
+    participantIds,
+    study?.settings.consentRequired === true,
+  );
+  return new Set(held.map((h) => h.participantId));
+}

@@ -10,4 +10,5 @@ export {
   consentHoldOf,
   consentHoldReason,
   type GateSubject,
+  heldBackAmong,
 } from './consent-gate.js';
