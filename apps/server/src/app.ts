@@ -196,7 +196,11 @@ function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
       objectStore,
       messaging,
     },
-    { onWearableConnected: async (participantId) => collection?.connected(participantId) },
+    {
+      onWearableConnected: async (participantId) => collection?.connected(participantId),
+      removeCollectedData: (studyId, participantId) =>
+        dataset.removeParticipant(studyId, participantId),
+    },
   );
   app.decorate('services', services);
   // The dataset's bucket is the study's, named by the engine (called only once both exist).

@@ -6,6 +6,7 @@ import {
   createGoogleSignIn,
   createMasterService,
 } from './modules/auth/index.js';
+import { createConsentService } from './modules/consent/index.js';
 import { latestCollectedDays } from './modules/dataset/index.js';
 import { createEmailService } from './modules/email/index.js';
 import {
@@ -31,6 +32,8 @@ export type ServiceDeps = Omit<Platform, 'jobs' | 'mailer'>;
 export interface ServiceHooks {
   /** A wearable connection became active (continuous collection queues its backfill). */
   onWearableConnected?: (participantId: string) => Promise<unknown>;
+  /** A withdrawal in a study that deletes the data: the participant's dataset partitions go. */
+  removeCollectedData?: (studyId: string, participantId: string) => Promise<number>;
 }
 
 export function createServices(platform: ServiceDeps, hooks: ServiceHooks = {}) {
@@ -69,6 +72,18 @@ export function createServices(platform: ServiceDeps, hooks: ServiceHooks = {}) 
     }),
     email: createEmailService({ db, config, messaging, studies }),
     accessTokens: createAccessTokensService({ db }),
+    consent: createConsentService({
+      db,
+      config,
+      objectStore,
+      messaging,
+      bucketOf: studies.bucketOf,
+      linkKey: subkey(platform.keyRing, 'consent-copy-links'),
+      revokeWearable: (participantId, actorId) =>
+        wearables.revokeIfConnected(participantId, actorId),
+      removeCollectedData: async (studyId, participantId) =>
+        hooks.removeCollectedData ? hooks.removeCollectedData(studyId, participantId) : 0,
+    }),
     wearables,
     verification,
     // The digest and reminder jobs: a failed run is tried again a few times, then waits a day.

@@ -123,7 +123,11 @@ test.describe
       // Reminders after two days without a sync (off unless the owner says).
       const { study } = await apiJson<{ study: { id: string; studyCode: string } }>(
         '/api/auth/create-study',
-        { method: 'POST', token, body: { name: STUDY, settings: { reminderNoSyncDays: 2 } } },
+        {
+          method: 'POST',
+          token,
+          body: { name: STUDY, settings: { reminderNoSyncDays: 2, consentRequired: false } },
+        },
       );
       studyId = study.id;
       for (const [key, person] of [

@@ -47,7 +47,11 @@ test.describe
       await approveApplication(masterEmail, masterPassword, applicant.applicationId);
       const { study } = await apiJson<{ study: { id: string; studyCode: string } }>(
         '/api/auth/create-study',
-        { method: 'POST', token, body: { name: 'Daily Rhythms' } },
+        {
+          method: 'POST',
+          token,
+          body: { name: 'Daily Rhythms', settings: { consentRequired: false } },
+        },
       );
       studyId = study.id;
       const id = addParticipant(study.studyCode, {

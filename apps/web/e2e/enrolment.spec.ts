@@ -109,6 +109,8 @@ test.describe
           body: {
             name: STUDY_NAME,
             description: 'How night shifts change sleep and resting heart rate.',
+            // Consent off: consent.spec.ts covers the consent step.
+            settings: { consentRequired: false },
           },
         },
       );

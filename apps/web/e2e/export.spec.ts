@@ -253,7 +253,11 @@ test.describe
       await approveApplication(masterEmail, masterPassword, applicationId);
       const { study } = await apiJson<{ study: { id: string; studyCode: string } }>(
         '/api/auth/create-study',
-        { method: 'POST', token, body: { name: 'Sleep and Heart Week' } },
+        {
+          method: 'POST',
+          token,
+          body: { name: 'Sleep and Heart Week', settings: { consentRequired: false } },
+        },
       );
       studyId = study.id;
       for (const person of PEOPLE) {

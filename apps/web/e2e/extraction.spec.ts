@@ -62,7 +62,11 @@ test.describe
       await approveApplication(masterEmail, masterPassword, applicationId);
       const { study } = await apiJson<{ study: { id: string; studyCode: string } }>(
         '/api/auth/create-study',
-        { method: 'POST', token, body: { name: 'Steps and Sleep Pilot' } },
+        {
+          method: 'POST',
+          token,
+          body: { name: 'Steps and Sleep Pilot', settings: { consentRequired: false } },
+        },
       );
       studyId = study.id;
       studyCode = study.studyCode;

@@ -146,7 +146,10 @@ test.describe
       const created = await fetch(`${APP_URL}/api/auth/create-study`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
-        body: JSON.stringify({ name: 'Sleep and Activity in Nurses' }),
+        body: JSON.stringify({
+          name: 'Sleep and Activity in Nurses',
+          settings: { consentRequired: false },
+        }),
       });
       expect(created.status, await created.clone().text()).toBe(201);
       const { study } = (await created.json()) as { study: { id: string; studyCode: string } };

@@ -56,6 +56,8 @@ describe('constants', () => {
       validDayMinHours: 10,
       riskNoSyncDays: 2,
       reminderNoSyncDays: null,
+      consentRequired: true,
+      withdrawalData: 'keep',
     });
     expect(REDIRECT_DELAYS_MS).toEqual({
       applicationSubmit: 3000,

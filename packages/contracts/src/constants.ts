@@ -95,6 +95,26 @@ export const DEFAULT_STUDY_SETTINGS = {
   riskNoSyncDays: 2,
   /** Remind a participant after this many days without a sync; null: no reminders. */
   reminderNoSyncDays: null as number | null,
+  /**
+   * Participants sign the study's consent form before any data is collected. New studies: on;
+   * studies created before the setting read as off (migration 0024), so running studies go on.
+   */
+  consentRequired: true,
+  /** What a participant's withdrawal does to the data collected so far: kept, or deleted. */
+  withdrawalData: 'keep' as WithdrawalData,
+} as const;
+
+export const WITHDRAWAL_DATA = ['keep', 'delete'] as const;
+export type WithdrawalData = (typeof WITHDRAWAL_DATA)[number];
+
+/** Limits of a consent form and of a signature. */
+export const CONSENT_LIMITS = {
+  markdownMaxChars: 50_000,
+  maxStatements: 20,
+  statementMaxChars: 500,
+  fullNameMaxChars: 200,
+  /** An uploaded PDF form. */
+  pdfMaxBytes: 10 * 1024 * 1024,
 } as const;
 
 /** Count-only list requests ask for a single row and read totalCount. */

@@ -47,6 +47,8 @@ export const RATE_LIMITS = {
   accessTokens: perMinute(30),
   // An audit trail's CSV reads the whole trail (a page is an index range: the global limit)
   auditCsv: perMinute(10),
+  // The owner's consent form and a withdrawal recorded by a researcher
+  consentWrite: perMinute(30),
   // Public participant calls (enrolment, codes, wearable step, study-code check)
   participantAddress: perMinute(PARTICIPANT_ADDRESS_PER_MINUTE),
 } as const;

@@ -36,6 +36,8 @@ const study = {
     validDayMinHours: 10,
     riskNoSyncDays: 2,
     reminderNoSyncDays: null,
+    consentRequired: true,
+    withdrawalData: 'keep' as const,
   },
   // Columns a careless handler might pass along:
   passwordEncrypted: 'v1:secret',

@@ -4,6 +4,7 @@ import * as adherence from './adherence/index.js';
 import * as applications from './applications/index.js';
 import * as auditTrail from './audit-trail/index.js';
 import * as auth from './auth/index.js';
+import * as consent from './consent/index.js';
 import * as email from './email/index.js';
 import * as exportsModule from './exports/index.js';
 import * as extraction from './extraction/index.js';
@@ -37,4 +38,5 @@ export const MODULE_ROUTES: readonly { name: string; routes: FastifyPluginAsync 
   { name: 'reminders', routes: reminders.routes },
   { name: 'access-tokens', routes: accessTokens.routes },
   { name: 'audit-trail', routes: auditTrail.routes },
+  { name: 'consent', routes: consent.routes },
 ];

@@ -34,11 +34,21 @@ export async function approvedResearcher(app: FastifyInstance, displayName = 'Ad
 export async function createStudy(
   app: FastifyInstance,
   owner: { user: typeof users.$inferSelect },
-  settings: Partial<{ allowSelfEnrollment: boolean; requireVerification: boolean }> = {},
+  settings: Partial<{
+    allowSelfEnrollment: boolean;
+    requireVerification: boolean;
+    consentRequired: boolean;
+  }> = {},
 ) {
+  // Consent off unless asked for: the enrolment tests are about enrolment (consent.test.ts
+  // makes studies that require it).
   return app.services.studies.create(
     owner.user,
-    { name: 'Sleep & Steps', description: 'Four weeks of sleep data', settings },
+    {
+      name: 'Sleep & Steps',
+      description: 'Four weeks of sleep data',
+      settings: { consentRequired: false, ...settings },
+    },
     { ip: '127.0.0.1' },
   );
 }

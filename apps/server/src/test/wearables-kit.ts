@@ -107,6 +107,9 @@ export async function studyWithParticipants(app: FastifyInstance) {
         validDayMinHours: 10,
         riskNoSyncDays: 2,
         reminderNoSyncDays: null,
+        // Studies made by the kit collect without consent (the consent tests make their own).
+        consentRequired: false,
+        withdrawalData: 'keep',
       },
       ownerId: owner.user.id,
     })

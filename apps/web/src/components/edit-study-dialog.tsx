@@ -8,6 +8,7 @@ import {
 } from '@research/contracts';
 import { type FormEvent, useState } from 'react';
 import { AdherenceSettingsFields } from './adherence-settings-fields';
+import { ConsentSettingsFields } from './consent-settings-fields';
 import { DeletedDataSettingField } from './deleted-data-setting-field';
 import { EnrolmentSettingsFields } from './enrolment-settings-fields';
 import { FieldStack, FormDialog, FormDialogBody } from './form-dialog';
@@ -135,6 +136,16 @@ function EditStudyForm({
           <DeletedDataSettingField
             remove={settings.removeDataDeletedAtSource}
             onChange={(remove) => setSettings({ ...settings, removeDataDeletedAtSource: remove })}
+            disabled={busy}
+          />
+        )}
+        {withSettings && (
+          <ConsentSettingsFields
+            value={{
+              consentRequired: settings.consentRequired,
+              withdrawalData: settings.withdrawalData,
+            }}
+            onChange={(consent) => setSettings({ ...settings, ...consent })}
             disabled={busy}
           />
         )}

@@ -39,3 +39,15 @@ export function emailVerifiedReply() {
     },
   };
 }
+
+/** The consent step's answer for a study that asks for no consent form: it passes straight on. */
+export const NO_CONSENT_REPLY = {
+  body: {
+    success: true,
+    state: 'not-required',
+    studyName: 'Sleep Study',
+    version: null,
+    reconsent: false,
+    signature: null,
+  },
+};

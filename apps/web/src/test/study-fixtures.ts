@@ -29,6 +29,8 @@ export function makeStudy(overrides: Partial<Study> = {}): Study {
       validDayMinHours: 10,
       riskNoSyncDays: 2,
       reminderNoSyncDays: null,
+      consentRequired: true,
+      withdrawalData: 'keep',
     },
     ...overrides,
   };

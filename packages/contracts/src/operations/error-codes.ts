@@ -120,6 +120,15 @@ export const ERROR_CODES = [
   // Adherence and reminders.
   'RANGE_TOO_LONG',
   'REMINDER_LINK_INVALID',
+  // Electronic consent.
+  'CONSENT_NO_DRAFT',
+  'CONSENT_VERSION_NOT_FOUND',
+  'CONSENT_VERSION_CHANGED',
+  'CONSENT_STATEMENTS_INCOMPLETE',
+  'CONSENT_NOT_REQUIRED',
+  'CONSENT_SIGNATURE_NOT_FOUND',
+  'CONSENT_LINK_INVALID',
+  'PARTICIPANT_WITHDRAWN',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

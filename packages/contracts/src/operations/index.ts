@@ -5,6 +5,7 @@ export * as adherenceApi from './adherence.js';
 export * as applicationsApi from './applications.js';
 export * as auditApi from './audit.js';
 export * as authApi from './auth.js';
+export * as consentApi from './consent.js';
 export * as emailApi from './email.js';
 export * as enrolmentApi from './enrolment.js';
 export * from './error-codes.js';

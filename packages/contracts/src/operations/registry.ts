@@ -3,6 +3,7 @@ import * as adherence from './adherence.js';
 import * as applications from './applications.js';
 import * as audit from './audit.js';
 import * as auth from './auth.js';
+import * as consent from './consent.js';
 import * as email from './email.js';
 import * as enrolment from './enrolment.js';
 import * as exports from './exports.js';
@@ -54,6 +55,7 @@ export const ALL_OPERATIONS: readonly OperationDefinition[] = all(
   exports,
   accessTokens,
   audit,
+  consent,
 );
 
 /** The exported name of an operation (its OpenAPI operationId); undefined if not registered. */

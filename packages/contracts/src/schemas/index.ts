@@ -4,6 +4,7 @@ export * from './applications.js';
 export * from './audit.js';
 export * from './auth.js';
 export * from './common.js';
+export * from './consent.js';
 export * from './dataset.js';
 export * from './enrolment.js';
 export * from './errors.js';

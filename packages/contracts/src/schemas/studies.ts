@@ -3,7 +3,7 @@
  */
 
 import { z } from 'zod';
-import { DEFAULT_STUDY_SETTINGS, MIN_PASSWORD_LENGTH } from '../constants.js';
+import { DEFAULT_STUDY_SETTINGS, MIN_PASSWORD_LENGTH, WITHDRAWAL_DATA } from '../constants.js';
 import { STUDY_MESSAGES } from '../texts/messages.js';
 import { emailSchema, studyCodeSchema } from './common.js';
 import { component } from './component.js';
@@ -52,6 +52,9 @@ const studySettingsSchema = z.object({
   validDayMinHours: validDayMinHours.default(DEFAULT_STUDY_SETTINGS.validDayMinHours),
   riskNoSyncDays: noSyncDays.default(DEFAULT_STUDY_SETTINGS.riskNoSyncDays),
   reminderNoSyncDays: noSyncDays.nullable().default(DEFAULT_STUDY_SETTINGS.reminderNoSyncDays),
+  /** Consent (see docs/product.md#electronic-consent); studies made before it read as off. */
+  consentRequired: z.boolean().default(DEFAULT_STUDY_SETTINGS.consentRequired),
+  withdrawalData: z.enum(WITHDRAWAL_DATA).default(DEFAULT_STUDY_SETTINGS.withdrawalData),
 });
 export type StudySettings = z.infer<typeof studySettingsSchema>;
 
@@ -96,6 +99,8 @@ export const updateStudySchema = z.object({
       validDayMinHours: validDayMinHours.optional(),
       riskNoSyncDays: noSyncDays.optional(),
       reminderNoSyncDays: noSyncDays.nullable().optional(),
+      consentRequired: z.boolean().optional(),
+      withdrawalData: z.enum(WITHDRAWAL_DATA).optional(),
     })
     .optional(),
 });

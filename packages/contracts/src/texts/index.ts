@@ -12,6 +12,7 @@ export * from './applications.js';
 export * from './audit.js';
 export * from './auth.js';
 export * from './collection.js';
+export * from './consent.js';
 export * from './device-sync.js';
 export * from './exports.js';
 export * from './extraction.js';

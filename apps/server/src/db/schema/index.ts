@@ -1,6 +1,7 @@
 export * from './access-tokens.js';
 export * from './applications.js';
 export * from './auth.js';
+export * from './consent.js';
 export * from './dataset.js';
 export * from './email.js';
 export * from './exports.js';

@@ -22,6 +22,10 @@ export interface StudySettingsColumn {
   riskNoSyncDays: number;
   /** Days without a sync before a participant is reminded; null: never. */
   reminderNoSyncDays: number | null;
+  /** Participants sign the consent form before anything is collected (off for older studies). */
+  consentRequired: boolean;
+  /** A participant's withdrawal keeps or deletes the data collected so far. */
+  withdrawalData: 'keep' | 'delete';
 }
 
 export const studies = pgTable(

@@ -12,6 +12,7 @@ import {
   type GoogleHealthClientOptions,
   GoogleHealthError,
 } from '../../platform/google-health/index.js';
+import type { ConsentHold, GateSubject } from '../consent/index.js';
 import { civilDateIn, type Dataset, type RawPage } from '../dataset/index.js';
 import {
   addDays,
@@ -49,6 +50,8 @@ export interface CollectDeps {
   clientOptions?: Omit<GoogleHealthClientOptions, 'fetch'> | undefined;
   /** The clock that says which days are in the restatement window. */
   now?: () => Date;
+  /** The consent gate: why a participant may not be fetched, or null. */
+  holdOf: (subject: GateSubject) => Promise<ConsentHold | null>;
 }
 
 /** What a connection's fetches share: its token, time zone and device's last sync. */
@@ -85,6 +88,8 @@ export interface CollectResult {
   marked: { failed: number; scopeMissing: number; revoked: number };
   /** Provider requests made (quota slots taken). */
   calls: number;
+  /** Nothing was fetched: the participant is held back for consent (the gate said why). */
+  heldBack?: ConsentHold;
 }
 
 export function createCollect(deps: CollectDeps) {
@@ -227,6 +232,9 @@ export function createCollect(deps: CollectDeps) {
     const [target] = await wearables.collectionTargets(participantId);
     if (!target) return result;
     const { studyId } = target;
+    // Checked here, in the job, before any call: no consent to the version in force, no fetch.
+    const hold = await deps.holdOf({ participantId, studyId });
+    if (hold) return { ...result, heldBack: hold };
     const counter = { calls: 0 };
 
     let opened: Awaited<ReturnType<typeof openSession>> | undefined;

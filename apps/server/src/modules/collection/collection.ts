@@ -4,6 +4,7 @@ import type { AppConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { GoogleHealthClientOptions } from '../../platform/google-health/index.js';
 import type { JobQueue } from '../../platform/jobs.js';
+import { consentHoldOf, type GateSubject } from '../consent/index.js';
 import type { Dataset } from '../dataset/index.js';
 import type { DbQuota } from '../extraction/index.js';
 import type { WearablesService } from '../wearables/index.js';
@@ -59,7 +60,9 @@ export function createCollection(deps: CollectionDeps) {
   const { config, dataset, wearables } = deps;
   const now = deps.now ?? (() => new Date());
   const types = deps.types ?? COLLECTED_TYPES;
+  const holdOf = (subject: GateSubject) => consentHoldOf(deps.db, subject);
   const collect = createCollect({
+    holdOf,
     config,
     dataset,
     wearables,
@@ -116,7 +119,19 @@ export function createCollection(deps: CollectionDeps) {
   /** The participant's pending notification work, fetched (nothing when there is none). */
   async function collectNotified(participantId: string, signal?: AbortSignal) {
     const [target] = await wearables.collectionTargets(participantId);
-    return target ? doNotified(target, signal) : null;
+    if (!target) return null;
+    // Held back: the work waits, untouched, for the consent (the sweep does not queue it).
+    const hold = await holdOf(target);
+    if (hold)
+      return {
+        written: 0,
+        marked: { failed: 0, scopeMissing: 0, revoked: 0 },
+        calls: 0,
+        finished: 0,
+        deletedPartitions: 0,
+        heldBack: hold,
+      };
+    return doNotified(target, signal);
   }
 
   const queue = createCollectionJobs({
@@ -148,6 +163,8 @@ export function createCollection(deps: CollectionDeps) {
     );
     let queued = 0;
     for (const target of await wearables.collectionTargets()) {
+      // A participant held back for consent gets no job (the job would ask the gate again).
+      if (await holdOf(target)) continue;
       if (await queue.queueConnection(target.participantId, sweepId)) queued += 1;
       if (stale.has(target.connectionId)) await queue.queueNotified(target.participantId);
     }

@@ -22,6 +22,7 @@ import {
 import { assertTimeZone, dayState } from './day-state.js';
 import { partitionFormat } from './formats.js';
 import {
+  deleteRow,
   insertMissing,
   type LedgerInsert,
   type LedgerRow,
@@ -296,6 +297,30 @@ export function createDataset(deps: DatasetDeps) {
   }
 
   /**
+   * Deletes every partition of a participant, rows and files: a withdrawal in a study whose
+   * setting deletes the data collected. Each partition under its lock, so a write under way
+   * finishes first and its files go too. Answers how many partitions were deleted.
+   */
+  async function removeParticipant(studyId: string, participantId: string): Promise<number> {
+    const rows = await selectRows(db, { studyId, participantId });
+    const bucket = await bucketOf(studyId);
+    for (const found of rows) {
+      const key: DatasetPartitionKey = {
+        studyId,
+        participantId,
+        type: found.dataType,
+        date: found.date,
+      };
+      await withPartitionLock(db, key, async (tx) => {
+        await deleteRow(tx, key);
+        await refreshDayMonths(tx, [found]);
+        await removeFiles(bucket, key, () => true);
+      });
+    }
+    return rows.length;
+  }
+
+  /**
    * Removes the files of the selected partitions marked `deleted_at_source` (the study's setting
    * asks for it) and keeps their rows, without files or figures, saying why. Others are left
    * alone. Two turns under each partition's lock: the row first lets go of its files, then
@@ -411,6 +436,7 @@ export function createDataset(deps: DatasetDeps) {
     readRawPage,
     markPartitions,
     removePartitions,
+    removeParticipant,
     heartRateDay,
     /** Every participant's day cells over a range (the heat map), from the read model. */
     dayStrips: (studyId: string, from: string, to: string, participantId?: string) =>

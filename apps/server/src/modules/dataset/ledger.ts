@@ -61,6 +61,11 @@ export async function putRow(tx: Tx, row: LedgerInsert): Promise<LedgerRow> {
   return written as LedgerRow;
 }
 
+/** Deletes the partition's row (a withdrawal whose study deletes the data). */
+export async function deleteRow(tx: Tx, key: DatasetPartitionKey): Promise<void> {
+  await tx.delete(datasetPartitions).where(keyIs(key));
+}
+
 /** Which partitions of a study a read or a mark is about. */
 export interface PartitionSelector {
   studyId: string;

@@ -7,6 +7,7 @@ import { extractionJobs, extractionTasks } from '../../db/schema/index.js';
 import { AppError } from '../../errors.js';
 import { GoogleHealthError } from '../../platform/google-health/index.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
+import { consentHoldOf, consentHoldReason } from '../consent/index.js';
 import { connectionStateOf } from '../wearables/index.js';
 import { type Lease, LeaseLost, type Leases } from './lease.js';
 import { missingScopes } from './plan.js';
@@ -105,6 +106,12 @@ export function createJobRunner(deps: JobRunnerDeps) {
   async function workJob(lease: Lease, job: JobRow, finalAttempt: boolean) {
     try {
       const connection = await connectionOf(job.participantId);
+      // The consent gate, in the job: a participant held back is not fetched; the job says why.
+      const hold = await consentHoldOf(db, {
+        participantId: job.participantId,
+        studyId: job.studyId,
+      });
+      if (hold) throw new JobFatal(consentHoldReason(hold));
       const bucket = deps.bucketOf(job.studyId);
       await deps.objectStore.ensureBucket(bucket);
       const tasks = await db

@@ -539,6 +539,8 @@ describe('direct enrolment', () => {
       validDayMinHours: 10,
       riskNoSyncDays: 2,
       reminderNoSyncDays: null,
+      consentRequired: false,
+      withdrawalData: 'keep',
     });
 
     const after = await post(

@@ -20,6 +20,7 @@ export {
   linkPendingToParticipant,
   liveParticipantIdByAddress,
   markParticipantAuthorized,
+  markParticipantWithdrawn,
   type ParticipantRow,
   type PendingRow,
   participantDocumentsOf,

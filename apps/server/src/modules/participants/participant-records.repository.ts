@@ -153,6 +153,14 @@ export async function markParticipantAuthorized(db: DbOrTx, participantId: strin
     .where(eq(participants.id, participantId));
 }
 
+/** A withdrawal: the participant's status says so on every screen that lists them. */
+export async function markParticipantWithdrawn(db: DbOrTx, participantId: string, at: Date) {
+  await db
+    .update(participants)
+    .set({ status: 'withdrawn', updatedAt: at })
+    .where(eq(participants.id, participantId));
+}
+
 export async function insertParticipantDocuments(
   db: DbOrTx,
   rows: (typeof participantDocuments.$inferInsert)[],

@@ -6,6 +6,7 @@ import {
 } from '@research/contracts';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
 import { type EmailContent, renderEmail } from '../../platform/mail-templates.js';
+import { heldBackAmong } from '../consent/index.js';
 import { recordPlatformMailing } from '../email/index.js';
 import type { OutboundPayload } from '../messaging/index.js';
 import { e164, verifiedChannelsOf } from '../participant-access/index.js';
@@ -149,7 +150,9 @@ export function createParticipantReminders(ctx: RemindersContext) {
       );
       if (due.length === 0) return 0;
       const ids = due.map((c) => c.participantId);
-      const [contacts, stopped, last, verified] = [
+      const [held, contacts, stopped, last, verified] = [
+        // No notification touches a participant held back for consent (or withdrawn).
+        await heldBackAmong(tx, study.id, ids),
         await liveContactsOf(tx, study.id, ids),
         await repo.stoppedAmong(tx, ids),
         await repo.lastRemindedAt(tx, ids),
@@ -160,7 +163,7 @@ export function createParticipantReminders(ctx: RemindersContext) {
       for (const connection of due) {
         const id = connection.participantId;
         const contact = contacts.get(id);
-        if (!contact || stopped.has(id)) continue;
+        if (!contact || stopped.has(id) || held.has(id)) continue;
         const lastAt = last.get(id);
         if (lastAt && lastAt.getTime() > latestAllowed) continue;
         const reach = channelOf(contact, verified.get(id));

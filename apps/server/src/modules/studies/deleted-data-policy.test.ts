@@ -64,6 +64,8 @@ describe('what a study does with data deleted at the source', () => {
       validDayMinHours: 10,
       riskNoSyncDays: 2,
       reminderNoSyncDays: null,
+      consentRequired: true,
+      withdrawalData: 'keep',
     });
     const detail = await t.app.inject({
       url: `/api/studies/${study.id}`,
@@ -120,6 +122,8 @@ describe('what a study does with data deleted at the source', () => {
       validDayMinHours: 10,
       riskNoSyncDays: 2,
       reminderNoSyncDays: null,
+      consentRequired: true,
+      withdrawalData: 'keep',
     });
     expect(await policy('00000000-0000-4000-8000-000000000000')).toBe('keep');
     expect(await policy('not-a-study')).toBe('keep');

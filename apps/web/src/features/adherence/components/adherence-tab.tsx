@@ -19,6 +19,7 @@ import {
   type Study,
 } from '@research/contracts';
 import { startTransition, useDeferredValue, useId, useMemo, useRef, useState } from 'react';
+import { HeldBackNote } from '../../../components/consent/held-back-note';
 import { LoadingIndicator } from '../../../components/loading-indicator';
 import { useDigestPreference, useSetDigestPreference } from '../api/digest-preference';
 import { useAdherence } from '../api/get-adherence';
@@ -106,6 +107,7 @@ export default function AdherenceTab({ study, signedIn }: AdherenceTabProps) {
               {T.rule(data.rule.validDayMinHours, data.rule.riskNoSyncDays)}
             </Typography>
           )}
+          <HeldBackNote studyId={study.id} />
         </Box>
         <DigestSwitch studyId={study.id} signedIn={signedIn} />
       </Box>

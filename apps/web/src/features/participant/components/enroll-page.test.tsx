@@ -5,6 +5,7 @@ import { installFakeApi } from '../../../test/fake-api';
 import {
   EMAIL,
   emailVerifiedReply,
+  NO_CONSENT_REPLY,
   PARTICIPANT_ID,
   participantSession,
   STUDY,
@@ -16,6 +17,7 @@ function stubServer(options: { alreadyEnrolled?: boolean } = {}) {
   const session = participantSession();
   let enrolCalls = 0;
   return installFakeApi({
+    'GET /api/participants/consent': NO_CONSENT_REPLY,
     'POST /api/auth/verify-study-code': { body: { success: true, study: STUDY } },
     // The first call sends the code; the one after it (with the session) answers the enrolment.
     'POST /api/participants/enroll-direct': () =>

@@ -4,6 +4,7 @@ import CircularProgress from '@mui/material/CircularProgress';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
+  CONSENT_STEP_TEXTS,
   ENROLL_STEPS,
   ENROLL_TEXTS,
   ENROLMENT_MESSAGES,
@@ -21,6 +22,8 @@ import {
 } from '@research/contracts';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
+import { ConsentStep } from '../../../components/consent/consent-step';
+import { WithdrawButton } from '../../../components/consent/withdraw-button';
 import { clearStoredFlow } from '../../../lib/wearables/authorization-flow';
 import { enrollDirect } from '../api/enroll-direct';
 import type { StudyLookup } from '../api/lookup-study';
@@ -34,7 +37,7 @@ import {
   type SentCode,
   saveProgress,
 } from '../progress';
-import { saveEnrolment, saveSession } from '../session';
+import { saveEnrolment, saveSession, sessionHeaders } from '../session';
 import { CodeEntry } from './code-entry';
 import { errorText, ParticipantPage, StepActions } from './participant-page';
 import { BackButton, StepError, StepForm, SubmitButton } from './step-parts';
@@ -105,6 +108,12 @@ export default function EnrollPage() {
   );
   const [pendingCode, setPendingCode] = useState<PendingCode | null>(restored?.pendingCode ?? null);
   const [already, setAlready] = useState<AlreadyEnrolled | null>(null);
+  /** The consent step, before the wearable step (or before the enrolled person's choices). */
+  const [consentGate, setConsentGate] = useState<{
+    participantId: string;
+    next: () => void;
+  } | null>(null);
+  const [withdrawn, setWithdrawn] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -145,6 +154,20 @@ export default function EnrollPage() {
     // The number the study has for the person: the profile page shows it as the team sees it.
     if (result.session)
       saveSession(result.session, result.phoneNumber ? { phoneNumber: result.phoneNumber } : {});
+    setPendingCode(null);
+    setBusy(false);
+    // The consent form in force comes first (it passes on at once when signed or not asked for).
+    setConsentGate({
+      participantId: result.participantId,
+      next: () => {
+        setConsentGate(null);
+        afterConsent(result);
+      },
+    });
+  }
+
+  function afterConsent(result: EnrollDirectResponse) {
+    if (!result.fitbitAuthUrl) throw new Error(ENROLMENT_MESSAGES.authUrlFailed);
     if (result.alreadyEnrolled && study) {
       // Not to Google without a word: they choose between their wearable and their details.
       setPendingCode(null);
@@ -281,7 +304,26 @@ export default function EnrollPage() {
         </Box>
       )}
 
-      {step === 2 && already && (
+      {step === 2 && consentGate && (
+        <ConsentStep
+          participantId={consentGate.participantId}
+          headers={() => sessionHeaders(consentGate.participantId)}
+          onDone={consentGate.next}
+        />
+      )}
+
+      {step === 2 && withdrawn && (
+        <Box role="status">
+          <Typography variant="subtitle1" component="h3">
+            {CONSENT_STEP_TEXTS.withdrawnTitle}
+          </Typography>
+          <Typography color="text.secondary" sx={{ mt: 1 }}>
+            {CONSENT_STEP_TEXTS.withdrawnBody}
+          </Typography>
+        </Box>
+      )}
+
+      {step === 2 && already && !consentGate && !withdrawn && (
         <Box role="region" aria-labelledby="already-enrolled-title">
           <Typography id="already-enrolled-title" variant="subtitle1" component="h3">
             {ENROLL_TEXTS.alreadyEnrolledTitle}
@@ -309,10 +351,19 @@ export default function EnrollPage() {
               {already.wearableConnected ? ENROLL_TEXTS.reconnect : ENROLL_TEXTS.connect}
             </Button>
           </StepActions>
+          <StepActions>
+            <WithdrawButton
+              headers={() => sessionHeaders(already.participantId)}
+              onWithdrawn={() => {
+                setAlready(null);
+                setWithdrawn(true);
+              }}
+            />
+          </StepActions>
         </Box>
       )}
 
-      {step === 2 && study && !pendingCode && !already && (
+      {step === 2 && study && !pendingCode && !already && !consentGate && !withdrawn && (
         <StepForm onSubmit={submitPerson}>
           <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
             <TextField
@@ -358,7 +409,7 @@ export default function EnrollPage() {
         </StepForm>
       )}
 
-      {step === 2 && study && pendingCode && (
+      {step === 2 && study && pendingCode && !consentGate && (
         <Box>
           <Typography variant="subtitle1" component="h3" sx={{ mb: 1 }}>
             {ENROLL_TEXTS.codeTitle}

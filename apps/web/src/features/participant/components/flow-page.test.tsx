@@ -6,6 +6,7 @@ import {
   EMAIL,
   emailVerifiedReply,
   iso,
+  NO_CONSENT_REPLY,
   PARTICIPANT_ID,
   participantSession,
   STUDY,
@@ -46,6 +47,7 @@ function stubServer(options: { phoneOnRecord?: boolean; alreadyEnrolled?: boolea
   };
   const session = participantSession();
   return installFakeApi({
+    'GET /api/participants/consent': NO_CONSENT_REPLY,
     'POST /api/auth/verify-study-code': { body: { success: true, study: STUDY } },
     'POST /api/participants/check-pending': (request: FakeRequest) => {
       const typed = (request.body as { phoneNumber: string }).phoneNumber;
@@ -212,7 +214,8 @@ describe('/participant/flow', () => {
 
       renderRoute('/participant/flow');
       expect(await stepHeading('Fitbit Authorization')).toBeInTheDocument();
-      expect(screen.getByRole('button', { name: 'Connect Fitbit' })).toBeEnabled();
+      // After the consent check (this study asks for none).
+      expect(await screen.findByRole('button', { name: 'Connect Fitbit' })).toBeEnabled();
       // The session token stays where it was: this tab's enrolment, not the page's progress.
       expect(sessionStorage.getItem('participant_flow_progress')).not.toContain('session-token');
       expect(calls.filter((c) => c.path === '/api/participants/enroll')).toHaveLength(1);

@@ -19,6 +19,7 @@ import {
 } from '@research/contracts';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useLocation } from 'react-router';
+import { ConsentStep } from '../../../components/consent/consent-step';
 import { usePhoneInput } from '../../../components/phone-field';
 import { ApiError } from '../../../lib/api-client';
 import { startAuthorization } from '../../../lib/wearables/authorization-flow';
@@ -89,6 +90,8 @@ export default function FlowPage() {
     restored?.sent ?? {},
   );
   const [alreadyEnrolled, setAlreadyEnrolled] = useState(restored?.alreadyEnrolled ?? false);
+  // Checked again on every arrival at the wearable step (a reload too): it passes on when signed.
+  const [consented, setConsented] = useState(false);
   /** What the code step says first about a code sent before it showed. */
   const [codeNotice, setCodeNotice] = useState<string | undefined>(undefined);
   const [notice, setNotice] = useState<string | null>(null);
@@ -271,6 +274,8 @@ export default function FlowPage() {
       saveSession(result.session);
       // Someone enrolled already hears so on the next step, which also offers their details.
       setAlreadyEnrolled(result.alreadyEnrolled === true);
+      // The consent form in force first, then the wearable step.
+      setConsented(false);
       setStep(STEP.authorize);
     } catch (cause) {
       setError(errorText(cause, ENROLMENT_MESSAGES.enrollFailed));
@@ -426,7 +431,15 @@ export default function FlowPage() {
         </Box>
       )}
 
-      {step === STEP.authorize && participant && (
+      {step === STEP.authorize && participant && !consented && (
+        <ConsentStep
+          participantId={participant.participantId}
+          headers={() => sessionHeaders(participant.participantId)}
+          onDone={() => setConsented(true)}
+        />
+      )}
+
+      {step === STEP.authorize && participant && consented && (
         <AuthorizeStep
           busy={busy}
           error={error}

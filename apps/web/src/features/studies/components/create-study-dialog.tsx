@@ -7,12 +7,14 @@ import {
   MIN_PASSWORD_LENGTH,
   parseEmailList,
   STUDY_MESSAGES,
+  type WithdrawalData,
 } from '@research/contracts';
 import type { FormEvent } from 'react';
 import {
   type AdherenceSettings,
   AdherenceSettingsFields,
 } from '../../../components/adherence-settings-fields';
+import { ConsentSettingsFields } from '../../../components/consent-settings-fields';
 import { DeletedDataSettingField } from '../../../components/deleted-data-setting-field';
 import {
   FieldStack,
@@ -30,11 +32,13 @@ export interface CreateStudyForm extends AdherenceSettings {
   collaborators: string;
   /** The study's setting for data deleted in the participant's Google account. */
   removeDataDeletedAtSource: boolean;
+  consentRequired: boolean;
+  withdrawalData: WithdrawalData;
 }
 
 type CreateTextField = Exclude<
   keyof CreateStudyForm,
-  'removeDataDeletedAtSource' | keyof AdherenceSettings
+  'removeDataDeletedAtSource' | 'consentRequired' | 'withdrawalData' | keyof AdherenceSettings
 >;
 
 export const EMPTY_CREATE_FORM: CreateStudyForm = {
@@ -44,6 +48,8 @@ export const EMPTY_CREATE_FORM: CreateStudyForm = {
   password: '',
   collaborators: '',
   removeDataDeletedAtSource: DEFAULT_STUDY_SETTINGS.removeDataDeletedAtSource,
+  consentRequired: DEFAULT_STUDY_SETTINGS.consentRequired,
+  withdrawalData: DEFAULT_STUDY_SETTINGS.withdrawalData,
   validDayMinHours: DEFAULT_STUDY_SETTINGS.validDayMinHours,
   riskNoSyncDays: DEFAULT_STUDY_SETTINGS.riskNoSyncDays,
   reminderNoSyncDays: DEFAULT_STUDY_SETTINGS.reminderNoSyncDays,
@@ -70,6 +76,8 @@ export function toCreatePayload(form: CreateStudyForm): CreateStudyInput {
     settings: {
       ...DEFAULT_STUDY_SETTINGS,
       removeDataDeletedAtSource: form.removeDataDeletedAtSource,
+      consentRequired: form.consentRequired,
+      withdrawalData: form.withdrawalData,
       validDayMinHours: form.validDayMinHours,
       riskNoSyncDays: form.riskNoSyncDays,
       reminderNoSyncDays: form.reminderNoSyncDays,
@@ -198,6 +206,11 @@ export function CreateStudyDialog({
           <DeletedDataSettingField
             remove={form.removeDataDeletedAtSource}
             onChange={(remove) => onChange({ ...form, removeDataDeletedAtSource: remove })}
+            disabled={busy}
+          />
+          <ConsentSettingsFields
+            value={{ consentRequired: form.consentRequired, withdrawalData: form.withdrawalData }}
+            onChange={(consent) => onChange({ ...form, ...consent })}
             disabled={busy}
           />
           <AdherenceSettingsFields

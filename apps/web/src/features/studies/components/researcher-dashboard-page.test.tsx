@@ -306,6 +306,8 @@ describe('Researcher dashboard', { timeout: 30_000 }, () => {
           validDayMinHours: 10,
           riskNoSyncDays: 2,
           reminderNoSyncDays: 3,
+          consentRequired: true,
+          withdrawalData: 'keep',
         },
       });
       await user.click(within(modal).getByRole('button', { name: 'Got it' }));

@@ -1,9 +1,15 @@
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import EditOutlined from '@mui/icons-material/EditOutlined';
+import LogoutOutlined from '@mui/icons-material/LogoutOutlined';
 import MailOutline from '@mui/icons-material/MailOutline';
 import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import {
+  CONSENT_MESSAGES,
+  CONSENT_STATE_LABELS,
+  CONSENT_TAB_TEXTS,
+  CONSENT_WITHDRAW_TEXTS,
   DEVICE_SYNC_TEXTS,
   PARTICIPANT_MESSAGES,
   type ParticipantRow,
@@ -14,6 +20,7 @@ import {
 } from '@research/contracts';
 import { useState } from 'react';
 import { LastSynced, LatestDay } from '../../../components/device-sync-cells';
+import { useConsentSignatures, useRecordWithdrawal } from '../../../lib/consent/consent-api';
 import { useDeleteParticipant } from '../api/delete-participant';
 import { useParticipants } from '../api/get-participants';
 import { useUpdateParticipant } from '../api/update-participant';
@@ -42,9 +49,12 @@ const c = STUDY_PARTICIPANT_TEXTS.columns;
 /** The row's buttons: view, edit and (for the study's owner) delete. */
 interface RowHandlers {
   isOwner: boolean;
+  /** Participants held back for consent: pending or withdrawn. */
+  heldBack: ReadonlyMap<string, 'pending' | 'withdrawn'>;
   onView: (row: ParticipantRow) => void;
   onEdit: (row: ParticipantRow) => void;
   onDelete: (row: ParticipantRow) => void;
+  onWithdraw: (row: ParticipantRow) => void;
 }
 
 function columns(handlers: RowHandlers): readonly Column<ParticipantRow, ParticipantSort>[] {
@@ -60,6 +70,10 @@ function columns(handlers: RowHandlers): readonly Column<ParticipantRow, Partici
     rosterColumns.phone(c.phone, 'phone', (row) => row.phoneNumber),
     // The active/inactive status: the same expression `sort=status` orders by.
     rosterColumns.status(c.status, 'status', (row) => row.displayStatus, participantStatusColor),
+    {
+      label: CONSENT_TAB_TEXTS.tab,
+      render: (row) => <ConsentState state={handlers.heldBack.get(row.participantId)} />,
+    },
     rosterColumns.date(c.enrolledAt, 'enrolledAt', (row) => row.enrolledAt),
     {
       label: DEVICE_SYNC_TEXTS.lastSynced,
@@ -74,6 +88,21 @@ function columns(handlers: RowHandlers): readonly Column<ParticipantRow, Partici
   ];
 }
 
+/** 'Consent pending' or 'Withdrawn' where the participant's data is held back; else a dash. */
+function ConsentState({ state }: { state: 'pending' | 'withdrawn' | undefined }) {
+  if (!state) return <>{STUDY_DETAIL_TEXTS.emptyCell}</>;
+  return (
+    <Chip
+      size="small"
+      color={state === 'pending' ? 'warning' : 'default'}
+      label={state === 'pending' ? CONSENT_STATE_LABELS.pending : CONSENT_STATE_LABELS.withdrawn}
+      title={
+        state === 'pending' ? CONSENT_STATE_LABELS.pendingHelp : CONSENT_STATE_LABELS.withdrawnHelp
+      }
+    />
+  );
+}
+
 export interface ParticipantsTabProps {
   study: Study;
   signedIn: boolean;
@@ -85,11 +114,32 @@ export interface ParticipantsTabProps {
 export function ParticipantsTab({ study, signedIn, notify, onInvite }: ParticipantsTabProps) {
   const list = useListState<ParticipantSort>('enrolledAt', 'desc');
   const participants = useParticipants(study.id, list.query);
+  const consent = useConsentSignatures(study.id);
+  const heldBack = new Map(
+    (consent.data?.heldBack ?? []).map((h) => [h.participantId, h.state] as const),
+  );
   const updateParticipant = useUpdateParticipant();
   const deleteParticipant = useDeleteParticipant();
   const [viewing, setViewing] = useState<ParticipantRow | null>(null);
   const [editing, setEditing] = useState<ParticipantRow | null>(null);
   const [deleting, setDeleting] = useState<ParticipantRow | null>(null);
+  const [withdrawing, setWithdrawing] = useState<ParticipantRow | null>(null);
+  const recordWithdrawal = useRecordWithdrawal(study.id);
+
+  const confirmWithdrawal = async () => {
+    const row = withdrawing;
+    if (!row) return;
+    if (!requireSession(signedIn, notify, PARTICIPANT_MESSAGES.authRequiredToEdit)) return;
+    await notifyOutcome(
+      notify,
+      async () => {
+        await recordWithdrawal.mutateAsync(row.participantId);
+        setWithdrawing(null);
+      },
+      [CONSENT_WITHDRAW_TEXTS.title, CONSENT_MESSAGES.withdrawalRecorded],
+      [CONSENT_WITHDRAW_TEXTS.title, CONSENT_TAB_TEXTS.failed],
+    );
+  };
 
   const submitEdit = async (row: ParticipantRow, values: EditParticipantValues) => {
     if (!requireSession(signedIn, notify, PARTICIPANT_MESSAGES.authRequiredToEdit)) return;
@@ -133,6 +183,8 @@ export function ParticipantsTab({ study, signedIn, notify, onInvite }: Participa
       label={STUDY_PARTICIPANT_TEXTS.tableLabel}
       columns={columns({
         isOwner: study.role === 'main',
+        heldBack,
+        onWithdraw: setWithdrawing,
         onView: setViewing,
         onEdit: setEditing,
         onDelete: setDeleting,
@@ -176,6 +228,15 @@ export function ParticipantsTab({ study, signedIn, notify, onInvite }: Participa
         onClose={() => setDeleting(null)}
         onConfirm={confirmDelete}
       />
+      <ConfirmDialog
+        open={withdrawing !== null}
+        title={CONSENT_WITHDRAW_TEXTS.title}
+        body={CONSENT_WITHDRAW_TEXTS.body(study.settings.withdrawalData !== 'delete')}
+        confirmLabel={CONSENT_WITHDRAW_TEXTS.confirm}
+        busy={recordWithdrawal.isPending}
+        onClose={() => setWithdrawing(null)}
+        onConfirm={confirmWithdrawal}
+      />
     </RosterList>
   );
 }
@@ -186,6 +247,8 @@ function ParticipantActions({
   onView,
   onEdit,
   onDelete,
+  onWithdraw,
+  heldBack,
 }: RowHandlers & { row: ParticipantRow }) {
   const name = participantName(row) || row.participantEmail;
   return (
@@ -199,6 +262,12 @@ function ParticipantActions({
         label={STUDY_PARTICIPANT_TEXTS.edit(name)}
         icon={<EditOutlined fontSize="small" />}
         onClick={() => onEdit(row)}
+      />
+      <RowAction
+        label={`${CONSENT_WITHDRAW_TEXTS.action}: ${name}`}
+        icon={<LogoutOutlined fontSize="small" />}
+        disabled={heldBack.get(row.participantId) === 'withdrawn'}
+        onClick={() => onWithdraw(row)}
       />
       <RowAction
         label={STUDY_PARTICIPANT_TEXTS.delete(name)}

@@ -7,6 +7,7 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import {
+  CONSENT_TAB_TEXTS,
   NOTIFICATION_TITLES,
   STUDY_DETAIL_TEXTS,
   STUDY_EDIT_TEXTS,
@@ -17,6 +18,7 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { ConsentTab } from '../../../components/consent/consent-tab';
 import { CopiedSnackbar } from '../../../components/copied-snackbar';
 import { EditStudyDialog, type EditStudyValues } from '../../../components/edit-study-dialog';
 import { LoadingIndicator } from '../../../components/loading-indicator';
@@ -48,6 +50,7 @@ const TABS = [
   { label: STUDY_DETAIL_TEXTS.tabs.emails, count: (s: StudyStats) => s.emails },
   { label: STUDY_DETAIL_TEXTS.tabs.extraction, count: null },
   { label: STUDY_DETAIL_TEXTS.tabs.adherence, count: (s: StudyStats) => s.atRisk },
+  { label: CONSENT_TAB_TEXTS.tab, count: null },
 ] as const;
 
 /**
@@ -324,6 +327,7 @@ export default function StudyDetailPage({
             </Box>
           )}
           {tab === 5 && adherenceTab?.({ study: current, signedIn })}
+          {tab === 6 && <ConsentTab study={current} notify={notify} />}
         </Box>
       </Paper>
 
