@@ -33,6 +33,8 @@ export const AUDIT_DATA_ACCESS_ACTIONS = [
   'researchers.listed',
   'audit.viewed',
   'audit.downloaded',
+  'consent.signatures_listed',
+  'consent.record_downloaded',
 ] as const;
 
 /** Every kind, in the order an action is matched against them; 'other' takes the rest. */

@@ -149,6 +149,12 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'file.downloaded': 'Downloaded a file from the bucket',
   'audit.viewed': 'Viewed the audit trail',
   'audit.downloaded': 'Downloaded the audit trail',
+  'consent.draft_saved': 'Saved a consent form draft',
+  'consent.published': 'Published a consent form version',
+  'consent.signed': 'Participant signed the consent form',
+  'consent.withdrawn': 'Participant withdrew from the study',
+  'consent.signatures_listed': 'Viewed the consent signatures',
+  'consent.record_downloaded': 'Downloaded a signed consent record',
 };
 
 /** A readable label for an action; an action without one (a new kind of event) reads as itself. */

@@ -11,6 +11,7 @@ import { route } from '../../http/operation-route.js';
 import { RATE_LIMITS } from '../../http/rate-limits.js';
 import { parseOrFail } from '../../http/validate.js';
 import { attachmentDisposition } from '../../platform/object-store/types.js';
+import { recordRead } from '../audit/index.js';
 import { currentUser } from '../auth/index.js';
 import { participantSessionToken } from '../participant-access/index.js';
 import { requireStudyMember, studyAccessOf } from '../studies/index.js';
@@ -105,18 +106,35 @@ export const consentRoutes: FastifyPluginAsync = async (app) => {
       sendPdf(reply, await consent.versionPdf(studyAccessOf(request), request.params.versionId)),
   });
 
+  // Signatures name participants: each list and each record read is in the study's trail.
   route(app, consentApi.listConsentSignatures, {
     ...member,
-    handler: async (request) => ({
-      success: true as const,
-      ...(await consent.signatures(studyAccessOf(request))),
-    }),
+    handler: async (request) => {
+      const access = studyAccessOf(request);
+      const result = await consent.signatures(access);
+      await recordRead(app.platform.db, request, {
+        studyId: access.study.id,
+        action: 'consent.signatures_listed',
+        targetType: 'study',
+        targetId: access.study.id,
+      });
+      return { success: true as const, ...result };
+    },
   });
 
   route(app, consentApi.downloadConsentRecord, {
     ...member,
-    handler: async (request, reply) =>
-      sendPdf(reply, await consent.record(studyAccessOf(request), request.params.signatureId)),
+    handler: async (request, reply) => {
+      const access = studyAccessOf(request);
+      const file = await consent.record(access, request.params.signatureId);
+      await recordRead(app.platform.db, request, {
+        studyId: access.study.id,
+        action: 'consent.record_downloaded',
+        targetType: 'consent_signature',
+        targetId: request.params.signatureId,
+      });
+      return sendPdf(reply, file);
+    },
   });
 
   route(app, consentApi.recordWithdrawal, {

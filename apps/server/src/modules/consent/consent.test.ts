@@ -270,6 +270,16 @@ describe('versions, signatures and re-consent', () => {
       headers: owner(),
     });
     expect(record.statusCode).toBe(200);
+    // Both reads name participants: the study's trail has them.
+    const reads = await kit.app.platform.db
+      .select({ action: auditEvents.action, targetId: auditEvents.targetId })
+      .from(auditEvents)
+      .where(eq(auditEvents.studyId, kit.world.study.id));
+    expect(reads).toContainEqual({
+      action: 'consent.signatures_listed',
+      targetId: kit.world.study.id,
+    });
+    expect(reads).toContainEqual({ action: 'consent.record_downloaded', targetId: signature.id });
 
     await signAll(headers);
     expect((await consentOf(headers)).state).toBe('signed');
