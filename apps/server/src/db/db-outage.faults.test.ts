@@ -58,6 +58,8 @@ beforeAll(async () => {
   process.on('uncaughtException', recordUncaught);
 }, 90_000);
 
+// Closing after an outage waits for pg-boss's graceful stop (up to 30 s for a job still in
+// hand) and then drops the database: more than the default minute on a loaded machine.
 afterAll(async () => {
   process.off('unhandledRejection', recordUncaught);
   process.off('uncaughtException', recordUncaught);
@@ -65,7 +67,7 @@ afterAll(async () => {
   await proxy?.restore();
   await testApp?.close();
   await proxy?.close();
-});
+}, 150_000);
 
 const call = (options: InjectOptions) => app.inject({ remoteAddress: someAddress(), ...options });
 
