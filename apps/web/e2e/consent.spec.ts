@@ -68,7 +68,7 @@ async function newCode(page: Page, to: string, seen: Set<string>): Promise<strin
         code = /\b(\d{6})\b/.exec(mail?.text ?? '')?.[1] ?? '';
         return code;
       },
-      { timeout: 20_000 },
+      { timeout: 60_000 },
     )
     .not.toBe('');
   return code;
@@ -123,6 +123,8 @@ async function publish(page: Page, reconsent: boolean) {
 
 test.describe
   .serial('electronic consent', () => {
+    // A verification mail can take most of a minute on a loaded machine (the relay's queue).
+    test.describe.configure({ timeout: 150_000 });
     test.beforeAll(async () => {
       createMaster(masterEmail, masterPassword);
       const { applicationId } = await registerAndApply(owner.name, owner.email);
