@@ -108,6 +108,33 @@ export function createConsentService(deps: ConsentDeps) {
     return participant;
   }
 
+  /** The study's one draft, written (or replaced) with its audit record. */
+  async function storeDraft(
+    access: StudyAccess,
+    actorId: string,
+    ctx: Ctx,
+    values: Omit<Parameters<typeof repo.putDraft>[1], 'studyId' | 'createdBy'>,
+  ) {
+    const draft = await db.transaction(async (tx) => {
+      const row = await repo.putDraft(tx, {
+        ...values,
+        studyId: access.study.id,
+        createdBy: actorId,
+      });
+      await recordAudit(tx, {
+        actorId,
+        studyId: access.study.id,
+        action: 'consent.draft_saved',
+        targetType: 'consent_version',
+        targetId: row.id,
+        details: { kind: values.kind, sha256: row.sha256, statements: values.statements.length },
+        ip: ctx.ip,
+      });
+      return row;
+    });
+    return versionView(draft);
+  }
+
   function copyLink(signatureId: string): string {
     const expires = Math.floor(now().getTime() / 1000) + COPY_LINK_SECONDS;
     const token = hmacSign(deps.linkKey, `${signatureId}.${expires}`);
@@ -178,29 +205,14 @@ export function createConsentService(deps: ConsentDeps) {
       ctx: Ctx,
     ) {
       if (access.role !== 'main') throw ownerOnly();
-      const draft = await db.transaction(async (tx) => {
-        const row = await repo.putDraft(tx, {
-          studyId: access.study.id,
-          kind: 'markdown',
-          markdown: input.markdown,
-          pdfObjectKey: null,
-          pdfName: null,
-          statements: input.statements,
-          sha256: sha256(Buffer.from(input.markdown, 'utf8')),
-          createdBy: actorId,
-        });
-        await recordAudit(tx, {
-          actorId,
-          studyId: access.study.id,
-          action: 'consent.draft_saved',
-          targetType: 'consent_version',
-          targetId: row.id,
-          details: { kind: 'markdown', sha256: row.sha256, statements: input.statements.length },
-          ip: ctx.ip,
-        });
-        return row;
+      return storeDraft(access, actorId, ctx, {
+        kind: 'markdown',
+        markdown: input.markdown,
+        pdfObjectKey: null,
+        pdfName: null,
+        statements: input.statements,
+        sha256: sha256(Buffer.from(input.markdown, 'utf8')),
       });
-      return versionView(draft);
     },
 
     async uploadPdf(
@@ -223,29 +235,14 @@ export function createConsentService(deps: ConsentDeps) {
       const objectKey = `consent/forms/${digest}.pdf`;
       await objectStore.ensureBucket(bucket);
       await objectStore.putObject(bucket, objectKey, file.data, { contentType: 'application/pdf' });
-      const draft = await db.transaction(async (tx) => {
-        const row = await repo.putDraft(tx, {
-          studyId: access.study.id,
-          kind: 'pdf',
-          markdown: null,
-          pdfObjectKey: objectKey,
-          pdfName: name,
-          statements,
-          sha256: digest,
-          createdBy: actorId,
-        });
-        await recordAudit(tx, {
-          actorId,
-          studyId: access.study.id,
-          action: 'consent.draft_saved',
-          targetType: 'consent_version',
-          targetId: row.id,
-          details: { kind: 'pdf', sha256: digest, statements: statements.length },
-          ip: ctx.ip,
-        });
-        return row;
+      return storeDraft(access, actorId, ctx, {
+        kind: 'pdf',
+        markdown: null,
+        pdfObjectKey: objectKey,
+        pdfName: name,
+        statements,
+        sha256: digest,
       });
-      return versionView(draft);
     },
 
     async publish(
