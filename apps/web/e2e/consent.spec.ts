@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
+import { expectAccessibleAtBothWidths } from './a11y';
 import {
   apiJson,
   approveApplication,
@@ -162,6 +163,8 @@ test.describe
       await publish(page, false);
       await expect(page.getByText('Version 1', { exact: true })).toBeVisible();
       await expect(page.getByText('In force', { exact: true })).toBeVisible();
+      await page.getByRole('button', { name: 'Got it' }).click();
+      await expectAccessibleAtBothWidths(page, 'consent tab');
     });
 
     test('a participant reads, signs, downloads their copy and connects on a phone', async ({
@@ -169,6 +172,7 @@ test.describe
     }) => {
       await page.setViewportSize(PHONE);
       await verifyFromLink(page);
+      await expectAccessibleAtBothWidths(page, 'consent step');
       await readAndSign(page, 'Ada Lovelace');
 
       const [download] = await Promise.all([
