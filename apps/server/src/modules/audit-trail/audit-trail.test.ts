@@ -162,6 +162,31 @@ describe('audit trail', () => {
     expect(missing).toEqual([]);
   });
 
+  it('counts a view repeated from the same address within the window once, and each download', async () => {
+    const token = tokens.get('collaborator') as string;
+    const from = (remoteAddress: string, url: string) =>
+      t.app.inject({ method: 'GET', url, headers: bearer(token), remoteAddress });
+    const countOf = async (action: string) =>
+      (
+        await t.app.platform.db
+          .select()
+          .from(auditEvents)
+          .where(and(eq(auditEvents.action, action), eq(auditEvents.actorId, collaboratorId)))
+      ).length;
+    const list = `/api/studies/${studyId}/members`;
+    const before = await countOf('study.members_listed');
+    // The screen refreshing itself: one entry; the same view from elsewhere is its own.
+    for (let i = 0; i < 3; i++) expect((await from('198.51.100.7', list)).statusCode).toBe(200);
+    expect(await countOf('study.members_listed')).toBe(before + 1);
+    expect((await from('198.51.100.8', list)).statusCode).toBe(200);
+    expect(await countOf('study.members_listed')).toBe(before + 2);
+    // A document downloaded twice was handed out twice.
+    const document = `/api/participants/${participantId}/documents/${documentId}`;
+    const downloads = await countOf('participant.document_downloaded');
+    for (let i = 0; i < 2; i++) expect((await from('198.51.100.7', document)).statusCode).toBe(200);
+    expect(await countOf('participant.document_downloaded')).toBe(downloads + 2);
+  });
+
   it('records the bucket page and each file downloaded from it', async () => {
     const ownerToken = tokens.get('owner') as string;
     const page = await visit(t.app, await bucketPageLink(t.app, ownerToken, studyId));

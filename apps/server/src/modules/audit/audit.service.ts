@@ -1,5 +1,5 @@
 import { auditKindOf } from '@research/contracts';
-import { sql } from 'drizzle-orm';
+import { and, eq, gte, isNull, type SQL, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { auditEvents } from '../../db/schema/index.js';
 
@@ -45,14 +45,39 @@ export interface Reader {
   user?: { id: string } | null;
 }
 
+/** Repeats of the same view within this window are one entry (a screen that refreshes itself). */
+export const READ_REPEAT_MS = 15 * 60_000;
+
+const sameOrNull = (column: Parameters<typeof eq>[0], value: string | null | undefined): SQL =>
+  value == null ? isNull(column) : eq(column, value);
+
 /**
- * Records a read of personal data by the signed-in caller: once per request, after the data was
- * found (a refused or failed read shows nothing and records nothing).
+ * Records a view of personal data by the signed-in caller, after the data was found (a refused
+ * or failed read shows nothing and records nothing). A screen that refreshes itself (the
+ * participant list every 30 s) would bury the trail in copies: the same caller viewing the same
+ * thing from the same address again within READ_REPEAT_MS adds no entry. Downloads are not
+ * views: each is recorded with recordAudit.
  */
 export async function recordRead(
-  db: Pick<Db, 'insert'>,
+  db: Pick<Db, 'insert' | 'select'>,
   reader: Reader,
   entry: Omit<AuditEntry, 'actorId' | 'ip'>,
 ): Promise<void> {
-  await recordAudit(db, { ...entry, actorId: reader.user?.id ?? null, ip: reader.ip });
+  const actorId = reader.user?.id ?? null;
+  const [recent] = await db
+    .select({ id: auditEvents.id })
+    .from(auditEvents)
+    .where(
+      and(
+        sameOrNull(auditEvents.studyId, entry.studyId),
+        sameOrNull(auditEvents.actorId, actorId),
+        eq(auditEvents.action, entry.action),
+        sameOrNull(auditEvents.targetId, entry.targetId),
+        eq(auditEvents.ip, reader.ip),
+        gte(auditEvents.createdAt, new Date(Date.now() - READ_REPEAT_MS)),
+      ),
+    )
+    .limit(1);
+  if (recent) return;
+  await recordAudit(db, { ...entry, actorId, ip: reader.ip });
 }

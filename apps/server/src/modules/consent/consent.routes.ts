@@ -11,7 +11,7 @@ import { route } from '../../http/operation-route.js';
 import { RATE_LIMITS } from '../../http/rate-limits.js';
 import { parseOrFail } from '../../http/validate.js';
 import { attachmentDisposition } from '../../platform/object-store/types.js';
-import { recordRead } from '../audit/index.js';
+import { recordAudit, recordRead } from '../audit/index.js';
 import { currentUser } from '../auth/index.js';
 import { participantSessionToken } from '../participant-access/index.js';
 import { requireStudyMember, studyAccessOf } from '../studies/index.js';
@@ -127,7 +127,9 @@ export const consentRoutes: FastifyPluginAsync = async (app) => {
     handler: async (request, reply) => {
       const access = studyAccessOf(request);
       const file = await consent.record(access, request.params.signatureId);
-      await recordRead(app.platform.db, request, {
+      await recordAudit(app.platform.db, {
+        actorId: currentUser(request).id,
+        ip: request.ip,
         studyId: access.study.id,
         action: 'consent.record_downloaded',
         targetType: 'consent_signature',

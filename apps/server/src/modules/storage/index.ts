@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
-import { recordRead } from '../audit/index.js';
+import { recordAudit } from '../audit/index.js';
 import { bucketListingKey, bucketListingRoutes } from './bucket-listing.js';
 import { assertBucketAccess, studyOfBucket } from './live-study-bucket.js';
 import { storageRoutes } from './storage.routes.js';
@@ -20,17 +20,16 @@ export const routes: FastifyPluginAsync = async (app) => {
       assertAccess: (bucket, user) =>
         assertBucketAccess(app.services.studies.linkAccess, config, bucket, user),
       recordDownload: (request, { bucket, key, user }) =>
-        recordRead(
-          app.platform.db,
-          { ip: request.ip, user: user ? { id: user } : null },
-          {
-            studyId: studyOfBucket(config, bucket),
-            action: 'file.downloaded',
-            targetType: 'bucket',
-            targetId: bucket,
-            details: { key },
-          },
-        ),
+        // Every file handed out is its own entry (a download, not a repeatable view).
+        recordAudit(app.platform.db, {
+          actorId: user ?? null,
+          ip: request.ip,
+          studyId: studyOfBucket(config, bucket),
+          action: 'file.downloaded',
+          targetType: 'bucket',
+          targetId: bucket,
+          details: { key },
+        }),
     });
   }
 };
