@@ -124,7 +124,7 @@ async function publish(page: Page, reconsent: boolean) {
 
 test.describe
   .serial('electronic consent', () => {
-    // A verification mail can take most of a minute on a loaded machine (the relay's queue).
+    // Each test signs in or verifies by mail, through the sandbox's relay; a loaded CI machine is slow.
     test.describe.configure({ timeout: 150_000 });
     test.beforeAll(async () => {
       createMaster(masterEmail, masterPassword);

@@ -503,6 +503,23 @@ describe('pre-approved flow and verification codes', () => {
     await codeFromInbox(t, email);
   });
 
+  it('sends a new code at once after the last one was accepted, not after a wrong one', async () => {
+    const { email, participantId } = await rostered();
+    expect((await sendEmail(participantId, email)).statusCode).toBe(200);
+    const first = await codeFromInbox(t, email);
+    // A wrong guess leaves the code open: the 30 s still hold.
+    expect((await verifyEmail(participantId, email, wrong(first))).statusCode).toBe(400);
+    const held = await sendEmail(participantId, email);
+    expect(held.statusCode).toBe(429);
+    expect(held.json().code).toBe('RESEND_TOO_SOON');
+    expect((await verifyEmail(participantId, email, first)).statusCode).toBe(200);
+    // Verified, then back within the 30 s (another device, a new consent version): a new code.
+    t.sandbox?.clear();
+    expect((await sendEmail(participantId, email)).statusCode).toBe(200);
+    const second = await codeFromInbox(t, email);
+    expect((await verifyEmail(participantId, email, second)).statusCode).toBe(200);
+  });
+
   it("answers the secure participant verify only to that participant's verified session", async () => {
     const { email, participantId, sessionId } = await enrolledRostered();
     const verifySecure = (body: object, session?: string) =>
