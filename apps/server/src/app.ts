@@ -197,6 +197,8 @@ function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
       messaging,
     },
     {
+      jobs: startedJobs,
+      log: app.log,
       onWearableConnected: async (participantId) => collection?.connected(participantId),
       removeCollectedData: (studyId, participantId) =>
         dataset.removeParticipant(studyId, participantId),
@@ -266,6 +268,7 @@ function createServicesAndJobs(app: FastifyInstance, base: PlatformBase) {
     ...healthNotifications.jobs,
     ...collection.jobs,
     ...services.reminders.jobs,
+    ...services.consent.jobs,
     ...exportsService.jobs,
   ];
   return { objectStore, messaging, definitions };

@@ -1,3 +1,4 @@
+import { CONSENT_MESSAGES } from '@research/contracts';
 import type { Platform } from './app-platform.js';
 import { createAccessTokensService } from './modules/access-tokens/index.js';
 import { createApplicationsService } from './modules/applications/index.js';
@@ -6,7 +7,7 @@ import {
   createGoogleSignIn,
   createMasterService,
 } from './modules/auth/index.js';
-import { createConsentService } from './modules/consent/index.js';
+import { consentHoldOf, createConsentService } from './modules/consent/index.js';
 import { latestCollectedDays } from './modules/dataset/index.js';
 import { createEmailService } from './modules/email/index.js';
 import {
@@ -20,6 +21,7 @@ import { createRemindersService } from './modules/reminders/index.js';
 import { createStudiesService } from './modules/studies/index.js';
 import { createWearablesService } from './modules/wearables/index.js';
 import { subkey } from './platform/crypto.js';
+import type { JobQueue } from './platform/jobs.js';
 
 /**
  * What the services are built from: the platform without the job queue and the mailer, so the
@@ -30,13 +32,16 @@ export type ServiceDeps = Omit<Platform, 'jobs' | 'mailer'>;
 
 /** The domain services, built once per app from the platform adapters. */
 export interface ServiceHooks {
+  /** The job queue, once started (a withdrawal queues its follow-up in its own transaction). */
+  jobs: () => JobQueue;
+  log?: { error: (details: object, message: string) => void };
   /** A wearable connection became active (continuous collection queues its backfill). */
   onWearableConnected?: (participantId: string) => Promise<unknown>;
   /** A withdrawal in a study that deletes the data: the participant's dataset partitions go. */
   removeCollectedData?: (studyId: string, participantId: string) => Promise<number>;
 }
 
-export function createServices(platform: ServiceDeps, hooks: ServiceHooks = {}) {
+export function createServices(platform: ServiceDeps, hooks: ServiceHooks) {
   const { db, config, cipher, messaging, objectStore } = platform;
   const auth = createAuthService({ db, config, messaging });
   const studies = createStudiesService({ db, config, cipher, messaging, objectStore });
@@ -48,6 +53,16 @@ export function createServices(platform: ServiceDeps, hooks: ServiceHooks = {}) 
     messaging,
     stateKey: subkey(platform.keyRing, 'wearable-decoy-states'),
     ...(hooks.onWearableConnected ? { onConnected: hooks.onWearableConnected } : {}),
+    connectRefusal: async (participant) => {
+      const hold = await consentHoldOf(db, {
+        participantId: participant.id,
+        studyId: participant.studyId,
+      });
+      if (!hold) return null;
+      return hold === 'withdrawn'
+        ? CONSENT_MESSAGES.alreadyWithdrawn
+        : CONSENT_MESSAGES.signBeforeConnecting;
+    },
   });
   const verification = createVerificationService({
     db,
@@ -83,6 +98,8 @@ export function createServices(platform: ServiceDeps, hooks: ServiceHooks = {}) 
         wearables.revokeIfConnected(participantId, actorId),
       removeCollectedData: async (studyId, participantId) =>
         hooks.removeCollectedData ? hooks.removeCollectedData(studyId, participantId) : 0,
+      jobs: hooks.jobs,
+      ...(hooks.log ? { log: hooks.log } : {}),
     }),
     wearables,
     verification,

@@ -37,12 +37,20 @@ export function extractionKit(on: { readonly app: FastifyInstance; readonly worl
     app().inject({ remoteAddress: someAddress(), ...options });
   const bucket = () => app().extraction.bucketOf(world().study.id);
 
-  /** A participant of the study, connected through the direct path with `account`. */
-  async function connected(account: string, scopes?: readonly string[]) {
+  /**
+   * A participant of the study, connected through the direct path with `account`;
+   * `beforeConnect` runs once they exist (a consent-required study: they sign first).
+   */
+  async function connected(
+    account: string,
+    scopes?: readonly string[],
+    beforeConnect?: (participant: { id: string; email: string }) => Promise<unknown>,
+  ) {
     const participant = await world().addParticipant({
       firstName: 'Sam',
       lastName: account.slice(0, 6),
     });
+    await beforeConnect?.(participant);
     const res = await call({
       method: 'GET',
       url: '/api/fitbit/auth-url',

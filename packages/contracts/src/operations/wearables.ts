@@ -67,6 +67,8 @@ const PROVIDER_ERRORS = {
 /** Coming back from Google: the single-use state, the grant, and the account it names. */
 const CONNECT_ERRORS = {
   400: ['INVALID_STATE', 'STATE_EXPIRED', 'NO_SCOPES_GRANTED'],
+  // The study asks for consent and the participant has not signed it (or withdrew).
+  403: ['CONSENT_REQUIRED'],
   404: ['PARTICIPANT_MISMATCH'],
   409: ['OTHER_GOOGLE_ACCOUNT', 'GOOGLE_ACCOUNT_IN_USE'],
 } as const satisfies ErrorMap;

@@ -153,6 +153,7 @@ export const AUDIT_ACTION_LABELS: Record<string, string> = {
   'consent.published': 'Published a consent form version',
   'consent.signed': 'Participant signed the consent form',
   'consent.withdrawn': 'Participant withdrew from the study',
+  'consent.withdrawal_carried_out': 'Withdrawal carried out (grant revoked, data kept or deleted)',
   'consent.signatures_listed': 'Viewed the consent signatures',
   'consent.record_downloaded': 'Downloaded a signed consent record',
 };

@@ -23,6 +23,8 @@ export const CONSENT_MESSAGES = {
   noForm: 'The study has not published its consent form yet. Please try again later.',
   notRequired: 'This study does not ask for a consent form.',
   alreadyWithdrawn: 'You have withdrawn from this study.',
+  signBeforeConnecting:
+    'Please sign the consent form from your study link before connecting your Fitbit.',
   participantWithdrawn: 'This participant has withdrawn from the study.',
   noSignature: 'There is no signed consent to download.',
   signatureNotFound: 'Signed consent not found.',

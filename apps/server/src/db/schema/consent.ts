@@ -90,6 +90,11 @@ export const consentWithdrawals = pgTable(
     actorId: uuid('actor_id').references(() => users.id, { onDelete: 'set null' }),
     /** What the study's setting did to the data collected so far. */
     dataAction: text('data_action', { enum: ['keep', 'delete'] }).notNull(),
+    /**
+     * When the grant was revoked and the setting's data action done (a job after the withdrawal
+     * commits); null until then, so a failure midway is finished by the job's next try.
+     */
+    carriedOutAt: timestamp('carried_out_at', { withTimezone: true }),
   },
   (t) => [index('consent_withdrawals_study_idx').on(t.studyId)],
 );

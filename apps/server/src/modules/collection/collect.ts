@@ -6,6 +6,7 @@ import {
   scopeLabel,
 } from '@research/contracts';
 import type { AppConfig } from '../../config.js';
+import type { DbOrTx } from '../../db/client.js';
 import { AppError } from '../../errors.js';
 import {
   createGoogleHealthClient,
@@ -50,8 +51,15 @@ export interface CollectDeps {
   clientOptions?: Omit<GoogleHealthClientOptions, 'fetch'> | undefined;
   /** The clock that says which days are in the restatement window. */
   now?: () => Date;
-  /** The consent gate: why a participant may not be fetched, or null. */
-  holdOf: (subject: GateSubject) => Promise<ConsentHold | null>;
+  /** The consent gate: why a participant may not be fetched, or null (read on `tx` if given). */
+  holdOf: (subject: GateSubject, tx?: DbOrTx) => Promise<ConsentHold | null>;
+}
+
+/** The gate closed between the fetch and the write (a withdrawal came in): nothing is written. */
+class HeldBack extends Error {
+  constructor(readonly hold: ConsentHold) {
+    super(`held back: ${hold}`);
+  }
 }
 
 /** What a connection's fetches share: its token, time zone and device's last sync. */
@@ -229,13 +237,30 @@ export function createCollect(deps: CollectDeps) {
       marked: { failed: 0, scopeMissing: 0, revoked: 0 },
       calls: 0,
     };
+    const counter = { calls: 0 };
+    try {
+      return await collectInto(result, counter, participantId, days, trigger, signal);
+    } catch (error) {
+      if (!(error instanceof HeldBack)) throw error;
+      return { ...result, calls: counter.calls, heldBack: error.hold };
+    }
+  }
+
+  async function collectInto(
+    result: CollectResult,
+    counter: { calls: number },
+    participantId: string,
+    days: (session: Session) => Promise<Map<DataType, string[]>> | Map<DataType, string[]>,
+    trigger: DatasetTrigger,
+    signal?: AbortSignal,
+  ): Promise<CollectResult> {
     const [target] = await wearables.collectionTargets(participantId);
     if (!target) return result;
     const { studyId } = target;
     // Checked here, in the job, before any call: no consent to the version in force, no fetch.
+    // Asked again at every write or mark, in its transaction (gateAt).
     const hold = await deps.holdOf({ participantId, studyId });
     if (hold) return { ...result, heldBack: hold };
-    const counter = { calls: 0 };
 
     let opened: Awaited<ReturnType<typeof openSession>> | undefined;
     try {
@@ -272,6 +297,7 @@ export function createCollect(deps: CollectDeps) {
           { studyId, participantId, types: [dataType], dates, timeZone: session.timeZone },
           'scope_missing',
           COLLECTION_REASONS.scopeMissing(missing.map(scopeLabel).join(', ')),
+          gateAt(target),
         );
         result.marked.scopeMissing += dates.length;
         continue;
@@ -331,6 +357,7 @@ export function createCollect(deps: CollectDeps) {
                   DATA_TYPE_SCOPES[dataType].map(scopeLabel).join(', '),
                 )
               : COLLECTION_REASONS.failed(error.message),
+            gateAt(target),
           );
           if (scope) result.marked.scopeMissing += unit.dates.length;
           else result.marked.failed += unit.dates.length;
@@ -357,8 +384,21 @@ export function createCollect(deps: CollectDeps) {
       rawPages,
       trigger,
       syncedThrough: session.syncedThrough,
+      guard: gateAt(session.target),
     });
   }
+
+  /**
+   * The gate asked again in the write's transaction: a withdrawal that came in while the day was
+   * fetched keeps it out (the withdrawal waits for writes already under way).
+   */
+  const gateAt = (subject: GateSubject) => async (tx: DbOrTx) => {
+    const hold = await deps.holdOf(
+      { participantId: subject.participantId, studyId: subject.studyId },
+      tx,
+    );
+    if (hold) throw new HeldBack(hold);
+  };
 
   /** The first day of the restatement window in the session's time zone: older days may be ranged. */
   const windowStart = (session: Session) =>
@@ -384,6 +424,7 @@ export function createCollect(deps: CollectDeps) {
         },
         state,
         reason,
+        gateAt(target),
       );
       marked += dates.length;
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DATA_TYPES, type DatasetTrigger, type DataType } from '@research/contracts';
 import type { AppConfig } from '../../config.js';
-import type { Db } from '../../db/client.js';
+import type { Db, DbOrTx } from '../../db/client.js';
 import type { GoogleHealthClientOptions } from '../../platform/google-health/index.js';
 import type { JobQueue } from '../../platform/jobs.js';
 import { consentHoldOf, type GateSubject } from '../consent/index.js';
@@ -60,7 +60,7 @@ export function createCollection(deps: CollectionDeps) {
   const { config, dataset, wearables } = deps;
   const now = deps.now ?? (() => new Date());
   const types = deps.types ?? COLLECTED_TYPES;
-  const holdOf = (subject: GateSubject) => consentHoldOf(deps.db, subject);
+  const holdOf = (subject: GateSubject, tx?: DbOrTx) => consentHoldOf(tx ?? deps.db, subject);
   const collect = createCollect({
     holdOf,
     config,

@@ -205,6 +205,25 @@ export async function insertWithdrawal(
   return row;
 }
 
+/** Marks the withdrawal carried out; false when it already was (another run got there first). */
+export async function markWithdrawalCarriedOut(
+  db: DbOrTx,
+  participantId: string,
+  at: Date,
+): Promise<boolean> {
+  const rows = await db
+    .update(consentWithdrawals)
+    .set({ carriedOutAt: at })
+    .where(
+      and(
+        eq(consentWithdrawals.participantId, participantId),
+        isNull(consentWithdrawals.carriedOutAt),
+      ),
+    )
+    .returning({ participantId: consentWithdrawals.participantId });
+  return rows.length > 0;
+}
+
 export async function withdrawalsOfStudy(db: DbOrTx, studyId: string): Promise<WithdrawalRow[]> {
   return db.select().from(consentWithdrawals).where(eq(consentWithdrawals.studyId, studyId));
 }

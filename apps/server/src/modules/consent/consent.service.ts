@@ -8,9 +8,11 @@ import {
 } from '@research/contracts';
 import type { AppConfig } from '../../config.js';
 import type { Db } from '../../db/client.js';
+import { lockParticipantData } from '../../db/locks.js';
 import { AppError, notFound } from '../../errors.js';
 import { checkFileType, safeFileName, type UploadedFile } from '../../http/multipart.js';
 import { hmacSign, hmacVerify } from '../../platform/crypto.js';
+import { defineJob, type JobQueue, jobExecutorOn } from '../../platform/jobs.js';
 import { renderEmail } from '../../platform/mail-templates.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
 import { recordAudit } from '../audit/index.js';
@@ -37,6 +39,9 @@ export interface ConsentDeps {
   revokeWearable: (participantId: string, actorId: string | null) => Promise<void>;
   /** Deletes the participant's collected data (the dataset's partitions); answers how many. */
   removeCollectedData: (studyId: string, participantId: string) => Promise<number>;
+  /** The job queue (started after the services): a withdrawal's follow-up is queued with it. */
+  jobs: () => JobQueue;
+  log?: { error: (details: object, message: string) => void };
   now?: () => Date;
 }
 
@@ -51,6 +56,8 @@ export interface Ctx {
 }
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex');
+/** The withdrawal's job waits this long: the request carries it out at once when it can. */
+const FOLLOW_UP_DELAY_SECONDS = 60;
 /** The e-mailed link to a signed record works this long. */
 const COPY_LINK_SECONDS = 30 * 24 * 60 * 60;
 
@@ -142,7 +149,12 @@ export function createConsentService(deps: ConsentDeps) {
     return `${deps.config.publicUrl}/api/consent/copy?${params}`;
   }
 
-  /** Collection stops, the grant goes, the data follows the study's setting; audited. */
+  /**
+   * The withdrawal's own transaction: the record, the participant marked, the audit entry and a
+   * follow-up job, together or not at all. It waits for dataset writes under way; after it, the
+   * gate holds the participant back and no write lands. The grant and the data are dealt with
+   * right after (carryOutWithdrawal); should that fail midway, the job finishes it.
+   */
   async function withdraw(
     study: StudyRow,
     participantId: string,
@@ -152,6 +164,7 @@ export function createConsentService(deps: ConsentDeps) {
     const dataAction = study.settings.withdrawalData === 'delete' ? 'delete' : 'keep';
     const at = now();
     await db.transaction(async (tx) => {
+      await lockParticipantData(tx, participantId, 'exclusive');
       const row = await repo.insertWithdrawal(tx, {
         participantId,
         studyId: study.id,
@@ -162,23 +175,68 @@ export function createConsentService(deps: ConsentDeps) {
       });
       if (!row) throw new AppError(409, 'PARTICIPANT_WITHDRAWN', M.participantWithdrawn);
       await markParticipantWithdrawn(tx, participantId, at);
+      await recordAudit(tx, {
+        actorId: by.actorId,
+        studyId: study.id,
+        action: 'consent.withdrawn',
+        targetType: 'participant',
+        targetId: participantId,
+        details: { recordedBy: by.kind, dataAction },
+        ip: ctx.ip,
+      });
+      await deps
+        .jobs()
+        .boss.insert(
+          withdrawalJob.name,
+          [{ data: { participantId }, startAfter: FOLLOW_UP_DELAY_SECONDS }],
+          { db: jobExecutorOn(tx) },
+        );
     });
-    // After the commit the gate already holds the participant back: no job fetches again.
-    await deps.revokeWearable(participantId, by.actorId);
+    try {
+      await carryOutWithdrawal(participantId);
+    } catch (error) {
+      // Recorded and held back already; the queued job revokes and removes what is left.
+      deps.log?.error({ err: error }, 'withdrawal follow-up failed; its job will finish it');
+    }
+  }
+
+  /**
+   * Revokes the grant and keeps or deletes the data as recorded, then marks the withdrawal
+   * carried out with its audit entry, once. Each step may run again: a second run finds no grant
+   * and no partitions left.
+   */
+  async function carryOutWithdrawal(participantId: string): Promise<void> {
+    const withdrawal = await repo.findWithdrawal(db, participantId);
+    if (!withdrawal || withdrawal.carriedOutAt) return;
+    await deps.revokeWearable(participantId, withdrawal.actorId);
     const partitionsDeleted =
-      dataAction === 'delete' ? await deps.removeCollectedData(study.id, participantId) : 0;
-    await recordAudit(db, {
-      actorId: by.actorId,
-      studyId: study.id,
-      action: 'consent.withdrawn',
-      targetType: 'participant',
-      targetId: participantId,
-      details: { recordedBy: by.kind, dataAction, partitionsDeleted },
-      ip: ctx.ip,
+      withdrawal.dataAction === 'delete'
+        ? await deps.removeCollectedData(withdrawal.studyId, participantId)
+        : 0;
+    await db.transaction(async (tx) => {
+      if (!(await repo.markWithdrawalCarriedOut(tx, participantId, now()))) return;
+      await recordAudit(tx, {
+        actorId: withdrawal.actorId,
+        studyId: withdrawal.studyId,
+        action: 'consent.withdrawal_carried_out',
+        targetType: 'participant',
+        targetId: participantId,
+        details: { dataAction: withdrawal.dataAction, partitionsDeleted },
+      });
     });
   }
 
+  const withdrawalJob = defineJob<{ participantId: string }>({
+    name: 'consent-withdrawal-follow-up',
+    retryLimit: 8,
+    retryDelaySeconds: 30,
+    handler: async (job) => carryOutWithdrawal(job.data.participantId),
+  });
+
   return {
+    jobs: [withdrawalJob],
+    carryOutWithdrawal,
+
     // ---- Owner and members ----
 
     async overview(access: StudyAccess): Promise<Omit<ConsentOverview, 'success'>> {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { CONSENT_HOLD_REASONS, CONSENT_MESSAGES } from '@research/contracts';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import {
@@ -13,7 +13,8 @@ import {
 import { bearer, someAddress } from '../../test/auth-helpers.js';
 import { useExtractionKit } from '../../test/extraction-kit.js';
 import { memberStatus, STUDY_ROLES, studyRoleMatrix } from '../../test/study-role-matrix.js';
-import { participantSessionHeaders } from '../../test/wearables-kit.js';
+import { consentAt, participantSessionHeaders } from '../../test/wearables-kit.js';
+import { createConsentService } from './consent.service.js';
 
 const kit = useExtractionKit();
 const DAY_MS = 86_400_000;
@@ -97,9 +98,14 @@ async function readBucket(key: string) {
 
 const googleCalls = (account: string) => kit.sandbox.health.requests(account).length;
 
-/** A participant connected with `account`, enrolled a few days ago (so a sweep has days). */
+/**
+ * A participant who signed the version in force and connected with `account`, enrolled a few
+ * days ago (so a sweep has days).
+ */
 async function connectedParticipant(account: string) {
-  const participant = await kit.connected(account);
+  const participant = await kit.connected(account, undefined, async (p) =>
+    signAll(await sessionOf(p)),
+  );
   await kit.app.platform.db
     .update(participants)
     .set({ enrolledAt: new Date(Date.now() - 3 * DAY_MS) })
@@ -291,9 +297,40 @@ describe('versions, signatures and re-consent', () => {
 });
 
 describe('the gate, checked by the jobs', () => {
+  it('Google is not asked for a grant before the participant signs', async () => {
+    const someone = await kit.world.addParticipant({ firstName: 'Noor', lastName: 'Haddad' });
+    const auth = await call({
+      method: 'GET',
+      url: '/api/fitbit/auth-url',
+      headers: await sessionOf(someone),
+      query: { participantId: someone.id, studyCode: kit.world.study.studyCode },
+    });
+    expect(auth.statusCode, auth.body).toBe(200);
+    const consent = await consentAt((auth.json() as { authUrl: string }).authUrl, {
+      account: 'consent.unsigned@gmail.test',
+    });
+    const callback = await call({
+      method: 'POST',
+      url: '/api/fitbit/callback',
+      payload: { code: consent.code, state: consent.state, participantId: someone.id },
+    });
+    expect(callback.statusCode).toBe(403);
+    expect(callback.json()).toMatchObject({
+      code: 'CONSENT_REQUIRED',
+      error: CONSENT_MESSAGES.signBeforeConnecting,
+    });
+    const stored = await kit.app.platform.db
+      .select()
+      .from(wearableConnections)
+      .where(eq(wearableConnections.participantId, someone.id));
+    expect(stored).toEqual([]);
+  }, 60_000);
+
   it('a sweep, a collect and an extraction job make no Google call for a participant without consent', async () => {
     const account = 'consent.gate@gmail.test';
     const participant = await connectedParticipant(account);
+    // A new version everyone must sign again: the participant, connected, is now held back.
+    await publish(`${FORM}\n\nWe now also read your sleep.`, true);
     const before = googleCalls(account);
 
     const swept = await kit.app.collection.collectConnection(participant.id);
@@ -340,15 +377,15 @@ describe('withdrawal', () => {
     });
     return page.objects.filter((o) => o.key.includes(`/participant=${participantId}/`));
   };
+  const auditOf = (action: string, participantId: string) =>
+    kit.app.platform.db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.action, action), eq(auditEvents.targetId, participantId)));
   const withdrawalAudit = async (participantId: string) =>
-    (
-      await kit.app.platform.db
-        .select()
-        .from(auditEvents)
-        .where(
-          and(eq(auditEvents.action, 'consent.withdrawn'), eq(auditEvents.targetId, participantId)),
-        )
-    )[0];
+    (await auditOf('consent.withdrawn', participantId))[0];
+  const carriedOutAudit = async (participantId: string) =>
+    auditOf('consent.withdrawal_carried_out', participantId);
 
   async function collectedParticipant(account: string) {
     const participant = await connectedParticipant(account);
@@ -389,8 +426,11 @@ describe('withdrawal', () => {
     expect(await withdrawalAudit(participant.id)).toMatchObject({
       studyId: kit.world.study.id,
       actorId: null,
-      details: { recordedBy: 'participant', dataAction: 'keep', partitionsDeleted: 0 },
+      details: { recordedBy: 'participant', dataAction: 'keep' },
     });
+    expect(await carriedOutAudit(participant.id)).toMatchObject([
+      { studyId: kit.world.study.id, details: { dataAction: 'keep', partitionsDeleted: 0 } },
+    ]);
 
     const before = googleCalls(account);
     const after = await kit.app.collection.collectConnection(participant.id);
@@ -412,20 +452,25 @@ describe('withdrawal', () => {
     expect((await partitionsOf(participant.id)).length).toBeGreaterThan(0);
     expect((await datasetObjects(participant.id)).length).toBeGreaterThan(0);
 
+    // A collection under way when the withdrawal comes in: whichever way they interleave, nothing
+    // it fetched stays (the withdrawal waits for its writes; later writes see the withdrawal).
+    const collecting = kit.app.collection.collectConnection(participant.id);
     const res = await call({
       method: 'POST',
       url: studyUrl(`/participants/${participant.id}/withdrawal`),
       headers: bearer(kit.world.collaborator.token),
     });
     expect(res.statusCode, res.body).toBe(200);
+    await collecting;
     expect(await partitionsOf(participant.id)).toEqual([]);
     expect(await datasetObjects(participant.id)).toEqual([]);
-    const audit = await withdrawalAudit(participant.id);
-    expect(audit).toMatchObject({
+    expect(await withdrawalAudit(participant.id)).toMatchObject({
       actorId: kit.world.collaborator.user.id,
       details: { recordedBy: 'researcher', dataAction: 'delete' },
     });
-    expect((audit?.details as { partitionsDeleted?: number })?.partitionsDeleted).toBeGreaterThan(
+    const [carried] = await carriedOutAudit(participant.id);
+    expect(carried?.actorId).toBe(kit.world.collaborator.user.id);
+    expect((carried?.details as { partitionsDeleted?: number })?.partitionsDeleted).toBeGreaterThan(
       0,
     );
     const signatures = await call({
@@ -437,5 +482,46 @@ describe('withdrawal', () => {
       participantId: participant.id,
       state: 'withdrawn',
     });
+  }, 90_000);
+  it('a follow-up that fails midway leaves the withdrawal recorded; its job finishes it once', async () => {
+    await setSettings({ withdrawalData: 'delete' });
+    const { participant } = await collectedParticipant('consent.midway@gmail.test');
+    const { platform, services } = kit.app;
+    // The same service, with the object store failing at the deletion.
+    const failing = createConsentService({
+      db: platform.db,
+      config: platform.config,
+      objectStore: platform.objectStore,
+      messaging: platform.messaging,
+      bucketOf: services.studies.bucketOf,
+      linkKey: Buffer.alloc(32, 1),
+      revokeWearable: (id, actorId) => services.wearables.revokeIfConnected(id, actorId),
+      removeCollectedData: () => Promise.reject(new Error('object store unreachable')),
+      jobs: () => platform.jobs,
+    });
+    await failing.withdrawSelf(
+      { participantId: participant.id, studyId: kit.world.study.id },
+      { ip: '203.0.113.9' },
+    );
+    // The withdrawal stands (recorded, audited, held back); the data is still there.
+    expect(await withdrawalAudit(participant.id)).toBeDefined();
+    expect(await carriedOutAudit(participant.id)).toEqual([]);
+    expect((await partitionsOf(participant.id)).length).toBeGreaterThan(0);
+    const queued = await platform.db.execute(
+      sql`select data, start_after > now() as later from pgboss.job
+          where name = 'consent-withdrawal-follow-up' and data->>'participantId' = ${participant.id}`,
+    );
+    expect(Array.isArray(queued) ? queued : (queued as { rows: unknown[] }).rows).toMatchObject([
+      { data: { participantId: participant.id }, later: true },
+    ]);
+
+    // What the queued job runs, twice: the data goes, the audit entry is written once.
+    await services.consent.carryOutWithdrawal(participant.id);
+    await services.consent.carryOutWithdrawal(participant.id);
+    expect(await partitionsOf(participant.id)).toEqual([]);
+    expect(await datasetObjects(participant.id)).toEqual([]);
+    const carried = await carriedOutAudit(participant.id);
+    expect(carried).toHaveLength(1);
+    expect(carried[0]?.details).toMatchObject({ dataAction: 'delete' });
   }, 90_000);
 });

@@ -9,7 +9,8 @@ import {
   datasetPartitionKeySchema,
   datasetTriggerSchema,
 } from '@research/contracts';
-import type { Db } from '../../db/client.js';
+import type { Db, Tx } from '../../db/client.js';
+import { lockParticipantData } from '../../db/locks.js';
 import type { DatasetFile } from '../../db/schema/index.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
 import { column, type Value } from './columns.js';
@@ -72,6 +73,11 @@ export interface WritePartitionInput {
   trigger: DatasetTrigger;
   /** The device's last sync, when known: a day it has not synced past stays partial. */
   syncedThrough?: Date | undefined;
+  /**
+   * Asked under the partition's lock, before anything is written; throwing leaves the partition
+   * as it was (collection asks the consent gate again here, after its fetch).
+   */
+  guard?: (tx: Tx) => Promise<void>;
 }
 
 export interface DatasetDeps {
@@ -174,6 +180,7 @@ export function createDataset(deps: DatasetDeps) {
 
     const bucket = await bucketOf(key.studyId);
     const { written, replaced } = await withPartitionLock(db, key, async (tx) => {
+      await input.guard?.(tx);
       const current = await readRow(tx, key);
       if (current?.version === version) {
         // The same contents: the row keeps its files and its own updated_at; only the fetch is new.
@@ -256,12 +263,18 @@ export function createDataset(deps: DatasetDeps) {
     selector: PartitionSelector & { timeZone?: string | undefined },
     state: DatasetMarkedState,
     reason: string,
+    /** As a write's guard: asked in the transaction first; throwing marks nothing. */
+    guard?: (tx: Tx) => Promise<void>,
   ): Promise<LedgerRow[]> {
     if (!DATASET_MARKED_STATES.includes(state))
       throw new RangeError(`Not a marked state: ${state}`);
     if (!reason.trim()) throw new RangeError('A marked partition needs a reason');
     const { timeZone, ...select } = selector;
     return db.transaction(async (tx) => {
+      // A participant's marks wait for their withdrawal like writes (see lockParticipantData).
+      if (select.participantId !== undefined)
+        await lockParticipantData(tx, select.participantId, 'shared');
+      await guard?.(tx);
       const marked = await markRows(tx, select, state, reason);
       const done = async (rows: LedgerRow[]) => {
         await refreshDayMonths(tx, rows);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { DatasetPartitionKey, DataType } from '@research/contracts';
 import { and, asc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
+import { lockParticipantData } from '../../db/locks.js';
 import { datasetPartitions } from '../../db/schema/index.js';
 
 /** The ledger's rows: one per partition, read and written under the partition's lock. */
@@ -24,6 +25,8 @@ export function withPartitionLock<T>(
     .digest()
     .readBigInt64BE(0);
   return db.transaction(async (tx) => {
+    // The participant's data shared first (a withdrawal takes it alone), then the partition.
+    await lockParticipantData(tx, key.participantId, 'shared');
     await tx.execute(sql`select pg_advisory_xact_lock(${id.toString()}::bigint)`);
     return work(tx);
   });

@@ -74,8 +74,7 @@ export function createVerificationCodes({
       const previous = await repo.latestCode(tx, participantId, channel);
       // The wait keeps a second code from chasing one still on its way. A code already accepted
       // is not on its way: someone who verified and comes back at once gets a new one.
-      const accepted =
-        previous?.usedAt != null && previous.attempts < MAX_EMAIL_CODE_ATTEMPTS;
+      const accepted = previous?.usedAt != null && previous.attempts < MAX_EMAIL_CODE_ATTEMPTS;
       if (previous && !accepted && previous.resendAfter > now) {
         const seconds = Math.ceil((previous.resendAfter.getTime() - now.getTime()) / 1000);
         throw new AppError(429, 'RESEND_TOO_SOON', ENROLMENT_SERVER_MESSAGES.resendWait(seconds), {

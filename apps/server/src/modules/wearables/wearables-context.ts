@@ -19,4 +19,6 @@ export interface WearablesContext {
   serialized: Serialized;
   /** Told after a connection is stored active (continuous collection's backfill). */
   onConnected: (participantId: string) => Promise<unknown>;
+  /** Why the participant may not connect now (consent not signed, withdrawn), or null. */
+  connectRefusal: (participant: { id: string; studyId: string }) => Promise<string | null>;
 }

@@ -40,6 +40,11 @@ export interface WearablesDeps {
    * backfill; a failure there does not undo the connection.
    */
   onConnected?: (participantId: string) => Promise<unknown>;
+  /**
+   * Asked before a consent code is exchanged: a text when the participant may not connect (the
+   * study's consent gate), so no grant is taken from someone who has not signed.
+   */
+  connectRefusal?: (participant: { id: string; studyId: string }) => Promise<string | null>;
 }
 
 /**
@@ -60,6 +65,7 @@ export function createWearablesService(deps: WearablesDeps) {
     redirectUri: `${config.publicUrl}/fitbit/callback`,
     serialized: createSerializer(),
     onConnected: deps.onConnected ?? (async () => {}),
+    connectRefusal: deps.connectRefusal ?? (async () => null),
   };
   const flow = createConsentFlow(ctx, deps.stateKey ?? randomBytes(32));
   const { client } = ctx;
