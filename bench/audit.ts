@@ -14,6 +14,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { auditKindOf } from '@research/contracts';
+import type { SQL } from 'drizzle-orm';
+import type { PgDialect } from 'drizzle-orm/pg-core';
+import { createAuditTrail } from '../apps/server/src/modules/audit/index.js';
 import { type Measurement, measure } from './lib/load.js';
 import { printSummary, profileDuring, summarize } from './lib/profile.js';
 import { startBenchEnvironment } from './lib/setup.js';
@@ -119,12 +122,30 @@ try {
     if (res.statusCode !== 200) throw new Error(`${name}: ${res.statusCode} ${res.body}`);
     console.log(`${name}: ${res.json().events.length} rows`);
   }
-  const plan = await pool.query(
-    `explain (analyze, costs off) select id from audit_events where study_id = $1
-      order by created_at desc, id desc limit 51`,
-    [study.id],
-  );
-  console.log(plan.rows.map((r) => r['QUERY PLAN']).join('\n'));
+  // Each call's page statement as the product sends it, with its plan (captured by a database
+  // that only records what it is asked, then explained on the bench's pool).
+  const dialect = (app.platform.db as unknown as { dialect: PgDialect }).dialect;
+  for (const [name, url] of calls) {
+    const statements: SQL[] = [];
+    const recorder = {
+      execute: async (statement: SQL) => {
+        statements.push(statement);
+        return { rows: [] };
+      },
+    };
+    const query = Object.fromEntries(new URL(url, 'http://bench').searchParams);
+    await createAuditTrail(recorder as unknown as Parameters<typeof createAuditTrail>[0]).page(
+      { studyId: study.id },
+      { ...query, limit: Number(query.limit ?? 50) } as Parameters<
+        ReturnType<typeof createAuditTrail>['page']
+      >[1],
+    );
+    const [statement] = statements;
+    if (!statement) continue;
+    const { sql: text, params } = dialect.sqlToQuery(statement);
+    const plan = await pool.query(`explain (analyze, buffers, costs off) ${text}`, params);
+    console.log(`\n${name}:\n${plan.rows.map((r) => r['QUERY PLAN']).join('\n')}`);
+  }
 
   const appUrl = await app.listen({ port: 0, host: '127.0.0.1' });
   const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
+import { AUDIT_TEXTS } from '@research/contracts';
 import { expectAccessibleAtBothWidths } from './a11y';
 import {
   apiJson,
@@ -20,7 +21,8 @@ import {
  * on the study screen (Markdown with a live preview) and publishes it; a participant on a phone
  * verifies their address, reads the form to its end, ticks the statement, types their name and
  * signs, downloads their copy and connects Google; the owner sees the signature, publishes
- * version 2 asking everyone again, and the participant is asked again when they come back.
+ * version 2 asking everyone again, and the participant is asked again when they come back, signs
+ * and withdraws; the owner's trail shows each step.
  */
 
 const PHONE = { width: 390, height: 844 };
@@ -225,7 +227,19 @@ test.describe
       await expect(phone.getByText('Consent form · Version 2')).toBeVisible();
       await readAndSign(phone, 'Ada Lovelace');
       await phone.getByRole('button', { name: 'Continue' }).click();
-      await expect(phone.getByRole('button', { name: 'Withdraw from the study' })).toBeVisible();
+      // The participant withdraws from their link page, after a confirmation.
+      await phone.getByRole('button', { name: 'Withdraw from the study' }).click();
+      const confirm = phone.getByRole('dialog', { name: 'Withdraw from the study?' });
+      await confirm.getByRole('button', { name: 'Withdraw', exact: true }).click();
+      await expect(phone.getByText('You have withdrawn', { exact: true })).toBeVisible();
       await phone.close();
+
+      // The owner's trail shows each step: both versions, both signatures, the withdrawal.
+      await page.goto(`/researcher/study/${studyId}`);
+      await page.getByRole('link', { name: AUDIT_TEXTS.studyTab }).click();
+      const trail = page.getByRole('table');
+      await expect(trail.getByText('Participant withdrew from the study')).toBeVisible();
+      await expect(trail.getByText('Participant signed the consent form')).toHaveCount(2);
+      await expect(trail.getByText('Published a consent form version')).toHaveCount(2);
     });
   });

@@ -12,6 +12,7 @@ import {
 } from '../../db/schema/index.js';
 import { bearer, someAddress } from '../../test/auth-helpers.js';
 import { useExtractionKit } from '../../test/extraction-kit.js';
+import { injectMultipart, SAMPLE_FILES } from '../../test/multipart.js';
 import { memberStatus, STUDY_ROLES, studyRoleMatrix } from '../../test/study-role-matrix.js';
 import { consentAt, participantSessionHeaders } from '../../test/wearables-kit.js';
 import { createConsentService } from './consent.service.js';
@@ -524,4 +525,52 @@ describe('withdrawal', () => {
     expect(carried).toHaveLength(1);
     expect(carried[0]?.details).toMatchObject({ dataAction: 'delete' });
   }, 90_000);
+});
+
+describe('a PDF form', () => {
+  it('is checked by content, published as a version and read back byte for byte by members', async () => {
+    const upload = (data: Buffer, name: string) =>
+      injectMultipart(kit.app, {
+        url: studyUrl('/consent/draft/pdf'),
+        headers: owner(),
+        fields: { statements: JSON.stringify(STATEMENTS) },
+        files: [{ field: 'pdf', name, data, type: 'application/pdf' }],
+      });
+    const renamed = await upload(SAMPLE_FILES.exe, 'form.pdf');
+    expect(renamed.statusCode).toBe(415);
+    expect(renamed.json().error).toBe(CONSENT_MESSAGES.pdfRejected('form.pdf'));
+
+    const saved = await upload(SAMPLE_FILES.pdf, 'Consent form v3.pdf');
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().draft).toMatchObject({
+      kind: 'pdf',
+      markdown: null,
+      pdfName: 'Consent form v3.pdf',
+      statements: STATEMENTS,
+      sha256: createHash('sha256').update(SAMPLE_FILES.pdf).digest('hex'),
+    });
+    const published = await call({
+      method: 'POST',
+      url: studyUrl('/consent/publish'),
+      headers: owner(),
+      payload: { reconsentRequired: false },
+    });
+    expect(published.statusCode, published.body).toBe(201);
+    const version = published.json().version as { id: string; kind: string };
+    expect(version.kind).toBe('pdf');
+
+    const read = await call({
+      method: 'GET',
+      url: studyUrl(`/consent/versions/${version.id}/pdf`),
+      headers: bearer(kit.world.collaborator.token),
+    });
+    expect(read.statusCode).toBe(200);
+    expect(read.headers['content-type']).toContain('application/pdf');
+    expect(read.rawPayload.equals(SAMPLE_FILES.pdf)).toBe(true);
+    const stranger = await call({
+      method: 'GET',
+      url: studyUrl(`/consent/versions/${version.id}/pdf`),
+    });
+    expect(stranger.statusCode).toBe(401);
+  });
 });
