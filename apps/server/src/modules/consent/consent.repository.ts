@@ -17,6 +17,13 @@ export async function findDraft(db: DbOrTx, studyId: string): Promise<VersionRow
 }
 
 /** Inserts or replaces the study's one draft. */
+/** The study's consent form, held to the end of the transaction: saves and publishes take turns. */
+export async function lockConsentForm(db: DbOrTx, studyId: string): Promise<void> {
+  await db.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`consent-form:${studyId}`}, 0))`,
+  );
+}
+
 export async function putDraft(
   db: DbOrTx,
   values: Omit<typeof consentVersions.$inferInsert, 'number' | 'publishedAt'>,

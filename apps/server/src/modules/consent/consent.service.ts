@@ -123,6 +123,8 @@ export function createConsentService(deps: ConsentDeps) {
     values: Omit<Parameters<typeof repo.putDraft>[1], 'studyId' | 'createdBy'>,
   ) {
     const draft = await db.transaction(async (tx) => {
+      // Two saves at once (two tabs) would both find no draft and both insert one.
+      await repo.lockConsentForm(tx, access.study.id);
       const row = await repo.putDraft(tx, {
         ...values,
         studyId: access.study.id,
@@ -311,6 +313,7 @@ export function createConsentService(deps: ConsentDeps) {
     ) {
       if (access.role !== 'main') throw ownerOnly();
       const version = await db.transaction(async (tx) => {
+        await repo.lockConsentForm(tx, access.study.id);
         const row = await repo.publishDraft(tx, access.study.id, input.reconsentRequired);
         if (!row) throw new AppError(409, 'CONSENT_NO_DRAFT', M.noDraft);
         await recordAudit(tx, {

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import { CONSENT_HOLD_REASONS, CONSENT_MESSAGES } from '@research/contracts';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { InjectOptions } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import {
   auditEvents,
   consentSignatures,
+  consentVersions,
   datasetPartitions,
   participants,
   wearableConnections,
@@ -572,5 +573,24 @@ describe('a PDF form', () => {
       url: studyUrl(`/consent/versions/${version.id}/pdf`),
     });
     expect(stranger.statusCode).toBe(401);
+  });
+
+  it('takes saves made at the same moment (two tabs) one after the other: one draft, no error', async () => {
+    const saves = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => `tab ${i + 1}`).map((word) =>
+        call({
+          method: 'PUT',
+          url: studyUrl('/consent/draft'),
+          headers: owner(),
+          payload: { markdown: `${FORM}\n\nThe ${word} tab.`, statements: STATEMENTS },
+        }),
+      ),
+    );
+    expect(saves.map((res) => res.statusCode)).toEqual(Array(8).fill(200));
+    const drafts = await kit.app.platform.db
+      .select()
+      .from(consentVersions)
+      .where(and(eq(consentVersions.studyId, kit.world.study.id), isNull(consentVersions.number)));
+    expect(drafts).toHaveLength(1);
   });
 });
