@@ -187,6 +187,28 @@ describe('audit trail', () => {
     expect(await countOf('participant.document_downloaded')).toBe(downloads + 2);
   });
 
+  it('records the trail read like any view, and each of its CSV downloads', async () => {
+    const token = tokens.get('owner') as string;
+    const from = (url: string) =>
+      t.app.inject({ method: 'GET', url, headers: bearer(token), remoteAddress: '198.51.100.9' });
+    const countOf = async (action: string) =>
+      (
+        await t.app.platform.db
+          .select()
+          .from(auditEvents)
+          .where(and(eq(auditEvents.action, action), eq(auditEvents.studyId, studyId)))
+      ).length;
+    const views = await countOf('audit.viewed');
+    const base = `/api/studies/${studyId}/audit`;
+    for (const query of ['', '?kind=settings', '']) {
+      expect((await from(`${base}${query}`)).statusCode).toBe(200);
+    }
+    expect(await countOf('audit.viewed')).toBe(views + 1);
+    const downloads = await countOf('audit.downloaded');
+    for (let i = 0; i < 2; i++) expect((await from(`${base}.csv`)).statusCode).toBe(200);
+    expect(await countOf('audit.downloaded')).toBe(downloads + 2);
+  });
+
   it('records the bucket page and each file downloaded from it', async () => {
     const ownerToken = tokens.get('owner') as string;
     const page = await visit(t.app, await bucketPageLink(t.app, ownerToken, studyId));
