@@ -68,6 +68,10 @@ export const auditEvents = pgTable(
     index('audit_events_platform_kind_idx')
       .on(t.kind, t.createdAt.desc(), t.id.desc())
       .where(sql`${t.studyId} is null`),
+    // A study's trail shows its members' sign-ins, newest first per member.
+    index('audit_events_sign_in_idx')
+      .on(t.actorId, t.createdAt.desc(), t.id.desc())
+      .where(sql`${t.studyId} is null and ${t.kind} = 'sign_in'`),
   ],
 );
 

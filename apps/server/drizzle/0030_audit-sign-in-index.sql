@@ -1,0 +1,1 @@
+CREATE INDEX "audit_events_sign_in_idx" ON "audit_events" USING btree ("actor_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST) WHERE "audit_events"."study_id" is null and "audit_events"."kind" = 'sign_in';
