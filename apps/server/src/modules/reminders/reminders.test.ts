@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
+  consentWithdrawals,
   datasetPartitions,
   emailMessages,
   emailRecipients,
@@ -289,6 +290,19 @@ describe('participant reminders', () => {
       lastSync: plus(now, -2.5),
       verified: { email: true },
     });
+    // Withdrawn (the consent gate holds them back), though their row still says enrolled.
+    const withdrawn = await participantIn(fixture, {
+      connectedAt: plus(now, -30),
+      lastSync: plus(now, -10),
+      verified: { email: true },
+    });
+    await t.app.platform.db.insert(consentWithdrawals).values({
+      participantId: withdrawn.id,
+      studyId: fixture.study.id,
+      withdrawnAt: plus(now, -1),
+      recordedBy: 'participant',
+      dataAction: 'keep',
+    });
     // A study without reminders reminds no one.
     const quiet = await newStudy({ reminderNoSyncDays: null });
     const notOn = await participantIn(quiet, {
@@ -321,7 +335,7 @@ describe('participant reminders', () => {
         { participantId: reconnect.id, kind: 'reauthorize' },
       ]),
     );
-    for (const skipped of [unverified, deleted, revoked, recent, notOn])
+    for (const skipped of [unverified, deleted, revoked, recent, withdrawn, notOn])
       expect(await remindersOf(skipped.id)).toHaveLength(0);
 
     const kinds = (await mailingsOf(fixture.study.id)).map((m) => [m.kind, m.subject]);
