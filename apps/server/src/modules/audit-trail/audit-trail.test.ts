@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, type SQL, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   auditEvents,
@@ -71,6 +71,15 @@ describe('audit trail', () => {
       .returning();
     mailingId = mailing?.id as string;
   });
+
+  /** How many audit rows of `action` match `where`. */
+  const auditCount = async (action: string, where: SQL) =>
+    (
+      await t.app.platform.db
+        .select()
+        .from(auditEvents)
+        .where(and(eq(auditEvents.action, action), where))
+    ).length;
 
   const trail = async (query = '', role: StudyRole = 'owner') => {
     const res = await send(role, 'GET', `/api/studies/${studyId}/audit${query}`);
@@ -166,13 +175,7 @@ describe('audit trail', () => {
     const token = tokens.get('collaborator') as string;
     const from = (remoteAddress: string, url: string) =>
       t.app.inject({ method: 'GET', url, headers: bearer(token), remoteAddress });
-    const countOf = async (action: string) =>
-      (
-        await t.app.platform.db
-          .select()
-          .from(auditEvents)
-          .where(and(eq(auditEvents.action, action), eq(auditEvents.actorId, collaboratorId)))
-      ).length;
+    const countOf = (action: string) => auditCount(action, eq(auditEvents.actorId, collaboratorId));
     const list = `/api/studies/${studyId}/members`;
     const before = await countOf('study.members_listed');
     // The screen refreshing itself: one entry; the same view from elsewhere is its own.
@@ -191,13 +194,7 @@ describe('audit trail', () => {
     const token = tokens.get('owner') as string;
     const from = (url: string) =>
       t.app.inject({ method: 'GET', url, headers: bearer(token), remoteAddress: '198.51.100.9' });
-    const countOf = async (action: string) =>
-      (
-        await t.app.platform.db
-          .select()
-          .from(auditEvents)
-          .where(and(eq(auditEvents.action, action), eq(auditEvents.studyId, studyId)))
-      ).length;
+    const countOf = (action: string) => auditCount(action, eq(auditEvents.studyId, studyId));
     const views = await countOf('audit.viewed');
     const base = `/api/studies/${studyId}/audit`;
     for (const query of ['', '?kind=settings', '']) {

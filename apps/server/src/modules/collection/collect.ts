@@ -393,10 +393,7 @@ export function createCollect(deps: CollectDeps) {
    * fetched keeps it out (the withdrawal waits for writes already under way).
    */
   const gateAt = (subject: GateSubject) => async (tx: DbOrTx) => {
-    const hold = await deps.holdOf(
-      { participantId: subject.participantId, studyId: subject.studyId },
-      tx,
-    );
+    const hold = await deps.holdOf(subject, tx);
     if (hold) throw new HeldBack(hold);
   };
 

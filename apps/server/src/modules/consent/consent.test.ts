@@ -485,6 +485,38 @@ describe('withdrawal', () => {
       state: 'withdrawn',
     });
   }, 90_000);
+  it('tells a stranger on the public reconnect path nothing of the withdrawal', async () => {
+    await setSettings({ withdrawalData: 'keep' });
+    const { participant } = await collectedParticipant('consent.stranger@gmail.test');
+    const recorded = await call({
+      method: 'POST',
+      url: studyUrl(`/participants/${participant.id}/withdrawal`),
+      headers: owner(),
+    });
+    expect(recorded.statusCode, recorded.body).toBe(200);
+    // Id, e-mail and study code are all the public path asks; then the stranger's own Google.
+    const auth = await call({
+      method: 'GET',
+      url: '/api/fitbit/auth-url',
+      query: {
+        participantId: participant.id,
+        studyCode: kit.world.study.studyCode,
+        email: participant.email,
+      },
+    });
+    expect(auth.statusCode, auth.body).toBe(200);
+    const consent = await consentAt((auth.json() as { authUrl: string }).authUrl, {
+      account: 'someone.else@gmail.test',
+    });
+    const callback = await call({
+      method: 'POST',
+      url: '/api/fitbit/callback',
+      payload: { code: consent.code, state: consent.state },
+    });
+    expect(callback.json().code).toBe('OTHER_GOOGLE_ACCOUNT');
+    expect(callback.body).not.toContain(CONSENT_MESSAGES.alreadyWithdrawn);
+  }, 90_000);
+
   it('a follow-up that fails midway leaves the withdrawal recorded; its job finishes it once', async () => {
     await setSettings({ withdrawalData: 'delete' });
     const { participant } = await collectedParticipant('consent.midway@gmail.test');

@@ -139,9 +139,14 @@ function storeConnection(
 /** Exchange, identity and storage shared by the direct and the PKCE path. */
 export async function connect(ctx: WearablesContext, state: repo.OauthStateRow, code: string) {
   const participant = await participantOrMismatch(ctx, state.participantId);
-  // Before the exchange: Google's code is never turned into a grant for someone held back.
-  const refusal = await ctx.connectRefusal(participant);
-  if (refusal) throw new AppError(403, 'CONSENT_REQUIRED', refusal);
+  // Before the exchange: Google's code is never turned into a grant for someone held back. Only
+  // on a session's path: a reauthorization state can be had without one (id, e-mail, study
+  // code), and its caller must learn nothing before Google's account is checked; the consent
+  // gate still holds a renewed grant's data back.
+  if (!state.expectedHealthUserId) {
+    const refusal = await ctx.connectRefusal(participant);
+    if (refusal) throw new AppError(403, 'CONSENT_REQUIRED', refusal);
+  }
   const { tokens, identity } = await exchange(ctx, state, code);
   await refuseForeignAccount(ctx, state, participant, tokens, identity);
   const previous = await repo.findConnection(ctx.db, participant.id);
