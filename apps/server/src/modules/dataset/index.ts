@@ -6,6 +6,7 @@ export { type FailedFetch, failedFetchesBetween } from './failed-fetches.js';
 export { currentFormat, partitionFormat } from './formats.js';
 export { latestCollectedDays } from './latest-days.js';
 export type { LedgerRow, PartitionSelector } from './ledger.js';
+export { TIME_ORDER_KEY } from './parquet.js';
 export type { RawPage } from './partition-rows.js';
 export { rawPagesOf, type StoredRawPage } from './raw-pages.js';
 export { createRunReader } from './run-reader.js';

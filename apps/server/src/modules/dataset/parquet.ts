@@ -56,6 +56,25 @@ function physical(c: Column): ArrayLike<unknown> {
   });
 }
 
+/**
+ * The file-metadata key that says every row has a `timestamp_utc` and each is later than the
+ * one before (so no instant twice). Readers that combine partitions (the export) can then keep
+ * the files' order instead of sorting and looking for repeats; without it they must.
+ */
+export const TIME_ORDER_KEY = 'rows_in_time_order';
+
+function inTimeOrder(table: PartitionTable): boolean {
+  const times = table.columns.find((c) => c.name === 'timestamp_utc' && c.kind === 'instant');
+  if (!times || table.rows === 0) return false;
+  let before = Number.NEGATIVE_INFINITY;
+  for (let r = 0; r < table.rows; r++) {
+    const ms = times.values[r];
+    if (typeof ms !== 'number' || !(ms > before)) return false;
+    before = ms;
+  }
+  return true;
+}
+
 export function toParquet(table: PartitionTable): Buffer {
   const descriptions = Object.fromEntries(
     COLUMNS[table.dataType].map((c) => [c.name, c.description]),
@@ -78,6 +97,7 @@ export function toParquet(table: PartitionTable): Buffer {
     kvMetadata: [
       { key: 'data_type', value: table.dataType },
       { key: 'column_descriptions', value: JSON.stringify(descriptions) },
+      ...(inTimeOrder(table) ? [{ key: TIME_ORDER_KEY, value: 'strictly ascending' }] : []),
     ],
   });
   return Buffer.from(out);

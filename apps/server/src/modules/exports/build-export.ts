@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { Transform } from 'node:stream';
 import type { DatasetTrigger, DataType } from '@research/contracts';
 import type { Db } from '../../db/client.js';
 import type { FsObjectStore } from '../../platform/object-store/fs-store.js';
@@ -239,9 +241,30 @@ export async function buildExport(deps: BuildDeps, exportId: string): Promise<vo
       await deps.objectStore.putObject(bucket, key, bytes, { contentType });
       files.push({ path: file, key, bytes: bytes.length, sha256: sha256(bytes), rows });
     };
+    /** A table's file, streamed from disk into the bucket and hashed on the way. */
+    const putFile = async (file: string, local: string, rows: number, contentType: string) => {
+      const key = `${prefix}${file}`;
+      const hash = createHash('sha256');
+      let bytes = 0;
+      const counted = createReadStream(local).pipe(
+        new Transform({
+          transform(chunk: Buffer, _encoding, done) {
+            hash.update(chunk);
+            bytes += chunk.length;
+            done(null, chunk);
+          },
+        }),
+      );
+      await deps.objectStore.putObject(bucket, key, counted, { contentType });
+      files.push({ path: file, key, bytes, sha256: hash.digest('hex'), rows });
+    };
     const dictionary: { file: string; columns: ExportColumn[] }[] = [];
     const tmp = await mkdtemp(path.join(os.tmpdir(), 'wrp-export-'));
     let tables: Awaited<ReturnType<typeof writeTables>>;
+    // Each table goes into the bucket while DuckDB builds the next one, in table order. A failed
+    // upload is kept (not left unhandled) and fails the build once DuckDB is done.
+    let uploads: Promise<void> = Promise.resolve();
+    let uploadFailure: { error: unknown } | undefined;
     try {
       const source = await localFiles(deps, bucket, read, path.join(tmp, 'in'));
       tables = await writeTables({
@@ -261,19 +284,35 @@ export async function buildExport(deps: BuildDeps, exportId: string): Promise<vo
           return stagesOf(pages, sessions);
         },
         dir: tmp,
+        written: (table) => {
+          uploads = uploads
+            .then(async () => {
+              if (uploadFailure) return;
+              for (const { format, file } of table.files) {
+                const out = `${format}/${table.name}.${format}`;
+                const type =
+                  format === 'parquet'
+                    ? 'application/vnd.apache.parquet'
+                    : 'text/csv; charset=utf-8';
+                await putFile(out, file, table.rows, type);
+                dictionary.push({ file: out, columns: table.columns });
+              }
+            })
+            .catch((error: unknown) => {
+              uploadFailure ??= { error };
+            });
+        },
       });
-      for (const table of tables) {
-        for (const { format, file } of table.files) {
-          const out = `${format}/${table.name}.${format}`;
-          const type =
-            format === 'parquet' ? 'application/vnd.apache.parquet' : 'text/csv; charset=utf-8';
-          await put(out, await readFile(file), table.rows, type);
-          dictionary.push({ file: out, columns: table.columns });
-        }
-      }
     } finally {
+      // Also when DuckDB failed: the uploads under way finish before their files go.
+      await uploads;
       await rm(tmp, { recursive: true, force: true });
     }
+    if (uploadFailure) throw uploadFailure.error;
+    // Tables finish in any order (two at a time): listed by path, the same for the same export.
+    const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : 1);
+    files.sort(byPath);
+    dictionary.sort((a, b) => byPath({ path: a.file }, { path: b.file }));
     for (const copy of rawCopies) {
       await put(
         copy.path,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TIME_ORDER_KEY } from '../dataset/index.js';
 import { type PartFile, writeTables } from './duck-tables.js';
 
 /**
@@ -19,23 +20,40 @@ let rows: Record<string, string>[] = [];
 let text = '';
 
 /** A rows.parquet as the dataset writes it (UTC instants, offsets as INT32), Hive-style path. */
-async function partitionFile(type: string, select: string) {
-  const folder = path.join(dir, `type=${type}`, `participant=${P}`, 'date=2026-11-03', 'v=1');
+async function partitionFile(
+  type: string,
+  select: string,
+  { participant = P, date = '2026-11-03', inTimeOrder = false } = {},
+) {
+  const folder = path.join(
+    dir,
+    `type=${type}`,
+    `participant=${participant}`,
+    `date=${date}`,
+    inTimeOrder ? 'v=ordered' : 'v=1',
+  );
   await mkdir(folder, { recursive: true });
   const file = path.join(folder, 'rows.parquet');
   const instance = await DuckDBInstance.create(':memory:');
   const db = await instance.connect();
   await db.run("SET TimeZone = 'UTC'");
-  await db.run(`COPY (${select}) TO '${file}' (FORMAT parquet)`);
+  // The dataset's writer says so in the file's metadata when its rows are in time order.
+  const metadata = inTimeOrder ? `, KV_METADATA {${TIME_ORDER_KEY}: 'strictly ascending'}` : '';
+  await db.run(`COPY (${select}) TO '${file}' (FORMAT parquet${metadata})`);
   db.closeSync();
   instance.closeSync();
   return file;
 }
 
-const part = (type: PartFile['type'], file: string): PartFile => ({
-  participantId: P,
+const part = (
+  type: PartFile['type'],
+  file: string,
+  participantId = P,
+  date = '2026-11-03',
+): PartFile => ({
+  participantId,
   type,
-  date: '2026-11-03',
+  date,
   timeZone: ZONE,
   state: 'complete',
   file,
@@ -100,5 +118,67 @@ describe('the minute grid', () => {
       `"${P}",2026-11-03,"2026-11-03T00:00:00-05:00",2026-11-03T05:00:00.000Z,-18000,"complete",false,0,`,
     );
     expect(rowAt('10:00')?.source).toBe('Charge 6');
+  });
+});
+
+/**
+ * Raw heart rate (tens of thousands of rows a day) is written in the files' order when every
+ * file vouches for its time order and each participant's days follow each other; otherwise the
+ * rows are sorted and an instant held twice is written once. Either way the table is the same.
+ */
+describe('points in time order', () => {
+  const Q = 'P0000000000000002';
+  const DAYS = ['2026-11-03', '2026-11-04', '2026-11-05'];
+  // 2026-11-03..05 in New York are UTC−5: local midnight is 05:00Z. 20,000 seconds a day.
+  const secondsOf = (pid: string, date: string, from = 0) =>
+    `SELECT '${pid}' AS participant_id, TIMESTAMPTZ '${date} 05:00:00+00' + to_seconds(${from} + i * 4) AS timestamp_utc, -18000::INTEGER AS utc_offset_seconds, (60 + i % 40)::DOUBLE AS heart_rate_bpm, 'Charge 6' AS source FROM range(20000) r(i)`;
+
+  async function table(layout: { inTimeOrder: boolean; overlap?: boolean }) {
+    const parts: PartFile[] = [];
+    for (const pid of [P, Q])
+      for (const [n, date] of DAYS.entries()) {
+        // A day that starts 4 s before the previous one ended: that instant is held twice.
+        const from = layout.overlap && n === 2 ? -86_400 + 79_996 : 0;
+        const file = await partitionFile('heartrate_intraday_1sec', secondsOf(pid, date, from), {
+          participant: pid,
+          date,
+          inTimeOrder: layout.inTimeOrder,
+        });
+        parts.push(part('heartrate_intraday_1sec', file, pid, date));
+      }
+    const out = path.join(dir, `out-${layout.inTimeOrder}-${layout.overlap ?? false}`);
+    await mkdir(out, { recursive: true });
+    const [written] = await writeTables({
+      participantIds: [Q, P],
+      tables: ['heartrate_intraday_1sec'],
+      dates: DAYS,
+      minuteGrid: false,
+      formats: ['csv'],
+      parts,
+      stagesOf: async () => [],
+      dir: out,
+    });
+    return (await readFile(written?.files[0]?.file as string)).toString('utf8');
+  }
+
+  const times = (csv: string) =>
+    (parse(csv, { columns: true }) as Record<string, string>[]).map(
+      (r) => `${r.participant_id} ${r.time_utc}`,
+    );
+
+  it('writes vouched files in their order: every instant once, participant then time', async () => {
+    const vouched = await table({ inTimeOrder: true });
+    const keys = times(vouched);
+    expect(keys).toHaveLength(2 * 3 * 20_000);
+    expect(keys).toEqual([...keys].sort());
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(vouched).toBe(await table({ inTimeOrder: false }));
+  });
+
+  it('sorts and writes an instant held twice once when vouched days overlap', async () => {
+    const keys = times(await table({ inTimeOrder: true, overlap: true }));
+    expect(keys).toEqual([...keys].sort());
+    expect(new Set(keys).size).toBe(keys.length);
+    expect(keys).toHaveLength(2 * 3 * 20_000 - 2);
   });
 });

@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import type { DataType } from '@research/contracts';
+import { TIME_ORDER_KEY } from '../dataset/index.js';
 import {
   CONSUMED,
   type ExportColumn,
@@ -58,6 +59,8 @@ export interface TablesInput {
   stagesOf: (part: PartFile, sessions: Set<string>) => Promise<StageSegment[]>;
   /** Where the files are written (one per table and format). */
   dir: string;
+  /** Told of each table as soon as its files are written (they stay until the caller removes `dir`). */
+  written?: (table: WrittenTable) => void;
 }
 
 export interface WrittenTable {
@@ -138,6 +141,8 @@ const headerCell = (name: string) =>
 interface Source {
   /** The view's name; null when no partition of the type is held. */
   view: string | null;
+  /** The partitions' rows files, in participant and day order. */
+  files: string[];
   /** Column → DuckDB type, as the partitions store them. */
   columns: Map<string, string>;
 }
@@ -146,17 +151,25 @@ export async function writeTables(input: TablesInput): Promise<WrittenTable[]> {
   const instance = await DuckDBInstance.create(':memory:', {
     temp_directory: path.join(input.dir, '.duckdb'),
   });
-  const db = await instance.connect();
+  // Two connections build tables side by side: while one writes a big table on DuckDB's threads,
+  // the other binds and writes the small ones (binding, which reads every file's schema, runs on
+  // one thread).
+  const connections = [await instance.connect(), await instance.connect()];
   try {
-    return await build(db, input);
+    return await build(connections, input);
   } finally {
-    db.closeSync();
+    for (const db of connections) db.closeSync();
     instance.closeSync();
   }
 }
 
-async function build(db: DuckDBConnection, input: TablesInput): Promise<WrittenTable[]> {
-  await db.run("SET TimeZone = 'UTC'");
+async function build(connections: DuckDBConnection[], input: TablesInput): Promise<WrittenTable[]> {
+  for (const connection of connections) {
+    await connection.run("SET TimeZone = 'UTC'");
+    // Tables in time order rely on rows leaving in the order the files are listed and hold them.
+    await connection.run('SET preserve_insertion_order = true');
+  }
+  const db = connections[0] as DuckDBConnection;
   const participants = [...input.participantIds].sort();
   const dates = input.dates;
   const first = dates[0] as string;
@@ -164,7 +177,7 @@ async function build(db: DuckDBConnection, input: TablesInput): Promise<WrittenT
   const types = [...new Set(input.parts.map((p) => p.type))].sort();
 
   // Every participant-day's state per type, from the ledger.
-  await db.run('CREATE TEMP TABLE states (pid VARCHAR, type VARCHAR, date DATE, state VARCHAR)');
+  await db.run('CREATE TABLE states (pid VARCHAR, type VARCHAR, date DATE, state VARCHAR)');
   const stateOf = new Map<string, string>();
   for (const part of input.parts)
     stateOf.set(`${part.participantId}\0${part.type}\0${part.date}`, part.state);
@@ -182,9 +195,18 @@ async function build(db: DuckDBConnection, input: TablesInput): Promise<WrittenT
     states.closeSync();
   }
 
-  // One view per type over its files, each row with its partition's participant, day and state.
-  const sources = new Map<DataType, Source>();
-  for (const type of types) {
+  // One view per type over its files, each row with its partition's participant, day and state,
+  // made when a table first needs it (by the connection building that table).
+  const sources = new Map<DataType, Promise<Source>>();
+  const sourceOf = (type: DataType, db: DuckDBConnection) => {
+    let source = sources.get(type);
+    if (!source) {
+      source = viewOf(type, db);
+      sources.set(type, source);
+    }
+    return source;
+  };
+  async function viewOf(type: DataType, db: DuckDBConnection): Promise<Source> {
     // The partitions with values, in participant and day order; empty ones hold no rows.
     const files: string[] = [];
     for (const part of input.parts) {
@@ -193,25 +215,25 @@ async function build(db: DuckDBConnection, input: TablesInput): Promise<WrittenT
         throw new Error(`A partition file outside its participant=/date= folder: ${part.file}`);
       files.push(part.file);
     }
-    if (files.length === 0) {
-      sources.set(type, { view: null, columns: new Map() });
-      continue;
-    }
+    if (files.length === 0) return { view: null, files, columns: new Map() };
     const read = `read_parquet([${files.map(text).join(', ')}], union_by_name = true, hive_partitioning = false, filename = true, file_row_number = true)`;
-    const described = await db.runAndReadAll(`DESCRIBE SELECT * FROM ${read}`);
-    const columns = new Map<string, string>();
-    for (const row of described.getRowObjectsJS()) {
-      const name = String(row.column_name);
-      if (name !== 'filename' && name !== 'file_row_number')
-        columns.set(name, String(row.column_type));
-    }
     const view = `src_${type}`;
     await db.run(
       // Participant and day from the folder names (once per chunk: the file name is constant),
       // no join, so the rows keep the files' order.
-      `CREATE TEMP VIEW ${view} AS SELECT regexp_extract(filename, '.*/participant=([^/]+)/date=', 1) AS _pid, CAST(regexp_extract(filename, '.*/date=([0-9-]+)/', 1) AS DATE) AS _part_date, file_row_number AS _rn, * EXCLUDE (filename, file_row_number) FROM ${read}`,
+      `CREATE VIEW ${view} AS SELECT regexp_extract(filename, '.*/participant=([^/]+)/date=', 1) AS _pid, CAST(regexp_extract(filename, '.*/date=([0-9-]+)/', 1) AS DATE) AS _part_date, file_row_number AS _rn, * EXCLUDE (filename, file_row_number) FROM ${read}`,
     );
-    sources.set(type, { view, columns });
+    // The columns as the view was bound (reading every file's schema is what binding costs, so
+    // it is done once here rather than again by a DESCRIBE).
+    const described = await db.runAndReadAll(
+      `SELECT column_name, data_type FROM duckdb_columns() WHERE table_name = ${text(view)} ORDER BY column_index`,
+    );
+    const columns = new Map<string, string>();
+    for (const row of described.getRowObjectsJS()) {
+      const name = String(row.column_name);
+      if (!['_pid', '_part_date', '_rn'].includes(name)) columns.set(name, String(row.data_type));
+    }
+    return { view, files, columns };
   }
 
   // Offsets: the ends of every run of one offset the points recorded, per participant.
@@ -228,17 +250,19 @@ async function build(db: DuckDBConnection, input: TablesInput): Promise<WrittenT
   // The offsets in force and the local midnights, worked out once and only when a table needs
   // them (a row without a recorded offset, the minute grid): reading every point costs a pass.
   await db.run(
-    'CREATE TEMP TABLE days (pid VARCHAR, date DATE, start_ms BIGINT, end_ms BIGINT, hr_held BOOLEAN)',
+    'CREATE TABLE days (pid VARCHAR, date DATE, start_ms BIGINT, end_ms BIGINT, hr_held BOOLEAN)',
   );
-  await db.run('CREATE TEMP TABLE segs (pid VARCHAR, from_ms BIGINT, off INTEGER)');
+  await db.run('CREATE TABLE segs (pid VARCHAR, from_ms BIGINT, off INTEGER)');
   let worked: Promise<void> | undefined;
-  const workedOut = () => {
-    worked ??= workOutOffsets();
+  const workedOut = (db: DuckDBConnection) => {
+    worked ??= workOutOffsets(db);
     return worked;
   };
-  async function workOutOffsets() {
+  async function workOutOffsets(db: DuckDBConnection) {
     const recorded: string[] = [];
-    for (const { view, columns } of sources.values()) {
+    const all: Source[] = [];
+    for (const type of types) all.push(await sourceOf(type, db));
+    for (const { view, columns } of all) {
       if (!view) continue;
       for (const [at, off] of [
         ['timestamp_utc', 'utc_offset_seconds'],
@@ -315,11 +339,12 @@ async function build(db: DuckDBConnection, input: TablesInput): Promise<WrittenT
     }
   }
 
-  const out: WrittenTable[] = [];
-  for (const name of input.tables) {
+  async function tableOf(db: DuckDBConnection, name: ExportTable): Promise<WrittenTable> {
     const shape = SHAPES[name];
     const type: DataType = name === 'sleep_stages' ? 'sleep_log' : name;
-    const source = sources.get(type) ?? { view: null, columns: new Map<string, string>() };
+    const source: Source = types.includes(type)
+      ? await sourceOf(type, db)
+      : { view: null, files: [], columns: new Map<string, string>() };
     const defined = exportColumns(name, input.minuteGrid);
     const columns =
       shape === 'stages' ? defined : [...defined, ...passedThrough(name, defined, source.columns)];
@@ -368,7 +393,7 @@ async function build(db: DuckDBConnection, input: TablesInput): Promise<WrittenT
         const counted = await db.runAndReadAll(
           `SELECT count(*) FILTER (${unset('start_time_utc', 'start_utc_offset_seconds')} OR ${unset('end_time_utc', 'end_utc_offset_seconds')}) AS n FROM ${source.view}`,
         );
-        if (Number(counted.getRowObjectsJS()[0]?.n ?? 0) > 0) await workedOut();
+        if (Number(counted.getRowObjectsJS()[0]?.n ?? 0) > 0) await workedOut(db);
       }
       const cells = new Map([
         ['participant_id', 'r._pid'],
@@ -401,30 +426,36 @@ async function build(db: DuckDBConnection, input: TablesInput): Promise<WrittenT
       ]);
       query = `SELECT ${select(cells)} FROM stages r ORDER BY r.seq`;
     } else {
-      // Points and minutes: every row of the partitions read, once per instant.
+      // Points and minutes: every row of the partitions read, once per instant, in time order.
       let points = 'SELECT NULL::VARCHAR AS _pid, NULL::BIGINT AS _ms WHERE false';
       const known: number[] = [];
+      let ordered = false;
       if (source.view) {
         points = `SELECT *, epoch_ms(timestamp_utc) AS _ms FROM ${source.view} WHERE timestamp_utc IS NOT NULL`;
-        // The first row of an instant only: the sort that finds them is paid only when the
-        // partitions hold an instant twice (a hash collision only costs that sort).
-        const counted = await db.runAndReadAll(
-          `SELECT count(*) = count(DISTINCT hash(_pid, _ms)) AS once, ${has('utc_offset_seconds') ? 'count(*) FILTER (utc_offset_seconds IS NULL)' : 'count(*)'} AS unset, ${has('utc_offset_seconds') ? 'list(DISTINCT CAST(utc_offset_seconds AS INTEGER)) FILTER (utc_offset_seconds IS NOT NULL)' : '[]'} AS offsets FROM (${points})`,
-        );
-        const found = counted.getRowObjectsJS()[0];
-        const offsets = (found?.offsets ?? []) as unknown[];
-        if (offsets.length <= 8) for (const o of offsets) known.push(Number(o));
-        if (Number(found?.unset ?? 0) > 0) await workedOut();
-        if (found?.once !== true)
-          points +=
-            ' QUALIFY row_number() OVER (PARTITION BY _pid, _ms ORDER BY _part_date, _rn) = 1';
+        const found = await pointFacts(db, source);
+        for (const o of found.offsets.length <= 8 ? found.offsets : []) known.push(o);
+        if (found.unset > 0) await workedOut(db);
+        ordered = found.ordered;
+        // Where the files do not vouch for their order, the first row of each instant is found by
+        // a sort, paid only when an instant is there twice (a hash collision only costs that sort).
+        if (!ordered) {
+          const counted = await db.runAndReadAll(
+            `SELECT count(*) = count(DISTINCT hash(_pid, _ms)) AS once FROM (${points})`,
+          );
+          if (counted.getRowObjectsJS()[0]?.once !== true)
+            points +=
+              ' QUALIFY row_number() OVER (PARTITION BY _pid, _ms ORDER BY _part_date, _rn) = 1';
+        }
+        if (found.unset > 0) ordered = false;
       }
       const recordedOff = has('utc_offset_seconds')
         ? 'CAST(r.utc_offset_seconds AS INTEGER)'
         : 'NULL';
       if (shape === 'minutes' && input.minuteGrid) {
-        await workedOut();
-        const worn = wornMinutes(sources);
+        await workedOut(db);
+        const hearts: Source[] = [];
+        for (const t of HEART) if (types.includes(t)) hearts.push(await sourceOf(t, db));
+        const worn = wornMinutes(hearts);
         const gridOff = `coalesce(${recordedOff}, s.off)`;
         const cells = new Map([
           ['participant_id', 'g.pid'],
@@ -457,20 +488,76 @@ async function build(db: DuckDBConnection, input: TablesInput): Promise<WrittenT
         // The offset in force is looked up only for rows without one recorded; the rows are sorted
         // before their text columns are made (a narrower sort).
         const recordedP = recordedOff.replace('r.', 'p.');
-        query = `WITH p AS NOT MATERIALIZED (${points}), t AS (SELECT p.*, ${recordedP} AS _off FROM p WHERE ${recordedP} IS NOT NULL UNION ALL SELECT p.*, s.off AS _off FROM p ASOF LEFT JOIN segs s ON s.pid = p._pid AND p._ms >= s.from_ms WHERE ${recordedP} IS NULL), r AS (SELECT *, ${localDate('_ms', '_off')} AS _date FROM t WHERE ${localDate('_ms', '_off')} BETWEEN DATE ${text(first)} AND DATE ${text(last)} ORDER BY _pid, _ms) SELECT ${select(cells)} FROM r`;
+        const inRange = `${localDate('_ms', '_off')} BETWEEN DATE ${text(first)} AND DATE ${text(last)}`;
+        // Rows in time order with every offset recorded are written in the files' order, which
+        // DuckDB keeps (preserve_insertion_order): no sort of millions of rows.
+        query = ordered
+          ? `WITH r AS (SELECT *, ${recordedOff.replace('r.', '')} AS _off, ${localDate('_ms', recordedOff.replace('r.', ''))} AS _date FROM (${points})) SELECT ${select(cells)} FROM r WHERE r._date BETWEEN DATE ${text(first)} AND DATE ${text(last)}`
+          : `WITH p AS NOT MATERIALIZED (${points}), t AS (SELECT p.*, ${recordedP} AS _off FROM p WHERE ${recordedP} IS NOT NULL UNION ALL SELECT p.*, s.off AS _off FROM p ASOF LEFT JOIN segs s ON s.pid = p._pid AND p._ms >= s.from_ms WHERE ${recordedP} IS NULL), r AS (SELECT *, ${localDate('_ms', '_off')} AS _date FROM t WHERE ${inRange} ORDER BY _pid, _ms) SELECT ${select(cells)} FROM r`;
       }
     }
-    out.push(await copyOut(db, input, name, columns, query));
+    const table = await copyOut(db, input, name, columns, query);
+    input.written?.(table);
+    return table;
   }
-  return out;
+
+  // The biggest table (raw heart rate, most of the rows) first, the others as a connection frees.
+  const queue = [...input.tables].sort(
+    (a, b) => Number(b === 'heartrate_intraday_1sec') - Number(a === 'heartrate_intraday_1sec'),
+  );
+  const built = new Map<ExportTable, WrittenTable>();
+  let failed = false;
+  const settled = await Promise.allSettled(
+    connections.map(async (db) => {
+      for (let name = queue.shift(); name && !failed; name = queue.shift()) {
+        try {
+          built.set(name, await tableOf(db, name));
+        } catch (error) {
+          failed = true;
+          throw error;
+        }
+      }
+    }),
+  );
+  const rejected = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (rejected) throw rejected.reason;
+  return input.tables.map((name) => built.get(name) as WrittenTable);
+}
+
+/**
+ * What one pass over a point type's partitions tells, per file (a cheap grouped scan): whether
+ * the rows are in time order across all of them (each file says its own rows are, in its
+ * metadata, and each participant's files follow each other without overlap), how many rows lack
+ * an offset, and the offsets that occur.
+ */
+async function pointFacts(db: DuckDBConnection, source: Source) {
+  const hasOffset = source.columns.has('utc_offset_seconds');
+  const off = 'CAST(utc_offset_seconds AS INTEGER)';
+  const read = await db.runAndReadAll(
+    `SELECT _pid AS pid, _part_date AS d, min(epoch_ms(timestamp_utc)) AS lo, max(epoch_ms(timestamp_utc)) AS hi, ${hasOffset ? 'count(*) FILTER (utc_offset_seconds IS NULL)' : 'count(*)'} AS unset, ${hasOffset ? `list(DISTINCT ${off}) FILTER (utc_offset_seconds IS NOT NULL)` : '[]'} AS offsets FROM ${source.view} WHERE timestamp_utc IS NOT NULL GROUP BY ALL ORDER BY pid, d`,
+  );
+  const vouched = await db.runAndReadAll(
+    `SELECT count(DISTINCT file_name) AS n FROM parquet_kv_metadata([${source.files.map(text).join(', ')}]) WHERE decode(key) = ${text(TIME_ORDER_KEY)}`,
+  );
+  let ordered = Number(vouched.getRowObjectsJS()[0]?.n ?? 0) === source.files.length;
+  let unset = 0;
+  const offsets = new Set<number>();
+  let before: { pid: string; hi: number } | undefined;
+  for (const row of read.getRowObjectsJS()) {
+    const pid = String(row.pid);
+    unset += Number(row.unset);
+    for (const o of (row.offsets ?? []) as unknown[]) offsets.add(Number(o));
+    if (before?.pid === pid && Number(row.lo) <= before.hi) ordered = false;
+    before = { pid, hi: Number(row.hi) };
+  }
+  return { ordered, unset, offsets: [...offsets].sort((a, b) => a - b) };
 }
 
 /** The minutes (their start, ms) in which heart rate was recorded, per participant. */
-function wornMinutes(sources: Map<DataType, Source>): string {
+function wornMinutes(hearts: Source[]): string {
   const parts: string[] = [];
-  for (const type of HEART) {
-    const source = sources.get(type);
-    if (!source?.view) continue;
+  for (const source of hearts) {
+    if (!source.view) continue;
     const bpm = ['heart_rate_bpm', 'heart_rate_avg_bpm'].filter((c) => source.columns.has(c));
     if (bpm.length === 0 || !source.columns.has('timestamp_utc')) continue;
     parts.push(
@@ -510,10 +597,10 @@ async function stagesTable(
   input: TablesInput,
   timelines: Map<string, OffsetTimeline>,
   source: Source,
-  workedOut: () => Promise<void>,
+  workedOut: (db: DuckDBConnection) => Promise<void>,
 ) {
   await db.run(
-    'CREATE TEMP TABLE stages (seq INTEGER, pid VARCHAR, sleep_id VARCHAR, stage VARCHAR, start_ms BIGINT, start_off INTEGER, end_ms BIGINT, end_off INTEGER)',
+    'CREATE TABLE stages (seq INTEGER, pid VARCHAR, sleep_id VARCHAR, stage VARCHAR, start_ms BIGINT, start_off INTEGER, end_ms BIGINT, end_off INTEGER)',
   );
   const sessions = new Map<string, Set<string>>();
   if (source.view && source.columns.has('sleep_id')) {
@@ -546,7 +633,7 @@ async function stagesTable(
       }
     }
     segments.sort((a, b) => a.startMs - b.startMs || a.sleepId.localeCompare(b.sleepId));
-    if (segments.some((s) => s.startOffset === null || s.endOffset === null)) await workedOut();
+    if (segments.some((s) => s.startOffset === null || s.endOffset === null)) await workedOut(db);
     for (const s of segments) {
       appender.appendInteger(seq++);
       appender.appendVarchar(pid);
@@ -574,7 +661,7 @@ async function copyOut(
   // Parquet alone: written from the query. Else the rows are made once and read in insertion
   // (= ORDER BY) order by each writer (a projection over an ordered subquery may not keep it).
   const stored = formats.includes('csv');
-  if (stored) await db.run(`CREATE TEMP TABLE out_${name} AS ${query}`);
+  if (stored) await db.run(`CREATE TABLE out_${name} AS ${query}`);
   const from = stored ? `(SELECT * FROM out_${name})` : `(${query})`;
   const files: WrittenTable['files'] = [];
   let rows = 0;
