@@ -1,70 +1,26 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { buffer, text } from 'node:stream/consumers';
 import { ListBucketsCommand, S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { objectStoreContract } from '../../test/object-store-contract.js';
+import { S3RVER_CREDENTIALS, type S3rver, startS3rver } from '../../test/s3rver.js';
 import { createObjectStore } from './index.js';
 import type { S3ObjectStore } from './s3-store.js';
 import { InvalidObjectKeyError, ObjectNotFoundError } from './types.js';
 
-/**
- * Runs s3rver (an S3-compatible server from npm) in a child process. It needs
- * --openssl-legacy-provider because it builds ListObjectsV2 continuation tokens with DES,
- * which OpenSSL 3 only offers through the legacy provider (without it a truncated listing
- * fails with a 500).
- */
-async function startS3rver(directory: string): Promise<{ child: ChildProcess; port: number }> {
-  const script = `
-    const S3rver = require(process.argv[1]);
-    new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: process.argv[2] })
-      .run()
-      .then(({ port }) => console.log(JSON.stringify({ port })));
-  `;
-  const child = spawn(
-    process.execPath,
-    [
-      '--openssl-legacy-provider',
-      '-e',
-      script,
-      createRequire(import.meta.url).resolve('s3rver'),
-      directory,
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const [line] = (await Promise.race([
-    once(child.stdout as Readable, 'data'),
-    once(child, 'exit').then(() => {
-      throw new Error('s3rver exited before listening');
-    }),
-  ])) as [Buffer];
-  const { port } = JSON.parse(line.toString('utf8')) as { port: number };
-  return { child, port };
-}
-
 const BUCKET = 'study-3-data';
 const PREFIX = 'test-';
-// s3rver accepts these fixed credentials.
-const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+const credentials = S3RVER_CREDENTIALS;
 const MiB = 1024 * 1024;
 
-let directory: string;
-let server: ChildProcess | undefined;
+let server: S3rver | undefined;
 let endpoint: string;
 let store: S3ObjectStore;
 
 beforeAll(async () => {
-  directory = await mkdtemp(join(tmpdir(), 's3rver-'));
-  const started = await startS3rver(directory);
-  server = started.child;
-  const port = started.port;
-  endpoint = `http://127.0.0.1:${port}`;
+  server = await startS3rver();
+  endpoint = server.endpoint;
   store = createObjectStore({
     driver: 's3',
     endpoint,
@@ -78,11 +34,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   store?.close();
-  if (server && server.exitCode === null) {
-    server.kill();
-    await once(server, 'exit');
-  }
-  await rm(directory, { recursive: true, force: true });
+  await server?.stop();
 });
 
 describe('createS3ObjectStore against an S3-compatible server (s3rver)', () => {
