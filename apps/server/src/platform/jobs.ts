@@ -43,6 +43,12 @@ export interface JobDefinition<T extends object> {
   retryLimit: number;
   retryDelaySeconds: number;
   expireInSeconds?: number;
+  /**
+   * A running job's worker refreshes it this often (half the interval); one whose worker stopped
+   * (a killed process) is failed and retried once the interval passes with no sign of it, instead
+   * of holding its job until `expireInSeconds`. At least 10.
+   */
+  heartbeatSeconds?: number;
   /** Concurrent jobs per worker process. */
   concurrency?: number;
   /** A cron expression (UTC) for jobs that run on a schedule rather than on demand. */
@@ -160,6 +166,7 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
       retryDelay: definition.retryDelaySeconds,
       retryBackoff: true,
       expireInSeconds: definition.expireInSeconds ?? 15 * 60,
+      ...(definition.heartbeatSeconds ? { heartbeatSeconds: definition.heartbeatSeconds } : {}),
       retentionSeconds: KEEP_SECONDS,
       deleteAfterSeconds: KEEP_SECONDS,
     };

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { DataType } from '@research/contracts';
 import { parse } from 'csv-parse/sync';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { parquetMetadata, parquetReadObjects } from 'hyparquet';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { auditEvents, exportFiles, exports } from '../../db/schema/index.js';
+import { jobExecutorOn } from '../../platform/jobs.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
 import { bearer } from '../../test/auth-helpers.js';
 import { useExtractionKit } from '../../test/extraction-kit.js';
@@ -425,42 +426,94 @@ describe('who may', () => {
 });
 
 describe('a build that fails', () => {
-  it('is failed with the reason and leaves no files behind', async () => {
+  // The manifest is written last; a table is streamed into the bucket while DuckDB builds the next.
+  it.each(['manifest.json', 'parquet/activity_summary.parquet'])(
+    'is failed with the reason and leaves no files behind (%s cannot be written)',
+    async (failingFile) => {
+      const queued = await kit.app.exports.start(
+        {
+          studyId: kit.world.study.id,
+          body: {
+            participantIds: [connectedId],
+            dataTypes: ['activity_summary', 'heartrate_intraday_1min'],
+            dateRange: { startDate: '2026-11-01', endDate: '2026-11-01', mode: 'single' },
+            formats: ['csv', 'parquet'],
+          },
+          actor: { userId: kit.world.owner.user.id, label: 'Ada' },
+        },
+        { queue: false },
+      );
+      const store = kit.app.platform.objectStore;
+      const failing: ObjectStore = {
+        ...store,
+        ensureBucket: (b) => store.ensureBucket(b),
+        listObjects: (b, o) => store.listObjects(b, o),
+        deleteObject: (b, k) => store.deleteObject(b, k),
+        getObject: (b, k) => store.getObject(b, k),
+        putObject: async (b, k, body, o) => {
+          if (k.endsWith(failingFile)) throw new Error('The disk is full');
+          return store.putObject(b, k, body, o);
+        },
+      };
+      await kit.app.exports.build(queued.id, { objectStore: failing });
+      const [row] = await kit.app.platform.db
+        .select()
+        .from(exports)
+        .where(eq(exports.id, queued.id));
+      expect(row?.status).toBe('failed');
+      expect(row?.error).toBe('The disk is full');
+      const left = await store.listObjects(kit.bucket(), { prefix: `exports/${queued.id}/` });
+      expect(left.objects).toEqual([]);
+      const files = await kit.app.platform.db
+        .select()
+        .from(exportFiles)
+        .where(eq(exportFiles.exportId, queued.id));
+      expect(files).toEqual([]);
+    },
+  );
+});
+
+describe('a build whose worker was lost', () => {
+  it('is taken up again once its heartbeat stops, and completes', async () => {
     const queued = await kit.app.exports.start(
       {
         studyId: kit.world.study.id,
         body: {
           participantIds: [connectedId],
           dataTypes: ['activity_summary'],
-          dateRange: { startDate: '2026-11-01', endDate: '2026-11-01', mode: 'single' },
-          formats: ['csv', 'parquet'],
+          dateRange: { startDate: '2026-11-01', endDate: '2026-11-02', mode: 'range' },
+          formats: ['csv'],
         },
         actor: { userId: kit.world.owner.user.id, label: 'Ada' },
       },
       { queue: false },
     );
-    const store = kit.app.platform.objectStore;
-    const failing: ObjectStore = {
-      ...store,
-      ensureBucket: (b) => store.ensureBucket(b),
-      listObjects: (b, o) => store.listObjects(b, o),
-      deleteObject: (b, k) => store.deleteObject(b, k),
-      getObject: (b, k) => store.getObject(b, k),
-      putObject: async (b, k, body, o) => {
-        if (k.endsWith('manifest.json')) throw new Error('The disk is full');
-        return store.putObject(b, k, body, o);
-      },
-    };
-    await kit.app.exports.build(queued.id, { objectStore: failing });
-    const [row] = await kit.app.platform.db.select().from(exports).where(eq(exports.id, queued.id));
-    expect(row?.status).toBe('failed');
-    expect(row?.error).toBe('The disk is full');
-    const left = await store.listObjects(kit.bucket(), { prefix: `exports/${queued.id}/` });
-    expect(left.objects).toEqual([]);
-    const files = await kit.app.platform.db
-      .select()
-      .from(exportFiles)
-      .where(eq(exportFiles.exportId, queued.id));
-    expect(files).toEqual([]);
-  });
+    const { db, jobs } = kit.app.platform;
+    // The job as a worker left it when its process was killed mid-build: active, its last
+    // heartbeat an hour old (well within its two-hour expiry), the export running.
+    let jobId = '';
+    await db.transaction(async (tx) => {
+      jobId =
+        (await jobs.boss.send(
+          'export-build',
+          { exportId: queued.id },
+          { db: jobExecutorOn(tx) },
+        )) ?? '';
+      await tx.execute(
+        sql`update pgboss.job set state = 'active', started_on = now() - interval '1 hour', heartbeat_on = now() - interval '1 hour' where id = ${jobId}`,
+      );
+      await tx.update(exports).set({ status: 'running' }).where(eq(exports.id, queued.id));
+    });
+    // pg-boss's supervisor, run now rather than at its next pass.
+    await jobs.boss.supervise('export-build');
+    const done = await finished(queued.id);
+    expect(done.export.status, done.export.error ?? '').toBe('completed');
+    expect(done.files.map((f) => f.path)).toContain('csv/activity_summary.csv');
+    const result = await db.execute(
+      sql`select state, retry_count from pgboss.job where id = ${jobId}`,
+    );
+    expect((result as unknown as { rows: unknown[] }).rows).toEqual([
+      { state: 'completed', retry_count: 1 },
+    ]);
+  }, 180_000);
 });
