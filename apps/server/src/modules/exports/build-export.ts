@@ -261,8 +261,9 @@ export async function buildExport(deps: BuildDeps, exportId: string): Promise<vo
     const dictionary: { file: string; columns: ExportColumn[] }[] = [];
     const tmp = await mkdtemp(path.join(os.tmpdir(), 'wrp-export-'));
     let tables: Awaited<ReturnType<typeof writeTables>>;
-    // Each table goes into the bucket while DuckDB builds the next one, in table order. A failed
-    // upload is kept (not left unhandled) and fails the build once DuckDB is done.
+    // Each table goes into the bucket while DuckDB builds the next ones, one upload at a time in
+    // the order the tables finish. A failed upload is kept (not left unhandled) and fails the
+    // build once DuckDB is done.
     let uploads: Promise<void> = Promise.resolve();
     let uploadFailure: { error: unknown } | undefined;
     try {
