@@ -86,6 +86,42 @@ describe('createFsObjectStore', () => {
     expect(await readdir(join(root, '.tmp'))).toEqual([]);
   });
 
+  it('keeps no metadata file for a type the name implies, and no stale one when it changes', async () => {
+    const metaOf = (key: string) => join(root, '.meta', BUCKET, ...key.split('/'));
+    const exists = (file: string) =>
+      stat(file).then(
+        () => true,
+        () => false,
+      );
+    await store.putObject(BUCKET, 'd/rows.parquet', 'PAR1', {
+      contentType: 'application/vnd.apache.parquet',
+    });
+    await store.putObject(BUCKET, 'd/page.json', '{}', { contentType: 'application/json' });
+    expect(await exists(metaOf('d/rows.parquet'))).toBe(false);
+    expect(await exists(metaOf('d/page.json'))).toBe(false);
+    expect((await read(BUCKET, 'd/rows.parquet')).contentType).toBe(
+      'application/vnd.apache.parquet',
+    );
+    expect((await read(BUCKET, 'd/page.json')).contentType).toBe('application/json');
+
+    // A .json object put without a type is octet-stream, as ever: that needs the metadata file.
+    await store.putObject(BUCKET, 'd/page.json', '{"a":1}');
+    expect(await exists(metaOf('d/page.json'))).toBe(true);
+    expect((await read(BUCKET, 'd/page.json')).contentType).toBe('application/octet-stream');
+    // Put again with the implied type: the old metadata file goes with its folder.
+    await store.putObject(BUCKET, 'd/page.json', '{"a":2}', { contentType: 'application/json' });
+    expect(await read(BUCKET, 'd/page.json')).toMatchObject({
+      contentType: 'application/json',
+      text: '{"a":2}',
+    });
+    expect(await exists(metaOf('d/page.json'))).toBe(false);
+
+    await store.deleteObject(BUCKET, 'd/page.json');
+    await store.deleteObject(BUCKET, 'd/rows.parquet');
+    expect(await exists(join(root, '.meta', BUCKET, 'd'))).toBe(false);
+    expect(await readdir(join(root, BUCKET))).toEqual([]);
+  });
+
   it('cleans up the temp file when a stream fails', async () => {
     const failing = new Readable({
       read() {

@@ -65,6 +65,19 @@ const DOWNLOAD_ROUTE_PREFIX = storageApi.downloadObject.path.replace(/\/:bucket\
 const META_DIR = '.meta';
 const TMP_DIR = '.tmp';
 
+/**
+ * The content type an object without a metadata file has: the one its name's extension implies
+ * for the files the product writes most, otherwise the default.
+ */
+const IMPLIED_TYPES: Record<string, string> = {
+  json: 'application/json',
+  parquet: 'application/vnd.apache.parquet',
+};
+function typeOfKey(key: string): string {
+  const extension = /\.([a-z0-9]+)$/.exec(key)?.[1];
+  return (extension && IMPLIED_TYPES[extension]) || DEFAULT_CONTENT_TYPE;
+}
+
 /** Encodes each segment but keeps '/' so the link reads like the key. */
 export function encodeKey(key: string): string {
   return key.split('/').map(encodeURIComponent).join('/');
@@ -143,19 +156,51 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
     }
   }
 
-  /** rename() is atomic on one file system: readers see the old object or the new, never half. */
-  async function moveIntoPlace(tmp: string, target: string): Promise<void> {
+  // Folders known to exist (made or written into lately): a put into one is a rename, one call;
+  // a put into another makes its folder first (a new partition's), which costs no failed call.
+  const knownDirs = new Set<string>();
+  const KNOWN_DIRS_KEPT = 10_000;
+
+  /**
+   * rename() is atomic on one file system: readers see the old object or the new, never half.
+   * Answers whether the target's folder had to be made (so nothing of the key was there before).
+   */
+  async function moveIntoPlace(bucket: string, tmp: string, target: string): Promise<boolean> {
+    const dir = dirname(target);
+    let made = false;
     for (let attempt = 0; ; attempt++) {
+      if (!knownDirs.has(dir)) {
+        // Within a bucket that exists: mkdir would otherwise make the bucket too.
+        await assertBucketExists(bucket);
+        made = (await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })) !== undefined;
+        if (knownDirs.size >= KNOWN_DIRS_KEPT) knownDirs.clear();
+        knownDirs.add(dir);
+      }
       try {
         await rename(tmp, target);
-        return;
+        return made;
       } catch (error) {
-        // No parent folder yet (the first object under it), or a concurrent delete pruned it:
-        // make it and try again. Most writes go to a folder that exists, at one call each.
+        // A concurrent delete pruned the folder meanwhile: make it again.
         if (!isErrno(error, 'ENOENT') || attempt >= 3) throw error;
-        await mkdir(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
+        knownDirs.delete(dir);
       }
     }
+  }
+
+  /** Removes a file and the folders it leaves empty (up to `stopAt`); gone already is fine. */
+  async function removeFile(
+    file: string,
+    stopAt: string,
+  ): Promise<'removed' | 'absent' | 'folder'> {
+    try {
+      await unlink(file);
+    } catch (error) {
+      if (isErrno(error, 'ENOENT', 'ENOTDIR')) return 'absent';
+      if (isErrno(error, 'EISDIR', 'EPERM')) return 'folder';
+      throw error;
+    }
+    await pruneEmptyDirs(dirname(file), stopAt);
+    return 'removed';
   }
 
   /** Removes folders left empty by a delete, up to (not including) `stopAt`. */
@@ -171,7 +216,13 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
     }
   }
 
-  async function walk(dir: string, keyPrefix: string, out: string[]): Promise<void> {
+  /** The keys under `dir` (whose keys start with `keyPrefix`) that can start with `prefix`. */
+  async function walk(
+    dir: string,
+    keyPrefix: string,
+    prefix: string,
+    out: string[],
+  ): Promise<void> {
     let entries: Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
@@ -181,8 +232,13 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
     }
     for (const entry of entries) {
       const key = `${keyPrefix}${entry.name}`;
-      if (entry.isDirectory()) await walk(join(dir, entry.name), `${key}/`, out);
-      else if (entry.isFile()) out.push(key);
+      if (entry.isDirectory()) {
+        // Only folders on the prefix's way, or inside it, can hold its keys.
+        const inner = `${key}/`;
+        if (inner.startsWith(prefix) || prefix.startsWith(inner)) {
+          await walk(join(dir, entry.name), inner, prefix, out);
+        }
+      } else if (entry.isFile() && key.startsWith(prefix)) out.push(key);
     }
   }
 
@@ -197,9 +253,13 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
 
     async putObject(bucket, key, body, opts) {
       const target = dataPath(bucket, key);
-      await assertBucketExists(bucket);
+      assertValidBucket(bucket);
+      const contentType = opts?.contentType ?? DEFAULT_CONTENT_TYPE;
+      // Most objects have the type their name implies: those need no metadata file (a second
+      // file written and renamed into a mirrored folder tree, half of a put's work).
+      const meta = contentType === typeOfKey(key) ? null : JSON.stringify({ contentType });
       const dataTmp = await tempFile();
-      const metaTmp = await tempFile();
+      const metaTmp = meta === null ? null : await tempFile();
       try {
         if (typeof body === 'string' || Buffer.isBuffer(body)) {
           await writeTemp(dataTmp, body);
@@ -207,12 +267,20 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
           await mkdir(tmpDir, { recursive: true, mode: PRIVATE_DIR_MODE });
           await pipeline(body, createWriteStream(dataTmp, { mode: PRIVATE_FILE_MODE }));
         }
-        const meta = { contentType: opts?.contentType ?? DEFAULT_CONTENT_TYPE };
-        await writeTemp(metaTmp, JSON.stringify(meta));
-        await moveIntoPlace(metaTmp, metaPath(bucket, key));
-        await moveIntoPlace(dataTmp, target);
+        if (metaTmp !== null && meta !== null) {
+          await writeTemp(metaTmp, meta);
+          await moveIntoPlace(bucket, metaTmp, metaPath(bucket, key));
+        }
+        const newFolder = await moveIntoPlace(bucket, dataTmp, target);
+        // A metadata file an earlier put of this key left would now say the wrong type (there
+        // is none when the key's folder was only just made).
+        if (metaTmp === null && !newFolder) {
+          await removeFile(metaPath(bucket, key), join(root, META_DIR, bucket));
+        }
       } catch (error) {
-        await Promise.all([unlink(dataTmp).catch(() => {}), unlink(metaTmp).catch(() => {})]);
+        await Promise.all(
+          [dataTmp, metaTmp].map((file) => (file ? unlink(file).catch(() => {}) : undefined)),
+        );
         if (isErrno(error, 'ENOTDIR', 'EISDIR', 'EEXIST', 'ENOTEMPTY')) {
           // A file system cannot hold both `a` and `a/b`; S3 can. Keys should not rely on it.
           throw new AppError(
@@ -241,7 +309,7 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
           .catch(() => undefined);
         return {
           body: handle.createReadStream(),
-          contentType: contentType ?? DEFAULT_CONTENT_TYPE,
+          contentType: contentType ?? typeOfKey(key),
           size: info.size,
         };
       } catch (error) {
@@ -258,7 +326,12 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
       const folder = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/') + 1) : '';
       if (folder) assertValidKey(folder.slice(0, -1));
       const keys: string[] = [];
-      await walk(join(bucketDir(bucket), ...folder.split('/').filter(Boolean)), folder, keys);
+      await walk(
+        join(bucketDir(bucket), ...folder.split('/').filter(Boolean)),
+        folder,
+        prefix,
+        keys,
+      );
       const cursor = opts.cursor;
       const matching = keys
         .filter((key) => key.startsWith(prefix) && (cursor === undefined || key > cursor))
@@ -279,20 +352,9 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
     },
 
     async deleteObject(bucket, key) {
-      const path = dataPath(bucket, key);
-      for (const [file, stopAt] of [
-        [path, bucketDir(bucket)],
-        [metaPath(bucket, key), join(root, META_DIR, bucket)],
-      ] as const) {
-        try {
-          await unlink(file);
-        } catch (error) {
-          if (isErrno(error, 'ENOENT', 'ENOTDIR')) continue;
-          if (isErrno(error, 'EISDIR', 'EPERM')) return;
-          throw error;
-        }
-        await pruneEmptyDirs(dirname(file), stopAt);
-      }
+      // The data first: a folder where the key's file should be stops here, its metadata stays.
+      if ((await removeFile(dataPath(bucket, key), bucketDir(bucket))) === 'folder') return;
+      await removeFile(metaPath(bucket, key), join(root, META_DIR, bucket));
     },
 
     async signedDownloadUrl(bucket, key, opts) {
