@@ -435,3 +435,138 @@ describe('the state of a partition', () => {
     ).rejects.toThrow('Invalid call key');
   });
 });
+
+describe('a backfilled range written as one unit', () => {
+  const TYPE = 'activity_steps_timeseries';
+  const DAYS = ['2026-11-08', '2026-11-09', '2026-11-10', '2026-11-11'];
+  let pages: Map<string, RawPage[]>;
+
+  beforeAll(async () => {
+    pages = new Map();
+    for (const date of DAYS) pages.set(date, await day(TYPE, date));
+  });
+
+  const unit = (participantId: string, dates = DAYS) =>
+    dates.map((date) => ({
+      studyId,
+      participantId,
+      type: TYPE,
+      date,
+      timeZone: ZONE,
+      rawPages: pages.get(date) as RawPage[],
+      trigger: { kind: 'sweep', id: `backfill:${DAYS[0]}..${DAYS.at(-1)}` } as const,
+    }));
+  const listedKeys = (rows: { rowsFile: { key: string } | null; rawFiles: { key: string }[] }[]) =>
+    rows.flatMap((r) => [r.rowsFile?.key, ...r.rawFiles.map((f) => f.key)]).sort();
+  const typeKeys = async (participantId: string) =>
+    (await keysUnder(`dataset/type=${TYPE}/participant=${participantId}/`)).sort();
+
+  it('gives each day the row and files a write of its own would, and the day cells', async () => {
+    const [p, q] = [await addParticipant(), await addParticipant()];
+    const dataset = datasetOn();
+    const together = await dataset.writePartitions(unit(p.id));
+    expect(together.map((r) => r.date)).toEqual(DAYS);
+    expect(together.every((r) => r.state === 'complete' && r.rowCount === 1)).toBe(true);
+    expect(together.every((r) => typeof r.steps === 'number')).toBe(true);
+    expect(await dataset.readLedger({ studyId, participantId: p.id })).toEqual(together);
+    expect(await typeKeys(p.id)).toEqual(listedKeys(together));
+    for (const row of together) {
+      expect(sha256(await bytesOf(row.rowsFile?.key as string))).toBe(row.rowsFile?.sha256);
+    }
+    // Each day written again on its own is the same contents: the row and its files stay.
+    for (const [n, input] of unit(p.id).entries()) {
+      expect(await dataset.writePartition(input)).toEqual(together[n]);
+    }
+    expect(await typeKeys(p.id)).toEqual(listedKeys(together));
+
+    const alone = [];
+    for (const input of unit(q.id)) alone.push(await dataset.writePartition(input));
+    expect(together.map((r) => [r.state, r.rowCount, r.steps])).toEqual(
+      alone.map((r) => [r.state, r.rowCount, r.steps]),
+    );
+    const from = DAYS[0] as string;
+    const to = DAYS.at(-1) as string;
+    const strip = (await dataset.dayStrips(studyId, from, to, p.id)).get(p.id);
+    const single = (await dataset.dayStrips(studyId, from, to, q.id)).get(q.id);
+    expect(strip?.states).toEqual(DAYS.map(() => 'complete'));
+    expect(strip?.steps).toEqual(together.map((r) => r.steps));
+    expect({ ...strip, participantId: q.id }).toEqual(single);
+  });
+
+  it('writes nothing of the unit when a file fails; the next write clears what was left', async () => {
+    const p = await addParticipant();
+    const store = t.app.platform.objectStore;
+    let puts = 0;
+    const dying: ObjectStore = {
+      ...store,
+      putObject: async (b, key, body, opts) => {
+        if (++puts === 5) throw new Error('process died');
+        await store.putObject(b, key, body, opts);
+      },
+    };
+    await expect(datasetOn(dying).writePartitions(unit(p.id))).rejects.toThrow('process died');
+    expect(await datasetOn().readLedger({ studyId, participantId: p.id })).toEqual([]);
+    expect((await typeKeys(p.id)).length).toBeGreaterThan(0);
+
+    const rows = await datasetOn().writePartitions(unit(p.id));
+    expect(rows).toHaveLength(DAYS.length);
+    expect(await typeKeys(p.id)).toEqual(listedKeys(rows));
+  });
+
+  it('keeps the files of days that did not change and replaces those that did', async () => {
+    const p = await addParticipant();
+    const first = await datasetOn().writePartitions(unit(p.id));
+    const later = new Date(NOW.getTime() + 60_000);
+    const changed = unit(p.id).map((input, n) =>
+      n === 1 ? { ...input, rawPages: pages.get(DAYS[0] as string) as RawPage[] } : input,
+    );
+    const again = await createDataset({
+      db: t.app.platform.db,
+      objectStore: t.app.platform.objectStore,
+      bucketOf: bucketNameForStudy,
+      now: () => later,
+    }).writePartitions(changed);
+
+    expect(again.map((r) => r.fetchedAt)).toEqual(DAYS.map(() => later));
+    for (const n of [0, 2, 3]) {
+      expect(again[n]).toEqual({ ...first[n], fetchedAt: later });
+    }
+    expect(again[1]?.version).not.toBe(first[1]?.version);
+    expect(again[1]?.updatedAt).toEqual(later);
+    expect(await typeKeys(p.id)).toEqual(listedKeys(again));
+  });
+
+  it('writes nothing when its guard refuses, and refuses a unit it cannot write together', async () => {
+    const p = await addParticipant();
+    const q = await addParticipant();
+    const dataset = datasetOn();
+    await expect(
+      dataset.writePartitions(unit(p.id), async () => {
+        throw new Error('held back');
+      }),
+    ).rejects.toThrow('held back');
+    expect(await dataset.readLedger({ studyId, participantId: p.id })).toEqual([]);
+    expect(await typeKeys(p.id)).toEqual([]);
+
+    const [one] = unit(p.id);
+    await expect(dataset.writePartitions([one, one] as never)).rejects.toThrow('written twice');
+    const mixed = [...unit(p.id, DAYS.slice(0, 2)), ...unit(q.id, DAYS.slice(2))];
+    await expect(dataset.writePartitions(mixed)).rejects.toThrow("one participant's");
+    expect(await dataset.writePartitions([])).toEqual([]);
+  });
+
+  it('stays whole when overlapping units and single writes race', async () => {
+    const p = await addParticipant();
+    const dataset = datasetOn();
+    const other = datasetOn();
+    await Promise.all([
+      dataset.writePartitions(unit(p.id)),
+      other.writePartitions(unit(p.id, DAYS.slice(1)).reverse()),
+      dataset.writePartition(unit(p.id)[2] as WritePartitionInput),
+      other.writePartitions(unit(p.id, DAYS.slice(0, 3))),
+    ]);
+    const rows = await dataset.readLedger({ studyId, participantId: p.id });
+    expect(rows.map((r) => r.date)).toEqual(DAYS);
+    expect(await typeKeys(p.id)).toEqual(listedKeys(rows));
+  });
+});

@@ -21,6 +21,7 @@ import {
   refreshDayMonths,
 } from './day-months.js';
 import { assertTimeZone, dayState } from './day-state.js';
+import { eachLimited } from './each-limited.js';
 import { partitionFormat } from './formats.js';
 import {
   deleteRow,
@@ -30,10 +31,12 @@ import {
   markRows,
   type PartitionSelector,
   putRow,
+  putRows,
   readRow,
   selectDayFigures,
   selectRows,
   withPartitionLock,
+  withPartitionLocks,
 } from './ledger.js';
 import { toParquet } from './parquet.js';
 import { partitionTable, type RawPage } from './partition-rows.js';
@@ -80,6 +83,9 @@ export interface WritePartitionInput {
   guard?: (tx: Tx) => Promise<void>;
 }
 
+/** A write of writePartitions: one partition's pages (the unit's guard is asked once for all). */
+export type PartitionWrite = Omit<WritePartitionInput, 'guard'>;
+
 export interface DatasetDeps {
   db: Db;
   objectStore: ObjectStore;
@@ -92,7 +98,27 @@ const FORMAT = 'dataset-partition';
 const CALL_KEY = /^[a-z0-9-]{1,64}$/;
 const HEART_RATE_DAYS_KEPT = 20;
 
+/** Object-store calls in flight at once for one write (a backfilled range has ~200 files). */
+const PUTS_AT_ONCE = 16;
+
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
+/** The longest start all the texts share. */
+function sharedStart(texts: readonly string[]): string {
+  let start = texts[0] ?? '';
+  for (const text of texts) {
+    let n = 0;
+    while (n < start.length && start[n] === text[n]) n++;
+    start = start.slice(0, n);
+  }
+  return start;
+}
+const partitionName = (key: DatasetPartitionKey) => `${key.type}|${key.date}`;
+const keyOfRow = (row: LedgerRow): DatasetPartitionKey => ({
+  studyId: row.studyId,
+  participantId: row.participantId,
+  type: row.dataType,
+  date: row.date,
+});
 
 export function createDataset(deps: DatasetDeps) {
   const { db, objectStore } = deps;
@@ -108,7 +134,8 @@ export function createDataset(deps: DatasetDeps) {
     return bucket;
   }
 
-  async function writePartition(input: WritePartitionInput): Promise<LedgerRow> {
+  /** A write made ready in memory: its row and its files' bytes. */
+  function prepare(input: PartitionWrite, fetchedAt: Date) {
     const key = datasetPartitionKeySchema.parse({
       studyId: input.studyId,
       participantId: input.participantId,
@@ -151,7 +178,6 @@ export function createDataset(deps: DatasetDeps) {
       bytes: page.body.length,
       sha256: rawHashes[n] as string,
     }));
-    const fetchedAt = now();
     const row: LedgerInsert = {
       studyId: key.studyId,
       participantId: key.participantId,
@@ -177,38 +203,94 @@ export function createDataset(deps: DatasetDeps) {
       ...summarize(table),
       updatedAt: fetchedAt,
     };
+    const puts = [
+      { key: rowsFile.key, body: parquet, contentType: 'application/vnd.apache.parquet' },
+      ...input.rawPages.map((page, n) => ({
+        key: (rawFiles[n] as DatasetFile).key,
+        body: page.body,
+        contentType: 'application/json',
+      })),
+    ];
+    return { key, row, puts };
+  }
 
-    const bucket = await bucketOf(key.studyId);
-    const { written, replaced } = await withPartitionLock(db, key, async (tx) => {
-      await input.guard?.(tx);
-      const current = await readRow(tx, key);
-      if (current?.version === version) {
-        // The same contents: the row keeps its files and its own updated_at; only the fetch is new.
-        const again = { ...row, rowsFile: current.rowsFile, rawFiles: current.rawFiles };
-        const same = await putRow(tx, { ...again, updatedAt: current.updatedAt });
-        await refreshDayMonths(tx, [key]);
-        return { written: same, replaced: null };
-      }
-      await removeFiles(bucket, key, (object) => !current || !listedIn(current, object));
-      await Promise.all([
-        objectStore.putObject(bucket, rowsFile.key, parquet, {
-          contentType: 'application/vnd.apache.parquet',
-        }),
-        ...input.rawPages.map((page, n) =>
-          objectStore.putObject(bucket, (rawFiles[n] as DatasetFile).key, page.body, {
-            contentType: 'application/json',
-          }),
-        ),
-      ]);
-      const written = await putRow(tx, row);
-      await refreshDayMonths(tx, [key]);
-      return { written, replaced: current };
-    });
-    if (replaced) {
-      await Promise.all(
-        filesOf(replaced).map((file) => objectStore.deleteObject(bucket, file.key)),
-      );
+  async function writePartition(input: WritePartitionInput): Promise<LedgerRow> {
+    const { guard, ...write } = input;
+    const [written] = await writePartitions([write], guard);
+    return written as LedgerRow;
+  }
+
+  /**
+   * Writes several partitions of one participant as one unit (a backfilled range's days): one
+   * transaction holds all their locks, their rows are switched together, and the day cells are
+   * refreshed once. Each partition follows the steps above; answers the rows in input order.
+   */
+  async function writePartitions(
+    inputs: readonly PartitionWrite[],
+    /** As writePartition's: asked once under the locks, before anything is written. */
+    guard?: (tx: Tx) => Promise<void>,
+  ): Promise<LedgerRow[]> {
+    if (inputs.length === 0) return [];
+    const fetchedAt = now();
+    const writes = inputs.map((input) => prepare(input, fetchedAt));
+    const keys = writes.map((w) => w.key);
+    const { studyId, participantId } = keys[0] as DatasetPartitionKey;
+    const named = new Set(keys.map(partitionName));
+    if (named.size !== keys.length)
+      throw new RangeError('A partition is written twice in one unit');
+    if (keys.some((k) => k.studyId !== studyId || k.participantId !== participantId)) {
+      throw new RangeError("Partitions written together must be one participant's in one study");
     }
+
+    const bucket = await bucketOf(studyId);
+    const { written, replaced } = await withPartitionLocks(db, keys, async (tx) => {
+      await guard?.(tx);
+      const current = new Map(
+        (
+          await selectRows(tx, {
+            studyId,
+            participantId,
+            types: [...new Set(keys.map((k) => k.type))],
+            dates: [...new Set(keys.map((k) => k.date))],
+          })
+        ).map((row) => [partitionName(keyOfRow(row)), row]),
+      );
+      const rows: LedgerInsert[] = [];
+      const changed: typeof writes = [];
+      const replaced: LedgerRow[] = [];
+      for (const write of writes) {
+        const found = current.get(partitionName(write.key));
+        if (found && found.version === write.row.version) {
+          // The same contents: the row keeps its files and its own updated_at; only the fetch is new.
+          rows.push({
+            ...write.row,
+            rowsFile: found.rowsFile,
+            rawFiles: found.rawFiles,
+            updatedAt: found.updatedAt,
+          });
+          continue;
+        }
+        rows.push(write.row);
+        changed.push(write);
+        if (found) replaced.push(found);
+      }
+      await removeStrays(
+        bucket,
+        changed.map((w) => w.key),
+        current,
+      );
+      await eachLimited(
+        changed.flatMap((w) => w.puts),
+        PUTS_AT_ONCE,
+        (put) => objectStore.putObject(bucket, put.key, put.body, { contentType: put.contentType }),
+      );
+      const written = await putRows(tx, rows);
+      await refreshDayMonths(tx, keys);
+      return { written, replaced };
+    });
+    await eachLimited(replaced.flatMap(filesOf), PUTS_AT_ONCE, (file) =>
+      objectStore.deleteObject(bucket, file.key),
+    );
     return written;
   }
 
@@ -216,20 +298,44 @@ export function createDataset(deps: DatasetDeps) {
   const listedIn = (row: LedgerRow, objectKey: string) =>
     filesOf(row).some((file) => file.key === objectKey);
 
-  /** Removes the partition's objects that `remove` picks. */
+  /** Removes the objects under `prefix` that `remove` picks. */
   async function removeFiles(
     bucket: string,
-    key: DatasetPartitionKey,
+    prefix: string,
     remove: (objectKey: string) => boolean,
   ) {
     const doomed: string[] = [];
     let cursor: string | undefined;
     do {
-      const page = await objectStore.listObjects(bucket, { prefix: partitionPrefix(key), cursor });
+      const page = await objectStore.listObjects(bucket, { prefix, cursor });
       for (const object of page.objects) if (remove(object.key)) doomed.push(object.key);
       cursor = page.nextCursor;
     } while (cursor);
-    await Promise.all(doomed.map((objectKey) => objectStore.deleteObject(bucket, objectKey)));
+    await eachLimited(doomed, PUTS_AT_ONCE, (objectKey) =>
+      objectStore.deleteObject(bucket, objectKey),
+    );
+  }
+
+  /**
+   * Removes what earlier writes of these partitions left that their current rows do not list (a
+   * write that died before its switch). Each type's days of the participant are listed once, by
+   * the longest key prefix their dates share (a range's month, as a rule).
+   */
+  async function removeStrays(
+    bucket: string,
+    keys: readonly DatasetPartitionKey[],
+    current: ReadonlyMap<string, LedgerRow>,
+  ) {
+    for (const type of new Set(keys.map((k) => k.type))) {
+      const mine = new Map(keys.filter((k) => k.type === type).map((k) => [partitionPrefix(k), k]));
+      const prefixes = [...mine.keys()];
+      await removeFiles(bucket, sharedStart(prefixes), (objectKey) => {
+        const key = mine.get(objectKey.slice(0, objectKey.indexOf('/v=') + 1));
+        if (!key) return false;
+        const row = current.get(partitionName(key));
+        return !row || !listedIn(row, objectKey);
+      });
+    }
   }
 
   /**
@@ -327,7 +433,7 @@ export function createDataset(deps: DatasetDeps) {
       await withPartitionLock(db, key, async (tx) => {
         await deleteRow(tx, key);
         await refreshDayMonths(tx, [found]);
-        await removeFiles(bucket, key, () => true);
+        await removeFiles(bucket, partitionPrefix(key), () => true);
       });
     }
     return rows.length;
@@ -378,7 +484,11 @@ export function createDataset(deps: DatasetDeps) {
       const bucket = await bucketOf(key.studyId);
       await withPartitionLock(db, key, async (tx) => {
         const current = await readRow(tx, key);
-        await removeFiles(bucket, key, (object) => !current || !listedIn(current, object));
+        await removeFiles(
+          bucket,
+          partitionPrefix(key),
+          (object) => !current || !listedIn(current, object),
+        );
       });
       if (cleared.changed) removed.push(cleared.row);
     }
@@ -445,6 +555,7 @@ export function createDataset(deps: DatasetDeps) {
 
   return {
     writePartition,
+    writePartitions,
     readLedger,
     readRawPage,
     markPartitions,

@@ -1,4 +1,9 @@
-export { createDataset, type Dataset, type WritePartitionInput } from './dataset.js';
+export {
+  createDataset,
+  type Dataset,
+  type PartitionWrite,
+  type WritePartitionInput,
+} from './dataset.js';
 export { type DayCell, type DayRow, dayCell } from './day-cells.js';
 export type { DayStrip } from './day-months.js';
 export { civilDateIn } from './day-state.js';

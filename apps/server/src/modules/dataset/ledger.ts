@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DatasetPartitionKey, DataType } from '@research/contracts';
-import { and, asc, eq, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, gte, inArray, lte, type SQL, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { lockParticipantData } from '../../db/locks.js';
 import { datasetPartitions } from '../../db/schema/index.js';
@@ -10,26 +10,49 @@ import { datasetPartitions } from '../../db/schema/index.js';
 export type LedgerRow = typeof datasetPartitions.$inferSelect;
 export type LedgerInsert = typeof datasetPartitions.$inferInsert;
 
+/** The advisory lock id of a partition: the key's digest (two sharing one only wait for each other). */
+function partitionLockId(key: DatasetPartitionKey): bigint {
+  return createHash('sha256')
+    .update(`dataset\0${key.studyId}\0${key.participantId}\0${key.type}\0${key.date}`)
+    .digest()
+    .readBigInt64BE(0);
+}
+
 /**
- * A transaction holding the partition's advisory lock: writers of one partition take turns, on
- * any number of processes, whether or not its row exists yet. The lock id is the key's digest
- * (two partitions sharing one only wait for each other).
+ * A transaction holding the partitions' advisory locks: writers of one partition take turns, on
+ * any number of processes, whether or not its row exists yet. All the keys are one participant's;
+ * their locks are taken in one statement, in ascending id order, so two writers of overlapping
+ * sets cannot each hold what the other waits for.
  */
+export function withPartitionLocks<T>(
+  db: Db,
+  keys: readonly DatasetPartitionKey[],
+  work: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  const participantId = keys[0]?.participantId;
+  if (participantId === undefined) throw new RangeError('No partition to lock');
+  if (keys.some((key) => key.participantId !== participantId)) {
+    throw new RangeError("Partitions locked together must be one participant's");
+  }
+  const ids = [...new Set(keys.map(partitionLockId))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return db.transaction(async (tx) => {
+    // The participant's data shared first (a withdrawal takes it alone), then the partitions.
+    await lockParticipantData(tx, participantId, 'shared');
+    await tx.execute(
+      ids.length === 1
+        ? sql`select pg_advisory_xact_lock(${String(ids[0])}::bigint)`
+        : sql`select pg_advisory_xact_lock(id) from unnest(${`{${ids.join(',')}}`}::bigint[]) as id`,
+    );
+    return work(tx);
+  });
+}
+
 export function withPartitionLock<T>(
   db: Db,
   key: DatasetPartitionKey,
   work: (tx: Tx) => Promise<T>,
 ): Promise<T> {
-  const id = createHash('sha256')
-    .update(`dataset\0${key.studyId}\0${key.participantId}\0${key.type}\0${key.date}`)
-    .digest()
-    .readBigInt64BE(0);
-  return db.transaction(async (tx) => {
-    // The participant's data shared first (a withdrawal takes it alone), then the partition.
-    await lockParticipantData(tx, key.participantId, 'shared');
-    await tx.execute(sql`select pg_advisory_xact_lock(${id.toString()}::bigint)`);
-    return work(tx);
-  });
+  return withPartitionLocks(db, [key], work);
 }
 
 const keyIs = (key: DatasetPartitionKey) =>
@@ -47,22 +70,50 @@ export async function readRow(db: DbOrTx, key: DatasetPartitionKey): Promise<Led
 
 /** Inserts or replaces the partition's row. */
 export async function putRow(tx: Tx, row: LedgerInsert): Promise<LedgerRow> {
-  const { studyId, participantId, dataType, date, ...rest } = row;
-  const [written] = await tx
-    .insert(datasetPartitions)
-    .values(row)
-    .onConflictDoUpdate({
-      target: [
-        datasetPartitions.studyId,
-        datasetPartitions.participantId,
-        datasetPartitions.dataType,
-        datasetPartitions.date,
-      ],
-      set: rest,
-    })
-    .returning();
+  const [written] = await putRows(tx, [row]);
   return written as LedgerRow;
 }
+
+const KEY_COLUMNS = new Set(['studyId', 'participantId', 'dataType', 'date']);
+const LEDGER_COLUMNS = getTableColumns(datasetPartitions);
+/** Rows per statement: far below PostgreSQL's 65,535 parameters at ~20 columns a row. */
+const ROWS_A_STATEMENT = 500;
+
+/**
+ * Inserts or replaces the partitions' rows, a statement for up to 500; answers them in the given
+ * order. Every row must name the same columns: those are what a replaced row takes.
+ */
+export async function putRows(tx: Tx, rows: readonly LedgerInsert[]): Promise<LedgerRow[]> {
+  const first = rows[0];
+  if (!first) return [];
+  const named = Object.keys(first) as (keyof typeof LEDGER_COLUMNS)[];
+  const set = Object.fromEntries(
+    named
+      .filter((name) => !KEY_COLUMNS.has(name))
+      .map((name) => [name, sql`excluded.${sql.identifier(LEDGER_COLUMNS[name].name)}`]),
+  );
+  const written = new Map<string, LedgerRow>();
+  for (let at = 0; at < rows.length; at += ROWS_A_STATEMENT) {
+    const part = await tx
+      .insert(datasetPartitions)
+      .values(rows.slice(at, at + ROWS_A_STATEMENT) as LedgerInsert[])
+      .onConflictDoUpdate({
+        target: [
+          datasetPartitions.studyId,
+          datasetPartitions.participantId,
+          datasetPartitions.dataType,
+          datasetPartitions.date,
+        ],
+        set,
+      })
+      .returning();
+    for (const row of part) written.set(rowKey(row), row);
+  }
+  return rows.map((row) => written.get(rowKey(row)) as LedgerRow);
+}
+
+const rowKey = (row: Pick<LedgerRow, 'studyId' | 'participantId' | 'dataType' | 'date'>) =>
+  `${row.studyId}|${row.participantId}|${row.dataType}|${row.date}`;
 
 /** Deletes the partition's row (a withdrawal whose study deletes the data). */
 export async function deleteRow(tx: Tx, key: DatasetPartitionKey): Promise<void> {

@@ -75,10 +75,20 @@ function inTimeOrder(table: PartitionTable): boolean {
   return true;
 }
 
+/** Each type's column descriptions as the metadata holds them (made once, not per file). */
+const descriptionsOf = new Map<string, string>();
+function descriptions(dataType: PartitionTable['dataType']): string {
+  let text = descriptionsOf.get(dataType);
+  if (text === undefined) {
+    text = JSON.stringify(
+      Object.fromEntries(COLUMNS[dataType].map((c) => [c.name, c.description])),
+    );
+    descriptionsOf.set(dataType, text);
+  }
+  return text;
+}
+
 export function toParquet(table: PartitionTable): Buffer {
-  const descriptions = Object.fromEntries(
-    COLUMNS[table.dataType].map((c) => [c.name, c.description]),
-  );
   const out = parquetWriteBuffer({
     columnData: table.columns.map((c) => ({
       name: c.name,
@@ -96,7 +106,7 @@ export function toParquet(table: PartitionTable): Buffer {
     createdBy: CREATED_BY,
     kvMetadata: [
       { key: 'data_type', value: table.dataType },
-      { key: 'column_descriptions', value: JSON.stringify(descriptions) },
+      { key: 'column_descriptions', value: descriptions(table.dataType) },
       ...(inTimeOrder(table) ? [{ key: TIME_ORDER_KEY, value: 'strictly ascending' }] : []),
     ],
   });
