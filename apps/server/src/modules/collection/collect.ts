@@ -14,7 +14,7 @@ import {
   GoogleHealthError,
 } from '../../platform/google-health/index.js';
 import type { ConsentHold, GateSubject } from '../consent/index.js';
-import { civilDateIn, type Dataset, type RawPage } from '../dataset/index.js';
+import { civilDateIn, type Dataset, type PartitionWrite, type RawPage } from '../dataset/index.js';
 import {
   addDays,
   callsFor,
@@ -317,9 +317,13 @@ export function createCollect(deps: CollectDeps) {
             // Every call of the range first: a failure leaves none of its days half-written.
             const days = await session.fetchRange(dataType, unit.from, unit.to, signal);
             const derived = backfillTrigger(trigger, unit.from, unit.to);
-            for (const [date, rawPages] of days) {
-              await write(session, dataType, date, rawPages, derived);
-            }
+            // The range's days are written as one unit: one transaction, their rows together.
+            await dataset.writePartitions(
+              [...days].map(([date, rawPages]) =>
+                partitionWrite(session, dataType, date, rawPages, derived),
+              ),
+              gateAt(session.target),
+            );
           }
           result.written += unit.dates.length;
         } catch (error) {
@@ -368,6 +372,23 @@ export function createCollect(deps: CollectDeps) {
     return result;
   }
 
+  const partitionWrite = (
+    session: Session,
+    dataType: DataType,
+    date: string,
+    rawPages: RawPage[],
+    trigger: DatasetTrigger,
+  ): PartitionWrite => ({
+    studyId: session.target.studyId,
+    participantId: session.target.participantId,
+    type: dataType,
+    date,
+    timeZone: session.timeZone,
+    rawPages,
+    trigger,
+    syncedThrough: session.syncedThrough,
+  });
+
   function write(
     session: Session,
     dataType: DataType,
@@ -376,14 +397,7 @@ export function createCollect(deps: CollectDeps) {
     trigger: DatasetTrigger,
   ) {
     return dataset.writePartition({
-      studyId: session.target.studyId,
-      participantId: session.target.participantId,
-      type: dataType,
-      date,
-      timeZone: session.timeZone,
-      rawPages,
-      trigger,
-      syncedThrough: session.syncedThrough,
+      ...partitionWrite(session, dataType, date, rawPages, trigger),
       guard: gateAt(session.target),
     });
   }
