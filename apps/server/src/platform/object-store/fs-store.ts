@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, type Dirent } from 'node:fs';
+import { createWriteStream, type Dirent, existsSync } from 'node:fs';
 import {
   mkdir,
   open,
@@ -273,8 +273,8 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
         }
         const newFolder = await moveIntoPlace(bucket, dataTmp, target);
         // A metadata file an earlier put of this key left would now say the wrong type (there
-        // is none when the key's folder was only just made).
-        if (metaTmp === null && !newFolder) {
+        // is none when the key's folder was only just made; asked without a failing call).
+        if (metaTmp === null && !newFolder && existsSync(metaPath(bucket, key))) {
           await removeFile(metaPath(bucket, key), join(root, META_DIR, bucket));
         }
       } catch (error) {
