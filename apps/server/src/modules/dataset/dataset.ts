@@ -98,7 +98,7 @@ const FORMAT = 'dataset-partition';
 const CALL_KEY = /^[a-z0-9-]{1,64}$/;
 const HEART_RATE_DAYS_KEPT = 20;
 
-/** Object-store calls in flight at once for one write (a backfilled range has ~200 files). */
+/** Object-store calls in flight at once for one write (a backfilled range has hundreds of files). */
 const PUTS_AT_ONCE = 16;
 
 const sha256 = (data: Buffer) => createHash('sha256').update(data).digest('hex');
