@@ -7,7 +7,13 @@ import { sandboxAccount } from '../../test/dataset-kit.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { studyWithParticipants } from '../../test/wearables-kit.js';
 import { addDays, COLUMNS, heartRatePageColumns } from '../extraction/index.js';
-import { civilDateIn, createDataset, type RawPage, type WritePartitionInput } from './index.js';
+import {
+  civilDateIn,
+  createDataset,
+  type PartitionWrite,
+  type RawPage,
+  type WritePartitionInput,
+} from './index.js';
 
 let t: TestApp;
 let studyId: string;
@@ -437,7 +443,7 @@ describe('the state of a partition', () => {
 });
 
 describe('a backfilled range written as one unit', () => {
-  const TYPE = 'activity_steps_timeseries';
+  const TYPE = 'activity_steps_timeseries' as const;
   const DAYS = ['2026-11-08', '2026-11-09', '2026-11-10', '2026-11-11'];
   let pages: Map<string, RawPage[]>;
 
@@ -446,7 +452,7 @@ describe('a backfilled range written as one unit', () => {
     for (const date of DAYS) pages.set(date, await day(TYPE, date));
   });
 
-  const unit = (participantId: string, dates = DAYS) =>
+  const unit = (participantId: string, dates = DAYS): PartitionWrite[] =>
     dates.map((date) => ({
       studyId,
       participantId,
@@ -454,7 +460,7 @@ describe('a backfilled range written as one unit', () => {
       date,
       timeZone: ZONE,
       rawPages: pages.get(date) as RawPage[],
-      trigger: { kind: 'sweep', id: `backfill:${DAYS[0]}..${DAYS.at(-1)}` } as const,
+      trigger: { kind: 'sweep', id: 'backfill:2026-11-08..2026-11-11' },
     }));
   const listedKeys = (rows: { rowsFile: { key: string } | null; rawFiles: { key: string }[] }[]) =>
     rows.flatMap((r) => [r.rowsFile?.key, ...r.rawFiles.map((f) => f.key)]).sort();
