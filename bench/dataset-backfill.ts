@@ -18,7 +18,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { bucketNameForStudy, type DataType, DEFAULT_STUDY_SETTINGS } from '@research/contracts';
 import type { Sandbox } from '@research/sandbox';
-import pg from 'pg';
 import { connect } from '../apps/sandbox/src/test/health-flow.js';
 import { openDatabase } from '../apps/server/src/db/client.js';
 import { runMigrations } from '../apps/server/src/db/migrate.js';
@@ -35,13 +34,13 @@ import {
   cutToDays,
 } from '../apps/server/src/modules/extraction/index.js';
 import { createFsObjectStore } from '../apps/server/src/platform/object-store/index.js';
+import { createBenchDatabase } from './lib/database.js';
 import { printSummary, profileDuring, summarize } from './lib/profile.js';
 import { spawnSandbox } from './lib/sandbox-process.js';
 import { DAILY_TYPES } from './lib/sync-backfill.js';
 
 const PARTICIPANTS = Number(process.env.BENCH_PARTICIPANTS ?? 20);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ZONE = 'America/New_York';
 /** The 87 days a 90-day backfill fetches by ranges (the last 3 are the restatement window's). */
 const FROM = '2026-08-01';
@@ -50,16 +49,8 @@ const TO = addDays(FROM, 86);
 const dir = await mkdtemp(path.join(os.tmpdir(), 'wrp-bench-dataset-backfill-'));
 const sandbox = await spawnSandbox({ dataDir: path.join(dir, 'sandbox') });
 const issuer = sandbox.issuer;
-const name = `wrp_bench_backfill_${process.pid}`;
-const admin = async (sql: string) => {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  await client.query(sql).finally(() => client.end());
-};
-await admin(`create database ${name}`);
-const url = new URL(ADMIN_URL);
-url.pathname = `/${name}`;
-const config = { kind: 'postgres' as const, url: url.toString() };
+const bench = await createBenchDatabase('backfill');
+const config = { kind: 'postgres' as const, url: bench.databaseUrl };
 const database = await openDatabase(config);
 await runMigrations(database, config);
 
@@ -210,6 +201,6 @@ try {
 } finally {
   await sandbox.stop();
   await database.close();
-  await admin(`drop database if exists ${name} with (force)`);
+  await bench.drop();
   await rm(dir, { recursive: true, force: true });
 }

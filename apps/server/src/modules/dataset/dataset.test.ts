@@ -41,12 +41,12 @@ afterAll(async () => {
 });
 
 const bucket = () => bucketNameForStudy(studyId);
-const datasetOn = (objectStore: ObjectStore = t.app.platform.objectStore) =>
+const datasetOn = (objectStore: ObjectStore = t.app.platform.objectStore, at = NOW) =>
   createDataset({
     db: t.app.platform.db,
     objectStore,
     bucketOf: bucketNameForStudy,
-    now: () => NOW,
+    now: () => at,
   });
 
 async function bytesOf(key: string): Promise<Buffer> {
@@ -151,12 +151,7 @@ describe('a partition of the study dataset', () => {
     const input = await heartRateDay(p.id);
     const first = await datasetOn().writePartition(input);
     const later = new Date(NOW.getTime() + 60_000);
-    const again = await createDataset({
-      db: t.app.platform.db,
-      objectStore: t.app.platform.objectStore,
-      bucketOf: bucketNameForStudy,
-      now: () => later,
-    }).writePartition(input);
+    const again = await datasetOn(undefined, later).writePartition(input);
 
     expect(again.rowsFile?.sha256).toBe(first.rowsFile?.sha256);
     expect(again).toEqual({ ...first, fetchedAt: later });
@@ -526,12 +521,7 @@ describe('a backfilled range written as one unit', () => {
     const changed = unit(p.id).map((input, n) =>
       n === 1 ? { ...input, rawPages: pages.get(DAYS[0] as string) as RawPage[] } : input,
     );
-    const again = await createDataset({
-      db: t.app.platform.db,
-      objectStore: t.app.platform.objectStore,
-      bucketOf: bucketNameForStudy,
-      now: () => later,
-    }).writePartitions(changed);
+    const again = await datasetOn(undefined, later).writePartitions(changed);
 
     expect(again.map((r) => r.fetchedAt)).toEqual(DAYS.map(() => later));
     for (const n of [0, 2, 3]) {
