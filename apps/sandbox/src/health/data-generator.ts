@@ -46,9 +46,12 @@ export function utcOffsetAt(ms: number): number {
 
 /** Deterministic generator (mulberry32), seeded from text: no Math.random anywhere in the data. */
 export function rng(seedText: string): () => number {
-  let a = createHash('sha256').update(seedText).digest().readUInt32LE(0);
+  // The state lives in a typed array: a 32-bit number kept in a closure variable is boxed on
+  // each call (a day's generation draws ~60,000 numbers).
+  const state = Int32Array.of(createHash('sha256').update(seedText).digest().readInt32LE(0));
   return () => {
-    a = (a + 0x6d2b79f5) | 0;
+    state[0] = (state[0] as number) + 0x6d2b79f5;
+    const a = state[0] as number;
     let t = Math.imul(a ^ (a >>> 15), 1 | a);
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
@@ -235,6 +238,14 @@ export function clearGeneratedDays(): void {
   cache.clear();
 }
 
+/**
+ * A day's raw samples are written here, then copied out at their count: samples are at least a
+ * second apart, so a day has at most 86,400 (growing plain arrays sample by sample cost six
+ * times the whole generation).
+ */
+const sampleSeconds = new Int32Array(86_400);
+const sampleBpm = new Uint8Array(86_400);
+
 function generateDay(email: string, utcDay: number): DayData {
   const random = rng(`day:${email}:${utcDay}`);
   const dayStart = utcDay * DAY_MS;
@@ -245,8 +256,7 @@ function generateDay(email: string, utcDay: number): DayData {
   const floors = new Uint8Array(1440);
   const level = new Uint8Array(1440);
   const zone = new Uint8Array(1440);
-  const seconds: number[] = [];
-  const bpms: number[] = [];
+  let samples = 0;
 
   // Sleep sessions that can touch this UTC day: the nights ending on the neighbouring civil days.
   const firstLocal = civilDayNumber(dayStart, -14 * 3600);
@@ -314,8 +324,9 @@ function generateDay(email: string, utcDay: number): DayData {
     let n = 0;
     while (sampleAt < (m + 1) * 60) {
       const bpm = Math.max(40, Math.min(MAX_HEART_RATE, Math.round(target + (random() - 0.5) * 4)));
-      seconds.push(sampleAt);
-      bpms.push(bpm);
+      sampleSeconds[samples] = sampleAt;
+      sampleBpm[samples] = bpm;
+      samples += 1;
       sum += bpm;
       n += 1;
       sampleAt += 1 + Math.floor(random() * 5);
@@ -331,8 +342,8 @@ function generateDay(email: string, utcDay: number): DayData {
     floors,
     level,
     zone,
-    hrSeconds: Int32Array.from(seconds),
-    hrBpm: Uint8Array.from(bpms),
+    hrSeconds: sampleSeconds.slice(0, samples),
+    hrBpm: sampleBpm.slice(0, samples),
   };
 }
 
