@@ -86,6 +86,28 @@ describe('createFsObjectStore', () => {
     expect(await readdir(join(root, '.tmp'))).toEqual([]);
   });
 
+  it('writes small bodies and bodies over 1 MB alike, in new folders and old, after its temp folder went', async () => {
+    const large = randomBytes(1024 * 1024 + 1);
+    await store.putObject(BUCKET, 'd/v=1/raw/0000-steps.json', '{"a":1}');
+    await store.putObject(BUCKET, 'd/v=1/rows.parquet', large);
+    // Removed under a running store (an operator cleaning up): the next put makes it again.
+    await rm(join(root, '.tmp'), { recursive: true });
+    await store.putObject(BUCKET, 'd/v=1/raw/0001-steps.json', '{"a":2}');
+    expect((await read(BUCKET, 'd/v=1/raw/0000-steps.json')).text).toBe('{"a":1}');
+    expect((await read(BUCKET, 'd/v=1/raw/0001-steps.json')).text).toBe('{"a":2}');
+    const object = await store.getObject(BUCKET, 'd/v=1/rows.parquet');
+    const chunks: Buffer[] = [];
+    for await (const chunk of object.body) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).equals(large)).toBe(true);
+    expect(await readdir(join(root, '.tmp'))).toEqual([]);
+    // A bucket removed meanwhile is not made again, by a put into a folder the store knew or not.
+    await rm(join(root, BUCKET), { recursive: true });
+    for (const key of ['d/v=1/raw/0002-steps.json', 'd/v=2/rows.parquet']) {
+      await expect(store.putObject(BUCKET, key, 'x')).rejects.toBeInstanceOf(BucketNotFoundError);
+    }
+    expect(await readdir(root)).not.toContain(BUCKET);
+  });
+
   it('keeps no metadata file for a type the name implies, and no stale one when it changes', async () => {
     const metaOf = (key: string) => join(root, '.meta', BUCKET, ...key.split('/'));
     const exists = (file: string) =>

@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, type Dirent, existsSync } from 'node:fs';
 import {
-  mkdir,
-  open,
-  readdir,
-  readFile,
-  rename,
-  rmdir,
-  stat,
-  unlink,
-  writeFile,
-} from 'node:fs/promises';
+  createWriteStream,
+  type Dirent,
+  existsSync,
+  mkdirSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { mkdir, open, readdir, readFile, rmdir, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { storageApi } from '@research/contracts';
@@ -133,26 +131,41 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
     if (!info?.isDirectory()) throw new BucketNotFoundError(bucket);
   }
 
-  // Made once, not on every write (two mkdir calls an object, 450,000 in a 90-day backfill of
-  // 100 participants); a write that finds it gone makes it again (writeTemp).
-  let tmpReady: Promise<unknown> | undefined;
-  async function tempFile(): Promise<string> {
-    tmpReady ??= mkdir(tmpDir, { recursive: true, mode: PRIVATE_DIR_MODE }).catch((error) => {
-      tmpReady = undefined;
-      throw error;
-    });
-    await tmpReady;
-    return join(tmpDir, `${Date.now()}-${randomBytes(8).toString('hex')}`);
+  /*
+   * A put of an object held in memory is made of calls that each take microseconds once the
+   * bytes are in the page cache (write a temporary file, make the folder, rename). They are made
+   * synchronously: handing each to libuv's thread pool cost more CPU than the call itself (a
+   * backfill writes hundreds of thousands of small files). Bodies above SYNC_WRITE_MAX_BYTES and
+   * streamed bodies are written asynchronously, so the event loop never waits on a large write.
+   */
+  const SYNC_WRITE_MAX_BYTES = 1024 * 1024;
+
+  // Made once, not on every write; a write that finds it gone makes it again (writeTemp).
+  let tmpReady = false;
+  // Temporary names: this store's random part and a counter (no random bytes drawn per file).
+  const tmpPrefix = `${process.pid}-${randomBytes(6).toString('hex')}`;
+  let tmpCount = 0;
+  function tempFile(): string {
+    if (!tmpReady) {
+      mkdirSync(tmpDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+      tmpReady = true;
+    }
+    tmpCount += 1;
+    return join(tmpDir, `${tmpPrefix}-${tmpCount}`);
   }
 
   /** Writes a temporary file, making the temporary folder again if it was removed meanwhile. */
   async function writeTemp(path: string, body: string | Buffer): Promise<void> {
+    const write = () =>
+      Buffer.byteLength(body) <= SYNC_WRITE_MAX_BYTES
+        ? writeFileSync(path, body, { mode: PRIVATE_FILE_MODE })
+        : writeFile(path, body, { mode: PRIVATE_FILE_MODE });
     try {
-      await writeFile(path, body, { mode: PRIVATE_FILE_MODE });
+      await write();
     } catch (error) {
       if (!isErrno(error, 'ENOENT')) throw error;
-      await mkdir(tmpDir, { recursive: true, mode: PRIVATE_DIR_MODE });
-      await writeFile(path, body, { mode: PRIVATE_FILE_MODE });
+      mkdirSync(tmpDir, { recursive: true, mode: PRIVATE_DIR_MODE });
+      await write();
     }
   }
 
@@ -165,19 +178,21 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
    * rename() is atomic on one file system: readers see the old object or the new, never half.
    * Answers whether the target's folder had to be made (so nothing of the key was there before).
    */
-  async function moveIntoPlace(bucket: string, tmp: string, target: string): Promise<boolean> {
+  function moveIntoPlace(bucket: string, tmp: string, target: string): boolean {
     const dir = dirname(target);
     let made = false;
     for (let attempt = 0; ; attempt++) {
       if (!knownDirs.has(dir)) {
         // Within a bucket that exists: mkdir would otherwise make the bucket too.
-        await assertBucketExists(bucket);
-        made = (await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })) !== undefined;
+        if (!statSync(bucketDir(bucket), { throwIfNoEntry: false })?.isDirectory()) {
+          throw new BucketNotFoundError(bucket);
+        }
+        made = mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE }) !== undefined;
         if (knownDirs.size >= KNOWN_DIRS_KEPT) knownDirs.clear();
         knownDirs.add(dir);
       }
       try {
-        await rename(tmp, target);
+        renameSync(tmp, target);
         return made;
       } catch (error) {
         // A concurrent delete pruned the folder meanwhile: make it again.
@@ -258,8 +273,8 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
       // Most objects have the type their name implies: those need no metadata file (a second
       // file written and renamed into a mirrored folder tree, half of a put's work).
       const meta = contentType === typeOfKey(key) ? null : JSON.stringify({ contentType });
-      const dataTmp = await tempFile();
-      const metaTmp = meta === null ? null : await tempFile();
+      const dataTmp = tempFile();
+      const metaTmp = meta === null ? null : tempFile();
       try {
         if (typeof body === 'string' || Buffer.isBuffer(body)) {
           await writeTemp(dataTmp, body);
@@ -269,9 +284,9 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
         }
         if (metaTmp !== null && meta !== null) {
           await writeTemp(metaTmp, meta);
-          await moveIntoPlace(bucket, metaTmp, metaPath(bucket, key));
+          moveIntoPlace(bucket, metaTmp, metaPath(bucket, key));
         }
-        const newFolder = await moveIntoPlace(bucket, dataTmp, target);
+        const newFolder = moveIntoPlace(bucket, dataTmp, target);
         // A metadata file an earlier put of this key left would now say the wrong type (there
         // is none when the key's folder was only just made; asked without a failing call).
         if (metaTmp === null && !newFolder && existsSync(metaPath(bucket, key))) {
