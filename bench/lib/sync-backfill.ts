@@ -55,6 +55,8 @@ export async function runBackfill(deps: {
     COLLECTION_BACKFILL_DAYS: String(DAYS),
     // Every participant in flight at once: the quota, not the workers' slots, is to bound it.
     COLLECTION_CONCURRENCY: String(Math.ceil(PARTICIPANTS / 2)),
+    // About a connection per job in flight (two workers: 2 × 30, within PostgreSQL's 100).
+    DATABASE_POOL_SIZE: '30',
   });
   const world = await studyWithParticipants(app);
   const accounts = Array.from(

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,7 +41,10 @@ export function createWorkerPool(env: Record<string, string>) {
         if (seen.includes('worker started')) resolve();
       });
     });
-    child.stdout?.resume();
+    // BENCH_WORKER_LOG_DIR keeps each worker's log (its jobs' failures and retries) in a file.
+    const logDir = process.env.BENCH_WORKER_LOG_DIR;
+    if (logDir) child.stdout?.pipe(createWriteStream(path.join(logDir, `${name}.log`)));
+    else child.stdout?.resume();
     return child;
   }
 

@@ -29,7 +29,15 @@ describe('loadConfig', () => {
       DATA_DIR: 'var',
       INIT_CWD: '/srv/app',
     });
-    expect(config.database).toEqual({ kind: 'postgres', url: 'postgres://app@db:5432/research' });
+    expect(config.database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://app@db:5432/research',
+      poolSize: 10,
+    });
+    expect(
+      loadConfig({ DATABASE_URL: 'postgres://app@db/research', DATABASE_POOL_SIZE: '30' }).database,
+    ).toMatchObject({ poolSize: 30 });
+    expect(() => loadConfig({ DATABASE_POOL_SIZE: '1' })).toThrow(/DATABASE_POOL_SIZE/);
     expect(config.mail.smtpUrl).toBe('smtp://127.0.0.1:4525');
     expect(config.sms.baseUrl).toBe('http://127.0.0.1:4100');
     expect(config.google.issuer).toBe('http://localhost:4100');

@@ -24,6 +24,7 @@ const envSchema = z.object({
   PUBLIC_URL: url.optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(10),
   ENCRYPTION_KEY: z
     .string()
     .refine(
@@ -217,7 +218,13 @@ export interface AppConfig {
   host: string;
   publicUrl: string;
   dataDir: string;
-  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string };
+  database:
+    | { kind: 'pglite'; dataDir: string }
+    | {
+        kind: 'postgres';
+        url: string /** Connections per process (default 10). */;
+        poolSize?: number;
+      };
   encryption: { key?: string; previousKeys: string[] };
   logLevel: string;
   trustProxy: boolean;
@@ -375,7 +382,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicUrl,
     dataDir,
     database: env.DATABASE_URL
-      ? { kind: 'postgres', url: env.DATABASE_URL }
+      ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
       : { kind: 'pglite', dataDir: path.join(dataDir, 'db') },
     encryption: {
       ...(env.ENCRYPTION_KEY ? { key: env.ENCRYPTION_KEY } : {}),

@@ -68,7 +68,8 @@ export async function openDatabase(config: AppConfig['database']): Promise<Datab
   if (config.kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: config.url,
-      max: 10,
+      // Each job in flight (COLLECTION_CONCURRENCY and the extraction's) needs one at times.
+      max: config.poolSize ?? 10,
       // A server out of reach answers "unavailable" within seconds instead of holding requests.
       connectionTimeoutMillis: 5_000,
       // Finds a connection whose peer vanished without a word (a cut network, not a refusal).
