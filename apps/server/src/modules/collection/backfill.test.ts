@@ -223,6 +223,30 @@ describe('a backfill by range calls', () => {
     expect(rows).toHaveLength(20);
     for (const row of rows) expect(row.state).toBe('revoked');
   }, 120_000);
+
+  it('keeps the days fetched before the grant died, and marks the rest revoked', async () => {
+    const account = 'backfill.revoked.later@gmail.test';
+    const participant = await kit.connected(account);
+    const own = ownCollection({ restatementDays: 3 });
+    const dates = olderDays(await probeZone(participant.id), 10);
+    // Settings, devices, the steps' one range call; the grant is withdrawn as sleep's goes out.
+    own.onRequest((n) => {
+      if (n === 4) kit.sandbox.health.revoke(account);
+    });
+    const result = await own.collection.collectDays({
+      participantId: participant.id,
+      types: ['activity_steps_timeseries', 'sleep_log'],
+      dates,
+      trigger: { kind: 'sweep' },
+    });
+    expect(result).toMatchObject({ written: 10, marked: { revoked: 10 } });
+    const rows = (await ledger(participant.id)).filter((row) => dates.includes(row.date));
+    const stateOf = (type: DataType) =>
+      new Set(rows.filter((r) => r.dataType === type).map((r) => r.state));
+    expect(stateOf('activity_steps_timeseries')).toEqual(new Set(['complete']));
+    expect(stateOf('sleep_log')).toEqual(new Set(['revoked']));
+    expect(rows).toHaveLength(20);
+  }, 120_000);
 });
 
 /** The participant's time zone, from one partition written for yesterday. */
