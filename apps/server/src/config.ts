@@ -222,7 +222,8 @@ export interface AppConfig {
     | { kind: 'pglite'; dataDir: string }
     | {
         kind: 'postgres';
-        url: string /** Connections per process (default 10). */;
+        url: string;
+        /** Connections per process (default 10). */
         poolSize?: number;
       };
   encryption: { key?: string; previousKeys: string[] };
