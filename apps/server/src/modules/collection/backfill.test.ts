@@ -203,50 +203,37 @@ describe('a backfill by range calls', () => {
     }
   }, 120_000);
 
-  it('marks the range and everything after it revoked when the grant dies during it', async () => {
-    const account = 'backfill.revoked@gmail.test';
-    const participant = await kit.connected(account);
-    const own = ownCollection({ restatementDays: 3 });
-    const dates = olderDays(await probeZone(participant.id), 10);
-    // The grant is withdrawn as the first data call goes out (after settings and devices).
-    own.onRequest((n) => {
-      if (n === 3) kit.sandbox.health.revoke(account);
-    });
-    const result = await own.collection.collectDays({
-      participantId: participant.id,
-      types: ['activity_steps_timeseries', 'sleep_log'],
-      dates,
-      trigger: { kind: 'sweep' },
-    });
-    expect(result).toMatchObject({ written: 0, marked: { revoked: 20 } });
-    const rows = (await ledger(participant.id)).filter((row) => dates.includes(row.date));
-    expect(rows).toHaveLength(20);
-    for (const row of rows) expect(row.state).toBe('revoked');
-  }, 120_000);
-
-  it('keeps the days fetched before the grant died, and marks the rest revoked', async () => {
-    const account = 'backfill.revoked.later@gmail.test';
-    const participant = await kit.connected(account);
-    const own = ownCollection({ restatementDays: 3 });
-    const dates = olderDays(await probeZone(participant.id), 10);
-    // Settings, devices, the steps' one range call; the grant is withdrawn as sleep's goes out.
-    own.onRequest((n) => {
-      if (n === 4) kit.sandbox.health.revoke(account);
-    });
-    const result = await own.collection.collectDays({
-      participantId: participant.id,
-      types: ['activity_steps_timeseries', 'sleep_log'],
-      dates,
-      trigger: { kind: 'sweep' },
-    });
-    expect(result).toMatchObject({ written: 10, marked: { revoked: 10 } });
-    const rows = (await ledger(participant.id)).filter((row) => dates.includes(row.date));
-    const stateOf = (type: DataType) =>
-      new Set(rows.filter((r) => r.dataType === type).map((r) => r.state));
-    expect(stateOf('activity_steps_timeseries')).toEqual(new Set(['complete']));
-    expect(stateOf('sleep_log')).toEqual(new Set(['revoked']));
-    expect(rows).toHaveLength(20);
-  }, 120_000);
+  // Requests: settings, devices, the steps' one range call, then sleep's. The grant is withdrawn
+  // as the request numbered `at` goes out.
+  it.each([
+    { during: 'the first range', at: 3, steps: 'revoked', written: 0, revoked: 20 },
+    { during: 'a later type', at: 4, steps: 'complete', written: 10, revoked: 10 },
+  ])(
+    'when the grant dies during $during, keeps what was fetched before and marks the rest revoked',
+    async ({ at, steps, written, revoked }) => {
+      const account = `backfill.revoked.${at}@gmail.test`;
+      const participant = await kit.connected(account);
+      const own = ownCollection({ restatementDays: 3 });
+      const dates = olderDays(await probeZone(participant.id), 10);
+      own.onRequest((n) => {
+        if (n === at) kit.sandbox.health.revoke(account);
+      });
+      const result = await own.collection.collectDays({
+        participantId: participant.id,
+        types: ['activity_steps_timeseries', 'sleep_log'],
+        dates,
+        trigger: { kind: 'sweep' },
+      });
+      expect(result).toMatchObject({ written, marked: { revoked } });
+      const rows = (await ledger(participant.id)).filter((row) => dates.includes(row.date));
+      expect(rows).toHaveLength(20);
+      const stateOf = (type: DataType) =>
+        new Set(rows.filter((r) => r.dataType === type).map((r) => r.state));
+      expect(stateOf('activity_steps_timeseries')).toEqual(new Set([steps]));
+      expect(stateOf('sleep_log')).toEqual(new Set(['revoked']));
+    },
+    120_000,
+  );
 });
 
 /** The participant's time zone, from one partition written for yesterday. */

@@ -123,11 +123,14 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
   // Metadata mirrors the data tree exactly, so it can only conflict where the data does.
   const metaPath = (bucket: string, key: string) => join(root, META_DIR, bucket, ...key.split('/'));
 
-  async function assertBucketExists(bucket: string): Promise<void> {
-    const info = await stat(bucketDir(bucket)).catch((error: unknown) => {
-      if (isErrno(error, 'ENOENT', 'ENOTDIR')) return undefined;
-      throw error;
-    });
+  /** One stat call, made synchronously like the puts' (see SYNC_WRITE_MAX_BYTES). */
+  function assertBucketExists(bucket: string): void {
+    let info: ReturnType<typeof statSync>;
+    try {
+      info = statSync(bucketDir(bucket), { throwIfNoEntry: false });
+    } catch (error) {
+      if (!isErrno(error, 'ENOTDIR')) throw error;
+    }
     if (!info?.isDirectory()) throw new BucketNotFoundError(bucket);
   }
 
@@ -184,9 +187,7 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
     for (let attempt = 0; ; attempt++) {
       if (!knownDirs.has(dir)) {
         // Within a bucket that exists: mkdir would otherwise make the bucket too.
-        if (!statSync(bucketDir(bucket), { throwIfNoEntry: false })?.isDirectory()) {
-          throw new BucketNotFoundError(bucket);
-        }
+        assertBucketExists(bucket);
         made = mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE }) !== undefined;
         if (knownDirs.size >= KNOWN_DIRS_KEPT) knownDirs.clear();
         knownDirs.add(dir);
@@ -334,7 +335,7 @@ export function createFsObjectStore(options: FsObjectStoreOptions): FsObjectStor
     },
 
     async listObjects(bucket, opts = {}) {
-      await assertBucketExists(bucket);
+      assertBucketExists(bucket);
       const limit = normalizeLimit(opts.limit);
       const prefix = opts.prefix ?? '';
       // Only the folder named by the prefix's complete segments can hold matching keys.
