@@ -69,9 +69,15 @@ describe('removing partitions deleted at the source', () => {
     const heart = await write(p.id, 'heartrate_intraday_1sec');
     const steps = await write(p.id, 'activity_steps_intraday');
     const othersHeart = await write(other.id, 'heartrate_intraday_1sec');
-    // A write that died before its switch left a file the row does not list.
-    const leftover = `${prefixOf(p.id, 'heartrate_intraday_1sec')}v=dead-0000/rows.parquet`;
-    await t.app.platform.objectStore.putObject(bucket(), leftover, Buffer.from('x'));
+    // Writes that died before their switch left files the row does not list (one in the older
+    // layout, a folder a version).
+    for (const leftover of ['rows-dead-0000.parquet', 'v=dead-0000/rows.parquet']) {
+      await t.app.platform.objectStore.putObject(
+        bucket(),
+        `${prefixOf(p.id, 'heartrate_intraday_1sec')}${leftover}`,
+        Buffer.from('x'),
+      );
+    }
     // Both participants deleted the day's heart rate; only the first's steps stay complete.
     await dataset().markPartitions(
       { studyId, types: ['heartrate_intraday_1sec'], dates: [DATE] },

@@ -105,10 +105,9 @@ describe('a partition of the study dataset', () => {
     // Every file listed is in the bucket with the listed digest, under the partition's Hive path.
     const files = [row.rowsFile, ...row.rawFiles];
     expect(row.rawFiles).toHaveLength(input.rawPages.length);
+    const named = `${prefixOf(p.id, 'heartrate_intraday_1sec')}(rows|raw)-${row.version}-[0-9a-f]{8}`;
     for (const file of files) {
-      expect(
-        file?.key.startsWith(`${prefixOf(p.id, 'heartrate_intraday_1sec')}v=${row.version}-`),
-      ).toBe(true);
+      expect(file?.key).toMatch(new RegExp(`^${named}(\\.parquet|-\\d{4}-heart-rate\\.json)$`));
       const bytes = await bytesOf(file?.key as string);
       expect({ sha256: sha256(bytes), bytes: bytes.length }).toEqual({
         sha256: file?.sha256,
@@ -209,7 +208,7 @@ describe('a partition of the study dataset', () => {
     const dying: ObjectStore = {
       ...store,
       putObject: async (b, key, body, opts) => {
-        if (key.endsWith('rows.parquet')) throw new Error('process died');
+        if (key.endsWith('.parquet')) throw new Error('process died');
         await store.putObject(b, key, body, opts);
       },
     };
@@ -221,6 +220,9 @@ describe('a partition of the study dataset', () => {
     for (const file of [before.rowsFile, ...before.rawFiles]) {
       expect(sha256(await bytesOf(file?.key as string))).toBe(file?.sha256);
     }
+    // And one a write of the older layout (a folder a version) left, cleared the same way.
+    const older = `${prefixOf(p.id, 'heartrate_intraday_1sec')}v=dead-0000/raw/0000-heart-rate.json`;
+    await store.putObject(bucket(), older, '{}');
     const after = await dataset.writePartition(fewer);
     expect((await keysUnder(prefixOf(p.id, 'heartrate_intraday_1sec'))).sort()).toEqual(
       [after.rowsFile?.key, ...after.rawFiles.map((f) => f.key)].sort(),

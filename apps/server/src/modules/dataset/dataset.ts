@@ -40,7 +40,7 @@ import {
 } from './ledger.js';
 import { toParquet } from './parquet.js';
 import { partitionTable, type RawPage } from './partition-rows.js';
-import { partitionPrefix, rawKey, rowsKey } from './paths.js';
+import { partitionPrefix, partitionPrefixOfKey, rawKey, rowsKey } from './paths.js';
 import { rawPagesOf } from './raw-pages.js';
 import { summarize } from './summary.js';
 
@@ -53,14 +53,14 @@ import { summarize } from './summary.js';
  *    bytes, hence the same version (a digest of the contents);
  * 2. in one transaction holding the partition's lock: a version the row already names writes no
  *    file and moves only `fetched_at`; otherwise files left by a write that died before its switch
- *    are removed, the new files are written under a folder of their own (nothing a reader follows
+ *    are removed, the new files are written under names of their own (nothing a reader follows
  *    points there yet), and the row is switched to them;
  * 3. after the commit, the files of the version replaced are removed.
  *
- * A process dying anywhere leaves the row naming a complete set of files. Each write's folder is
- * new (version plus a random part), so removing a replaced folder outside the lock never meets a
- * writer putting the same contents back. A reader follows the row; one that read the row just
- * before a switch may find its files gone after step 3, and reads the row again.
+ * A process dying anywhere leaves the row naming a complete set of files. Each write's names are
+ * new (version plus a random part), so removing a replaced version's files outside the lock never
+ * meets a writer putting the same contents back. A reader follows the row; one that read the row
+ * just before a switch may find its files gone after step 3, and reads the row again.
  */
 
 export interface WritePartitionInput {
@@ -167,14 +167,14 @@ export function createDataset(deps: DatasetDeps) {
         ].join('\n'),
       ),
     ).slice(0, 24);
-    const folder = `${version}-${randomBytes(4).toString('hex')}`;
+    const writeName = `${version}-${randomBytes(4).toString('hex')}`;
     const rowsFile: DatasetFile = {
-      key: rowsKey(key, folder),
+      key: rowsKey(key, writeName),
       bytes: parquet.length,
       sha256: rowsHash,
     };
     const rawFiles: DatasetFile[] = input.rawPages.map((page, n) => ({
-      key: rawKey(key, folder, n, page.call),
+      key: rawKey(key, writeName, n, page.call),
       bytes: page.body.length,
       sha256: rawHashes[n] as string,
     }));
@@ -330,7 +330,7 @@ export function createDataset(deps: DatasetDeps) {
       const mine = new Map(keys.filter((k) => k.type === type).map((k) => [partitionPrefix(k), k]));
       const prefixes = [...mine.keys()];
       await removeFiles(bucket, sharedStart(prefixes), (objectKey) => {
-        const key = mine.get(objectKey.slice(0, objectKey.indexOf('/v=') + 1));
+        const key = mine.get(partitionPrefixOfKey(objectKey));
         if (!key) return false;
         const row = current.get(partitionName(key));
         return !row || !listedIn(row, objectKey);
