@@ -57,7 +57,8 @@ describe('the daily call budget', () => {
     // The refused call took nothing: the user's minute holds the three calls made.
     const minute = Math.floor(clock.now / 60_000) * 60_000;
     expect(await counted('user:bg-user', minute)).toBe(3);
-    expect(await counted('project', minute)).toBe(3);
+    // The project's minute holds the one block this process reserved (1/1000 of 10,000).
+    expect(await counted('project', minute)).toBe(10);
 
     // A researcher's run is not stopped by the budget, and its calls are counted too.
     await quota.acquire('researcher-user');

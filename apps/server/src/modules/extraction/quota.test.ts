@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractionQuotaWindows } from '../../db/schema/index.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
-import { createDbQuota } from './quota.js';
+import { createDbQuota, type DbQuota } from './quota.js';
 
 let testApp: TestApp;
 
@@ -103,6 +103,59 @@ describe('the quota shared through the database', () => {
     // The project's one call of this window is used: B waits for the next one.
     expect(await quota.acquire(userB)).toBe(window + 60_000);
     expect(counts).toEqual([0]);
+  });
+});
+
+describe('the project’s slots, reserved in blocks', () => {
+  const db = () => testApp.app.platform.db;
+  const counted = async (key: string, window: number) => {
+    const [row] = await db()
+      .select({ count: extractionQuotaWindows.count })
+      .from(extractionQuotaWindows)
+      .where(
+        and(eq(extractionQuotaWindows.key, key), eq(extractionQuotaWindows.windowStart, window)),
+      );
+    return row?.count ?? 0;
+  };
+
+  it('counts a block of 1/1000 of the limit for each process, and each call in the user’s window', async () => {
+    const window = 11 * 60_000;
+    const limits = { perUserPerMinute: 300, perProjectPerMinute: 50_000 };
+    const quotas = [0, 1].map(() => createDbQuota(db(), limits, { now: () => window + 5 }));
+    const user = `blocks-${Date.now()}`;
+    await Promise.all(
+      Array.from({ length: 30 }, (_, n) => (quotas[n % 2] as DbQuota).acquire(user)),
+    );
+    expect(await counted(`user:${user}`, window)).toBe(30);
+    // Each process reserved one block of 50 and handed out its 15 calls from it.
+    expect(await counted('project', window)).toBe(100);
+  });
+
+  it('takes single slots when a block would pass the limit, and never passes it', async () => {
+    const window = 13 * 60_000;
+    let now = window + 5;
+    await db()
+      .insert(extractionQuotaWindows)
+      .values({ key: 'project', windowStart: window, count: 1_999 });
+    const quota = createDbQuota(
+      db(),
+      // Blocks of 2: the window has room for one call only.
+      { perUserPerMinute: 300, perProjectPerMinute: 2_000 },
+      {
+        now: () => now,
+        random: () => 0,
+        sleep: async (ms) => {
+          now += ms;
+        },
+      },
+    );
+    const user = `edge-${Date.now()}`;
+    expect(await quota.acquire(user)).toBe(window);
+    expect(await quota.acquire(user)).toBe(window + 60_000);
+    expect(await counted('project', window)).toBe(2_000);
+    // The second call's slot in the full window went back.
+    expect(await counted(`user:${user}`, window)).toBe(1);
+    expect(await counted(`user:${user}`, window + 60_000)).toBe(1);
   });
 });
 

@@ -6,8 +6,9 @@ import { CallNotSent } from '../../platform/google-health/index.js';
 /**
  * Google Health's per-user and per-project request quotas, shared by every worker
  * process through the database: each call first takes a slot in the current one-minute window of
- * `user:{healthUserId}` and of `project`, with one atomic upsert each. When a window is full the
- * caller waits for the next one (plus a little jitter, so waiting workers do not all wake at once).
+ * `user:{healthUserId}` (an atomic upsert) and then one of `project`, which a process reserves in
+ * blocks (see `takeProject`). When a window is full the caller waits for the next one (plus a
+ * little jitter, so waiting workers do not all wake at once).
  * With a daily budget (GOOGLE_HEALTH_DAILY_CALL_BUDGET) each call also counts in the UTC day's
  * row (reserved in blocks, see `reserve`); background callers are refused once it is spent
  * (DailyBudgetSpent).
@@ -81,30 +82,65 @@ export function createDbQuota(
   const t = extractionQuotaWindows;
   const budget = limits.dailyCallBudget ?? null;
 
-  /**
-   * Takes a slot of the user's window and, only if that succeeded, one of the project's, in one
-   * statement (a round trip per call instead of two). Each upsert is atomic; a full window takes
-   * nothing.
-   */
-  async function take(userKey: string, window: number) {
+  /** Takes a slot of the user's window: an atomic upsert; a full window takes nothing. */
+  async function takeUser(userKey: string, window: number) {
     const result = await db.execute(sql`
-      with u as (
-        insert into ${t} (key, window_start, count) values (${userKey}, ${window}, 1)
-        on conflict (key, window_start) do update set count = ${t}.count + 1
-          where ${t}.count < ${limits.perUserPerMinute}
-        returning 1
-      ), p as (
-        insert into ${t} (key, window_start, count)
-        select 'project', ${window}, 1 where exists (select 1 from u)
-        on conflict (key, window_start) do update set count = ${t}.count + 1
-          where ${t}.count < ${limits.perProjectPerMinute}
-        returning 1
-      )
-      select (select count(*) from u)::int as user_slot, (select count(*) from p)::int as project_slot`);
+      insert into ${t} (key, window_start, count) values (${userKey}, ${window}, 1)
+      on conflict (key, window_start) do update set count = ${t}.count + 1
+        where ${t}.count < ${limits.perUserPerMinute}
+      returning 1`);
     // node-postgres answers a result object, PGlite its rows' holder: both carry `rows`.
-    const [row] = (result as unknown as { rows: { user_slot: number; project_slot: number }[] })
-      .rows;
-    return { user: Number(row?.user_slot) > 0, project: Number(row?.project_slot) > 0 };
+    return (result as unknown as { rows: unknown[] }).rows.length > 0;
+  }
+
+  /**
+   * The project's window is one row every call of every process would queue on (on PostgreSQL a
+   * call waited milliseconds for it, and 20 calls in flight over two processes reached only
+   * ~2,700 a second). A process reserves the window's slots in blocks instead and
+   * hands them out itself: a block is 1/1000 of the limit (50 at most), so a small limit is still
+   * counted call by call. A reservation takes a whole block or nothing; near the limit it takes
+   * single slots. Slots reserved and not used by the window's end are counted, not made: the
+   * project never goes over its limit, and may stay below it by a block a process.
+   */
+  const projectBlock = Math.max(1, Math.min(50, Math.floor(limits.perProjectPerMinute / 1000)));
+  const project = { window: -1, left: 0, full: -1 };
+  let reservingProject: Promise<void> | null = null;
+
+  async function reserveProject(window: number, slots: number): Promise<boolean> {
+    const result = await db.execute(sql`
+      insert into ${t} (key, window_start, count) values ('project', ${window}, ${slots})
+      on conflict (key, window_start) do update set count = ${t}.count + ${slots}
+        where ${t}.count + ${slots} <= ${limits.perProjectPerMinute}
+      returning 1`);
+    return (result as unknown as { rows: unknown[] }).rows.length > 0;
+  }
+
+  /** Takes a slot of the project's window from this process's block; false when it is full. */
+  async function takeProject(window: number): Promise<boolean> {
+    for (;;) {
+      if (project.window === window && project.left > 0) {
+        project.left -= 1;
+        return true;
+      }
+      if (project.full === window) return false;
+      if (reservingProject) {
+        await reservingProject;
+        continue;
+      }
+      reservingProject = (async () => {
+        const granted = (await reserveProject(window, projectBlock))
+          ? projectBlock
+          : projectBlock > 1 && (await reserveProject(window, 1))
+            ? 1
+            : 0;
+        if (project.window !== window) Object.assign(project, { window, left: 0 });
+        project.left += granted;
+        if (granted === 0) project.full = window;
+      })().finally(() => {
+        reservingProject = null;
+      });
+      await reservingProject;
+    }
   }
 
   /**
@@ -216,10 +252,11 @@ export function createDbQuota(
         signal?.throwIfAborted();
         const at = now();
         const window = Math.floor(at / WINDOW_MS) * WINDOW_MS;
-        const slots = await take(userKey, window);
-        if (slots.user && slots.project) return window;
-        // The project's window is full: the user's slot goes back for the next caller.
-        if (slots.user) await giveBack(userKey, window);
+        if (await takeUser(userKey, window)) {
+          if (await takeProject(window)) return window;
+          // The project's window is full: the user's slot goes back for the next caller.
+          await giveBack(userKey, window);
+        }
         await wait(window + WINDOW_MS - at + Math.floor(random() * 250), signal);
       }
     },
