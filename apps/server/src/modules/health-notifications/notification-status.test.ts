@@ -205,18 +205,19 @@ describe('GET /api/admin/health-notifications with a subscriber registered', () 
     ]);
 
     // Both notifications resolve to one work row (same connection, type and day), which the
-    // collection then ends (the day is before enrolment: nothing to fetch).
+    // collection then ends (the day is before enrolment: nothing to fetch). The wait reads the
+    // counts themselves: the row can finish between the status and a separate read of it.
     const status = await eventually(async () => {
       const current = await masterStatus(t.app);
-      const [row] = await t.app.platform.db.select().from(healthNotificationWork);
-      return current.backlog.unresolved === 0 && row?.state === 'done' ? current : undefined;
+      const { unresolved, pending, processing } = current.backlog;
+      return unresolved + pending + processing === 0 ? current : undefined;
     });
     expect(status.received.last24Hours).toBe(2);
     expect(status.received.lastDataType).toBe('steps');
     expect(status.received.lastAt).not.toBeNull();
     expect(status.backlog).toMatchObject({ unresolved: 0, pending: 0, processing: 0 });
     const [work] = await t.app.platform.db.select().from(healthNotificationWork);
-    expect(work?.connectionId).toBe(connection?.id);
+    expect(work).toMatchObject({ connectionId: connection?.id, state: 'done' });
     expect(status.refusals.map(({ lastAt: _, ...row }) => row)).toEqual([
       { reason: 'wrong_authorization', today: 2, last7Days: 7 },
       { reason: 'missing_signature', today: 1, last7Days: 1 },
