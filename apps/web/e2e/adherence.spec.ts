@@ -19,6 +19,7 @@ import {
   connectOverHttp,
   createMaster,
   deviceSync,
+  fetchNew,
   registerAndApply,
   SANDBOX_URL,
   shotsAtBothWidths,
@@ -65,7 +66,9 @@ interface InboxMessage {
 }
 
 async function inbox(to: string): Promise<InboxMessage[]> {
-  const response = await fetch(`${SANDBOX_URL}/inbox/messages.json?to=${encodeURIComponent(to)}`);
+  const response = await fetchNew(
+    `${SANDBOX_URL}/inbox/messages.json?to=${encodeURIComponent(to)}`,
+  );
   return ((await response.json()) as { messages: InboxMessage[] }).messages;
 }
 

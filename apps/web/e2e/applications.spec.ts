@@ -1,6 +1,6 @@
 import { expect, type Page, type TestInfo, test } from '@playwright/test';
 import { expectAccessible } from './a11y';
-import { createMaster, latestMail, PASSWORD, shot, signUp, uniqueEmail } from './helpers';
+import { createMaster, fetchNew, latestMail, PASSWORD, shot, signUp, uniqueEmail } from './helpers';
 
 /** A small but valid PDF: the server checks documents by their content, not by their name. */
 const SAMPLE_PDF = Buffer.from(
@@ -66,7 +66,7 @@ async function rejectThroughApi(
   applicantEmail: string,
   reviewNotes: string,
 ) {
-  const login = await fetch(`${baseURL}/api/auth/login`, {
+  const login = await fetchNew(`${baseURL}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(master),
@@ -75,7 +75,7 @@ async function rejectThroughApi(
   const { token } = (await login.json()) as { token: string };
   const auth = { authorization: `Bearer ${token}` };
 
-  const list = await fetch(
+  const list = await fetchNew(
     `${baseURL}/api/admin/researcher-applications?email=${encodeURIComponent(applicantEmail)}`,
     { headers: auth },
   );
@@ -86,11 +86,14 @@ async function rejectThroughApi(
   const pending = applications.find((a) => a.status === 'pending');
   expect(pending, 'the pending application').toBeTruthy();
 
-  const review = await fetch(`${baseURL}/api/admin/researcher-applications/${pending?.id}/review`, {
-    method: 'PUT',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ action: 'reject', reviewNotes }),
-  });
+  const review = await fetchNew(
+    `${baseURL}/api/admin/researcher-applications/${pending?.id}/review`,
+    {
+      method: 'PUT',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ action: 'reject', reviewNotes }),
+    },
+  );
   expect(review.status).toBe(200);
 }
 

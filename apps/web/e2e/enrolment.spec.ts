@@ -5,6 +5,7 @@ import {
   approveApplication,
   consent,
   createMaster,
+  fetchNew,
   loginToken,
   PASSWORD,
   registerAndApply,
@@ -41,7 +42,7 @@ let studyCode = '';
 let invitedParticipantId = '';
 
 async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
-  const response = await fetch(`${APP_URL}${path}`, {
+  const response = await fetchNew(`${APP_URL}${path}`, {
     method: init.method ?? 'GET',
     headers: {
       Accept: 'application/json',
@@ -64,7 +65,9 @@ interface InboxMessage {
 }
 
 async function inbox(query: Record<string, string>): Promise<InboxMessage[]> {
-  const response = await fetch(`${SANDBOX_URL}/inbox/messages.json?${new URLSearchParams(query)}`);
+  const response = await fetchNew(
+    `${SANDBOX_URL}/inbox/messages.json?${new URLSearchParams(query)}`,
+  );
   return ((await response.json()) as { messages: InboxMessage[] }).messages;
 }
 

@@ -10,6 +10,7 @@ import {
   createMaster,
   expectFullyShown,
   expectNoSidewaysScroll,
+  fetchNew,
   registerAndApply,
   SANDBOX_URL,
   shotsAtBothWidths,
@@ -188,7 +189,7 @@ test.describe
       await expectFullyShown(csvRow.getByText(/ UTC$/));
       await listing.setViewportSize({ width: 1280, height: 900 });
       const href = await csvLink.getAttribute('href');
-      const csv = await (await fetch(new URL(href ?? '', APP_URL))).text();
+      const csv = await (await fetchNew(new URL(href ?? '', APP_URL))).text();
       const [header, ...lines] = csv.trim().split('\n');
       expect(header).toBe('participant_id,date,steps_count');
       const byAccount = ACCOUNTS.map((account) =>
@@ -209,7 +210,7 @@ test.describe
         lastName: 'Revoked',
       });
       await connect(id, account, researcherToken);
-      const revoked = await fetch(`${SANDBOX_URL}/__admin/health/revoke`, {
+      const revoked = await fetchNew(`${SANDBOX_URL}/__admin/health/revoke`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ email: account }),

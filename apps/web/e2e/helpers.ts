@@ -6,6 +6,18 @@ export const E2E_PORT = Number(process.env.E2E_PORT ?? 3900);
 export const SANDBOX_URL = `http://localhost:${E2E_PORT + 1}`;
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
+/**
+ * `fetch` on a connection of its own. Node's fetch keeps idle connections and reuses them; when
+ * the server closes one at its keep-alive timeout just as the next call goes out on it, that call
+ * fails with "other side closed" (it failed a CI run once). The specs make few calls, so a fresh
+ * connection each costs nothing and removes the race.
+ */
+export function fetchNew(input: string | URL, init: RequestInit = {}): Promise<Response> {
+  const headers = new Headers(init.headers);
+  headers.set('Connection', 'close');
+  return fetch(input, { ...init, headers });
+}
+
 let counter = 0;
 /** A fresh address per call, unique across runs. */
 export function uniqueEmail(label: string): string {
@@ -39,7 +51,7 @@ export async function confirmEmailViaInbox(email: string): Promise<void> {
   await expect
     .poll(
       async () => {
-        const response = await fetch(
+        const response = await fetchNew(
           `${SANDBOX_URL}/inbox/messages.json?to=${encodeURIComponent(email)}`,
         );
         const { messages } = (await response.json()) as { messages: { text: string }[] };
@@ -55,7 +67,7 @@ export async function confirmEmailViaInbox(email: string): Promise<void> {
     )
     .toBe(true);
   const token = new URL(link as string).searchParams.get('token');
-  const response = await fetch(`http://localhost:${E2E_PORT}/api/auth/confirm-email`, {
+  const response = await fetchNew(`http://localhost:${E2E_PORT}/api/auth/confirm-email`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ token }),
@@ -281,7 +293,7 @@ export async function apiJson<T>(
   path: string,
   options: { method?: string; body?: unknown; token?: string } = {},
 ): Promise<T> {
-  const response = await fetch(`${APP_URL}${path}`, {
+  const response = await fetchNew(`${APP_URL}${path}`, {
     method: options.method ?? 'GET',
     headers: {
       Accept: 'application/json',
@@ -379,7 +391,7 @@ export async function connectOverHttp(options: {
   const { authUrl } = await apiJson<{ authUrl: string }>(`/api/fitbit/auth-url?${params}`, {
     token,
   });
-  const consentPage = await (await fetch(authUrl, { redirect: 'manual' })).text();
+  const consentPage = await (await fetchNew(authUrl, { redirect: 'manual' })).text();
   const form = new URLSearchParams({
     request: /name="request" value="([^"]+)"/.exec(consentPage)?.[1] ?? '',
     ...choice,
@@ -387,7 +399,7 @@ export async function connectOverHttp(options: {
   for (const m of consentPage.matchAll(/name="granted_scope" value="([^"]+)"/g)) {
     form.append('granted_scope', m[1] ?? '');
   }
-  const chosen = await fetch(`${new URL(authUrl).origin}/o/oauth2/v2/auth/choose`, {
+  const chosen = await fetchNew(`${new URL(authUrl).origin}/o/oauth2/v2/auth/choose`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: form.toString(),
@@ -467,7 +479,7 @@ export async function consent(page: Page, account: string, untick: string[] = []
 
 /** The sandbox's tracker of `account` syncs; `until` (RFC 3339) sets where it synced to, else now. */
 export async function deviceSync(account: string, until?: string) {
-  const response = await fetch(`${SANDBOX_URL}/__admin/health/sync`, {
+  const response = await fetchNew(`${SANDBOX_URL}/__admin/health/sync`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ email: account, ...(until ? { until } : {}) }),

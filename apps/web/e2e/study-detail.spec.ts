@@ -10,6 +10,7 @@ import {
   createMaster,
   expectFullyShown,
   expectNoSidewaysScroll,
+  fetchNew,
   loginToken,
   PASSWORD,
   SANDBOX_URL,
@@ -148,7 +149,7 @@ test.describe
         await approvedResearcher(master, person.name, person.email);
       }
       const token = await loginToken(owner.email);
-      const created = await fetch(`${APP_URL}/api/auth/create-study`, {
+      const created = await fetchNew(`${APP_URL}/api/auth/create-study`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
         body: JSON.stringify({

@@ -9,6 +9,7 @@ import {
   connectOverHttp,
   consent,
   createMaster,
+  fetchNew,
   latestMail,
   loginToken,
   PASSWORD,
@@ -66,7 +67,7 @@ async function connectOnce(id: string, account: string) {
  */
 async function verifiedSession(id: string, email: string): Promise<string> {
   const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${APP_URL}${path}`, {
+    const response = await fetchNew(`${APP_URL}${path}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
@@ -81,7 +82,7 @@ async function verifiedSession(id: string, email: string): Promise<string> {
     .poll(
       async () => {
         const inbox = (await (
-          await fetch(`${SANDBOX_URL}/inbox/messages.json?to=${encodeURIComponent(email)}`)
+          await fetchNew(`${SANDBOX_URL}/inbox/messages.json?to=${encodeURIComponent(email)}`)
         ).json()) as { messages: { text: string }[] };
         code = inbox.messages.map((m) => /\b(\d{6})\b/.exec(m.text)?.[1]).find(Boolean) ?? '';
         return code;
@@ -143,7 +144,7 @@ test.describe
       const { applicationId } = await registerAndApply(owner.name, owner.email);
       await approveApplication(masterEmail, masterPassword, applicationId);
       const token = await ownerToken();
-      const created = await fetch(`${APP_URL}/api/auth/create-study`, {
+      const created = await fetchNew(`${APP_URL}/api/auth/create-study`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
         body: JSON.stringify({
@@ -388,7 +389,7 @@ test.describe
         lastName: 'Lovelace',
       });
       const token = await ownerToken();
-      const answer = await fetch(
+      const answer = await fetchNew(
         `${APP_URL}/api/fitbit/auth-url?${new URLSearchParams({ participantId: directId, studyCode })}`,
         { headers: { Authorization: `Bearer ${token}` } },
       );
@@ -410,7 +411,7 @@ test.describe
       await expect(page).toHaveURL(/\/participant\/info$/, { timeout: 6_000 });
       await expect(page.getByRole('heading', { name: 'Complete Your Profile' })).toBeVisible();
 
-      const status = await fetch(`${APP_URL}/api/fitbit/status/${directId}`, {
+      const status = await fetchNew(`${APP_URL}/api/fitbit/status/${directId}`, {
         headers: { Authorization: `Bearer ${token}` },
       });
       const { data } = (await status.json()) as { data: { status: string; hasTokens: boolean } };
@@ -429,7 +430,7 @@ test.describe
       // What the enrolment holds when it sends the person to Google: a verified session in the
       // tab and a consent link made on the server (no flow stored in the browser).
       const session = await verifiedSession(retryId, email);
-      const answer = await fetch(
+      const answer = await fetchNew(
         `${APP_URL}/api/fitbit/auth-url?${new URLSearchParams({ participantId: retryId, studyCode })}`,
         { headers: { Authorization: `Bearer ${await ownerToken()}` } },
       );
@@ -466,7 +467,7 @@ test.describe
     test('after Google revokes the grant, refresh asks for reauthorization by mail and the participant reconnects', async ({
       page,
     }, testInfo) => {
-      const revoked = await fetch(`${SANDBOX_URL}/__admin/health/revoke`, {
+      const revoked = await fetchNew(`${SANDBOX_URL}/__admin/health/revoke`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ email: ACCOUNT }),
