@@ -37,6 +37,7 @@ export {
   clearGeneratedDays,
   DATA_START_DAY,
   dayData,
+  generatedDays,
   HEALTH_TIMELINE,
   hasHealthProfile,
   healthIdentity,

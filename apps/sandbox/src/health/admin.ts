@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parseIsoDate } from './civil.js';
 import { type HealthControls, parseControls } from './controls.js';
+import { dayData, generatedDays } from './data-generator.js';
 import type { QuotaUsage } from './quota.js';
 
 export interface AdminTarget {
@@ -22,7 +24,9 @@ export function fromLoopback(request: FastifyRequest): boolean {
  * `GET|POST /__admin/health` reads or changes the knobs (latency, fault rates, quotas, Testing mode,
  * clock offset); `POST /__admin/health/revoke {email}` removes an account's connections, as a person
  * would in their Google account settings; `GET /__admin/health/usage` counts each user's Health API
- * requests (served, and refused by the quota) since the start or the last reset of the knobs.
+ * requests (served, and refused by the quota) since the start or the last reset of the knobs;
+ * `POST /__admin/health/prepare {emails, from, to}` makes the accounts' data for those days now, as
+ * Google would hold it already, so a benchmark's calls do not pay for making it.
  */
 export function registerHealthAdmin(app: FastifyInstance, target: AdminTarget): void {
   app.get('/__admin/health', async (request, reply) => {
@@ -40,6 +44,32 @@ export function registerHealthAdmin(app: FastifyInstance, target: AdminTarget): 
   app.get('/__admin/health/usage', async (request, reply) => {
     if (!fromLoopback(request)) return reply.code(403).send({ error: 'loopback only' });
     return { users: target.usage() };
+  });
+
+  app.post('/__admin/health/prepare', async (request, reply) => {
+    if (!fromLoopback(request)) return reply.code(403).send({ error: 'loopback only' });
+    const body = (request.body ?? {}) as { emails?: unknown; from?: unknown; to?: unknown };
+    const emails = Array.isArray(body.emails) ? body.emails : [];
+    const from = typeof body.from === 'string' ? parseIsoDate(body.from) : null;
+    const to = typeof body.to === 'string' ? parseIsoDate(body.to) : null;
+    if (emails.length === 0 || emails.some((e) => typeof e !== 'string' || !e.trim())) {
+      return reply.code(400).send({ error: 'emails must be a list of addresses' });
+    }
+    if (from === null || to === null || to < from) {
+      return reply.code(400).send({ error: 'from and to must be dates, from ≤ to' });
+    }
+    // The UTC days a civil day touches in any time zone: the one before and after too.
+    const days = emails.length * (to - from + 3);
+    const { limit } = generatedDays();
+    if (days > limit) {
+      return reply.code(400).send({
+        error: `${days} account-days would not all be kept (the cache holds ${limit}: raise SANDBOX_GENERATED_DAYS_CACHE)`,
+      });
+    }
+    for (const email of emails as string[]) {
+      for (let day = from - 1; day <= to + 1; day++) dayData(email, day);
+    }
+    return { days };
   });
 
   app.post('/__admin/health/revoke', async (request, reply) => {

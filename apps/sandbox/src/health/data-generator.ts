@@ -233,6 +233,11 @@ export function dayData(email: string, utcDay: number): DayData {
   return data;
 }
 
+/** How many account-days are generated and kept now, and how many may be. */
+export function generatedDays(): { kept: number; limit: number } {
+  return { kept: cache.size, limit: cacheDays };
+}
+
 /** Forgets the generated days (tests of determinism regenerate from scratch). */
 export function clearGeneratedDays(): void {
   cache.clear();

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   civilDayTotals,
   clearGeneratedDays,
+  generatedDays,
   HEALTH_TIMELINE,
   healthIdentity,
   type Sandbox,
@@ -592,6 +593,36 @@ describe('limits and faults', () => {
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await get('/v4/users/me/identity')).status);
     expect(statuses).toEqual([200, 503, 200, 503]);
+  });
+
+  it("makes accounts' days ahead of their calls, and refuses what it could not keep", async () => {
+    const prepare = (body: unknown) =>
+      fetch(`${sandbox.httpUrl}/__admin/health/prepare`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    clearGeneratedDays();
+    const emails = ['early.one@gmail.test', 'early.two@gmail.test'];
+    const made = await prepare({ emails, from: '2026-10-01', to: '2026-10-03' });
+    expect(made.status).toBe(200);
+    // Three civil days touch five UTC days in some time zone: each account's five are kept.
+    expect(await made.json()).toEqual({ days: 10 });
+    expect(generatedDays().kept).toBe(10);
+
+    const tooMany = await prepare({ emails, from: '2020-01-01', to: '2026-10-03' });
+    expect(tooMany.status).toBe(400);
+    expect(((await tooMany.json()) as { error: string }).error).toContain(
+      'raise SANDBOX_GENERATED_DAYS_CACHE',
+    );
+    for (const body of [
+      { emails: [], from: '2026-10-01', to: '2026-10-03' },
+      { emails, from: '2026-10-04', to: '2026-10-03' },
+      { emails, from: 'yesterday', to: '2026-10-03' },
+    ]) {
+      expect((await prepare(body)).status).toBe(400);
+    }
+    expect(generatedDays().kept).toBe(10);
   });
 
   it('answers 410 Gone on the legacy Fitbit paths', async () => {
