@@ -27,7 +27,6 @@
  */
 
 import type { ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { buildApp } from '../apps/server/src/app.js';
@@ -40,6 +39,7 @@ import {
   researcherApplications,
   users,
 } from '../apps/server/src/db/schema/index.js';
+import { processCpuSeconds } from './lib/cpu.js';
 import { createBenchDatabase } from './lib/database.js';
 import { freePort } from './lib/ports.js';
 import { startServer } from './lib/server-process.js';
@@ -60,13 +60,10 @@ const percentile = (sorted: number[], p: number) =>
  */
 async function cpuMs(pid: number | undefined): Promise<number | undefined> {
   if (!pid) return undefined;
-  try {
-    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]?.split(' ') ?? [];
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return Number.isFinite(ticks) ? (ticks * 1000) / 100 : undefined;
-  } catch {
-    return undefined;
-  }
+  return processCpuSeconds(pid).then(
+    (seconds) => seconds * 1000,
+    () => undefined,
+  );
 }
 
 const STEPS = ['enroll', 'verify', 'resume'] as const;

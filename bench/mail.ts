@@ -21,7 +21,6 @@
  */
 
 import type { ChildProcess } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { invitationEmail, VERIFICATION_CODE_TEXTS } from '@research/contracts';
 import { and, count, eq, sql } from 'drizzle-orm';
@@ -35,6 +34,7 @@ import {
 } from '../apps/server/src/db/schema/index.js';
 import { renderEmail } from '../apps/server/src/platform/mail-templates.js';
 import { createMailer } from '../apps/server/src/platform/mailer.js';
+import { processCpuSeconds } from './lib/cpu.js';
 import { createBenchDatabase, sandboxEnv, UNREACHED_RATE_LIMIT } from './lib/database.js';
 import { freePort } from './lib/ports.js';
 import { spawnSandbox } from './lib/sandbox-process.js';
@@ -53,13 +53,6 @@ interface InboxMessage {
   to: string;
   subject: string | null;
   receivedAt: string;
-}
-
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
-async function cpuSeconds(pid: number | undefined): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
 const database = await createBenchDatabase('mail');
@@ -140,7 +133,7 @@ try {
   console.log(
     `${COUNT} invitations through POST /api/email/invitations, then ${enrolling} enrols at once…`,
   );
-  const cpuBefore = await Promise.all([cpuSeconds(server.pid), sandbox.cpuSeconds()]);
+  const cpuBefore = await Promise.all([processCpuSeconds(server.pid ?? 0), sandbox.cpuSeconds()]);
   const started = Date.now();
   const invited = await fetch(`${base}/api/email/invitations`, {
     method: 'POST',
@@ -194,7 +187,7 @@ try {
     if (codeArrival !== undefined && (await purposeSent('participant_invitation')) >= COUNT) break;
     await sleep(codeArrival === undefined ? 20 : 200);
   }
-  const cpuAfter = await Promise.all([cpuSeconds(server.pid), sandbox.cpuSeconds()]);
+  const cpuAfter = await Promise.all([processCpuSeconds(server.pid ?? 0), sandbox.cpuSeconds()]);
   const failed = await db
     .select({ purpose: outboundMessages.purpose, n: count() })
     .from(outboundMessages)

@@ -20,7 +20,10 @@
  *
  *   npm run bench:sync   (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres;
  *                         BENCH_PORT_BASE, default 5400: the API, the sandbox and its SMTP port;
- *                         BENCH_PARTS, default 1,2,3: `3` runs the backfill alone, `1,2` the sync)
+ *                         BENCH_PARTS, default 1,2,3: `3` runs the backfill alone, `1,2` the sync;
+ *                         BENCH_KEEP_PROFILES=1 keeps the workers' CPU profiles and says where;
+ *                         BENCH_PREPARE_DAYS=0 leaves the sandbox to make part 3's days on their
+ *                         first call, inside the measured time)
  */
 
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -157,6 +160,8 @@ try {
         },
         connectAll,
         usage,
+        sandboxCpuSeconds: sandbox.cpuSeconds,
+        sandboxAdmin,
         tz: TZ,
         today,
         quota: QUOTA,
@@ -191,7 +196,8 @@ try {
   for (const pool of pools) await pool.end().catch(() => {});
   for (const database of databases) await database.drop();
   await sandbox.stop();
-  await rm(tmp, { recursive: true, force: true });
+  if (process.env.BENCH_KEEP_PROFILES) console.log(`The workers' CPU profiles are kept in ${tmp}.`);
+  else await rm(tmp, { recursive: true, force: true });
 }
 
 /** Parts 1 and 2 (and 4, their profile): run now; answers what prints their figures. */

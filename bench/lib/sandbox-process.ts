@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { processCpuSeconds } from './cpu.js';
 import { freePort } from './ports.js';
 
 /**
@@ -37,6 +37,10 @@ export async function spawnSandbox(options: {
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
+  // A bench that dies (an uncaught error) must not leave its sandbox behind holding the port.
+  const orphaned = () => child.kill('SIGKILL');
+  process.once('exit', orphaned);
+  child.once('exit', () => process.off('exit', orphaned));
   await new Promise<void>((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`sandbox exited (${code})`)));
     child.stdout?.on('data', (d: Buffer) => {
@@ -48,11 +52,7 @@ export async function spawnSandbox(options: {
     issuer: `http://localhost:${httpPort}`,
     smtpPort,
     /** CPU seconds the sandbox process has used (user + system), from /proc. */
-    async cpuSeconds() {
-      const stat = await readFile(`/proc/${child.pid}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      return (Number(fields[11]) + Number(fields[12])) / 100;
-    },
+    cpuSeconds: () => processCpuSeconds(child.pid ?? 0),
     /** Stops the process (SIGTERM) and waits for it to exit. */
     stop: () =>
       new Promise<void>((resolve) => {

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +12,11 @@ import type { CpuProfile } from './profile.js';
 export function createWorkerPool(env: Record<string, string>) {
   const root = fileURLToPath(new URL('../..', import.meta.url));
   const workers = new Set<ChildProcess>();
+  // A bench that dies (an uncaught error) must not leave workers behind: they would hold
+  // connections and CPU through the next run.
+  process.once('exit', () => {
+    for (const child of workers) child.kill('SIGKILL');
+  });
 
   /** Starts one; resolves once it consumes jobs. */
   async function start(name: string, options: { profileDir?: string } = {}) {
@@ -43,8 +48,10 @@ export function createWorkerPool(env: Record<string, string>) {
     });
     // BENCH_WORKER_LOG_DIR keeps each worker's log (its jobs' failures and retries) in a file.
     const logDir = process.env.BENCH_WORKER_LOG_DIR;
-    if (logDir) child.stdout?.pipe(createWriteStream(path.join(logDir, `${name}.log`)));
-    else child.stdout?.resume();
+    if (logDir) {
+      mkdirSync(logDir, { recursive: true });
+      child.stdout?.pipe(createWriteStream(path.join(logDir, `${name}.log`)));
+    } else child.stdout?.resume();
     return child;
   }
 
