@@ -36,10 +36,16 @@ export function node22BinDir() {
   try {
     const pkg = `node-linux-${process.arch}@${wanted}`;
     console.error(`Node ${process.version} is too old: fetching ${pkg} from the npm registry…`);
-    const pack = spawnSync('npm', ['pack', pkg, '--silent', '--pack-destination', work], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    // Three tries: a registry download cut short is not retried by npm itself.
+    let pack;
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      pack = spawnSync('npm', ['pack', pkg, '--silent', '--pack-destination', work], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      if (pack.status === 0) break;
+      if (attempt < 3) spawnSync('sleep', ['10']);
+    }
     const tarball = pack.stdout?.trim().split('\n').pop();
     if (pack.status !== 0 || !tarball) throw new Error(`npm pack ${pkg} failed`);
     const untar = spawnSync('tar', ['xzf', path.join(work, tarball), '-C', work], {
