@@ -131,15 +131,20 @@ describe('a worker that dies holding a job', () => {
     const participant = await kit.connected(account);
     let calls = 0;
     // A worker with a 5 s lease whose process "dies" on its third request: it never answers
-    // again and renews nothing. Its watch goes to the app's queue like any run's.
+    // again and renews nothing. The run's watch is held back until the test has seen the job
+    // stalled (the state lasts only until the watch hands the job on, which on a busy machine
+    // can be quicker than a poll), then goes to the app's queue like any run's.
+    let heldWatch: Parameters<JobQueue['send']> | undefined;
     const doomed = kit.ownEngine({
       jobs: () =>
         ({
           ...queue(),
-          send: async (definition, data, options) =>
-            definition.name === 'extraction-participant'
-              ? 'run-here'
-              : queue().send(definition, data, options),
+          send: async (...args: Parameters<JobQueue['send']>) => {
+            if (args[0].name === 'extraction-participant') return 'run-here';
+            if (args[0].name !== 'extraction-watch') return queue().send(...args);
+            heldWatch = args;
+            return 'held';
+          },
         }) as JobQueue,
       lease: { seconds: 5, renewSeconds: 0.5 },
       fetch: (input, init) => (++calls >= 3 ? new Promise(() => {}) : fetch(input, init)),
@@ -162,6 +167,10 @@ describe('a worker that dies holding a job', () => {
     }, 20_000);
     expect(stalled).toMatchObject({ error: EXTRACTION_STALLED_REASON });
     expect(stalled.progress).toBeLessThan(100);
+    // The watch, now: it finds the lease lapsed and hands the job on.
+    const [definition, data, options] = heldWatch ?? [];
+    if (!definition) throw new Error('the run queued no watch');
+    await queue().send(definition, data, { ...options, startAfter: 0 });
 
     const run = await kit.finished(started.runId, 60_000);
     const tookMs = Date.now() - diedAt;
