@@ -168,8 +168,8 @@ describe('a worker that dies holding a job', () => {
     expect(stalled).toMatchObject({ error: EXTRACTION_STALLED_REASON });
     expect(stalled.progress).toBeLessThan(100);
     // The watch, now: it finds the lease lapsed and hands the job on.
-    const [definition, data, options] = heldWatch ?? [];
-    if (!definition) throw new Error('the run queued no watch');
+    if (!heldWatch) throw new Error('the run queued no watch');
+    const [definition, data, options] = heldWatch;
     await queue().send(definition, data, { ...options, startAfter: 0 });
 
     const run = await kit.finished(started.runId, 60_000);
