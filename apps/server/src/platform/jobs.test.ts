@@ -187,4 +187,82 @@ describe('job queue', () => {
       await jobs.stop();
     }
   }, 30_000);
+  it('looks at an idle queue of many workers once an interval, not once a worker', async () => {
+    const idle = defineJob<object>({
+      name: 'idle-wide-job',
+      retryLimit: 0,
+      retryDelaySeconds: 1,
+      concurrency: 20,
+      handler: async () => {},
+    });
+    // pg-boss's fetch statements for this queue, counted as the database receives them.
+    let fetches = 0;
+    const jobs = await startJobQueue({
+      executor: {
+        executeSql: (text, values) => {
+          if (text.includes('SKIP LOCKED') && text.includes(`j.name = '${idle.name}'`)) fetches++;
+          return database.executor.executeSql(text, values);
+        },
+      },
+      definitions: [idle],
+      pollingIntervalSeconds: 0.5,
+    });
+    try {
+      await jobs.startWorkers();
+      // Every worker's first fetch, at start.
+      await eventually(async () => fetches >= 20, 5_000);
+      const before = fetches;
+      await new Promise((r) => setTimeout(r, 4_000));
+      // About eight looks in 4 s (each worker polling on its own: 160 fetches).
+      expect(fetches - before).toBeGreaterThan(0);
+      expect(fetches - before).toBeLessThanOrEqual(12);
+      // And a job sent meanwhile from elsewhere (nobody woken here) is still found at a look.
+      const id = await jobs.boss.send(idle.name, {});
+      await eventually(async () => (await stateOf(id as string))?.state === 'completed', 5_000);
+    } finally {
+      await jobs.stop();
+    }
+  }, 30_000);
+
+  it('spreads a backlog over every idle worker at once, each job found waking another', async () => {
+    let running = 0;
+    let peak = 0;
+    let release: () => void = () => {};
+    const allRunning = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const wide = defineJob<object>({
+      name: 'wide-backlog-job',
+      retryLimit: 0,
+      retryDelaySeconds: 1,
+      concurrency: 10,
+      // Each job waits until all ten run at once: a worker left idle would hold them all.
+      handler: async () => {
+        running++;
+        peak = Math.max(peak, running);
+        if (running === 10) release();
+        await allRunning;
+        running--;
+      },
+    });
+    const jobs = await startJobQueue({
+      executor: database.executor,
+      definitions: [wide],
+      // Long enough that no worker would find the jobs by its own poll or a look in this test.
+      pollingIntervalSeconds: 30,
+    });
+    try {
+      await jobs.startWorkers();
+      await new Promise((r) => setTimeout(r, 500));
+      await jobs.boss.insert(
+        wide.name,
+        Array.from({ length: 10 }, () => ({ data: {} })),
+      );
+      jobs.wake(wide);
+      await eventually(async () => peak === 10 && running === 0, 10_000);
+    } finally {
+      release();
+      await jobs.stop();
+    }
+  }, 30_000);
 });

@@ -73,8 +73,9 @@ export interface JobQueue {
     options?: SendOptions,
   ): Promise<string>;
   /**
-   * Wakes this process's workers for the queue at once (they would otherwise find its jobs at
-   * their next poll): for jobs inserted inside a transaction, once it has committed.
+   * Has one of this process's idle workers for the queue fetch at once (they would otherwise find
+   * its jobs at the next look, up to the polling interval later); each job it finds wakes another.
+   * For jobs inserted inside a transaction, once it has committed.
    */
   wake(definition: JobDefinition<never>): void;
   /** True when this job has no retries left: the handler should record the failure for good. */
@@ -203,70 +204,97 @@ export async function startJobQueue(options: JobQueueOptions): Promise<JobQueue>
   }
 
   let workersStarted = false;
-  // This process's workers per queue: a job sent here wakes them at once instead of at their next
-  // poll (up to pollingIntervalSeconds later); workers elsewhere still find it by polling.
-  const localWorkers = new Map<string, string[]>();
-  const wake = (name: string) => {
-    for (const worker of localWorkers.get(name) ?? []) boss.notifyWorker(worker);
+  const interval = options.pollingIntervalSeconds ?? 2;
+  // This process's workers per queue, and which of them are running a job. An idle queue is looked
+  // at once an interval by one idle worker, not by each: a queue of 50 slots polled by all of them
+  // made 25 statements a second of a quiet database, a process. Each worker's own poll is only the
+  // backstop.
+  const backstopSeconds = Math.max(30, interval * 10);
+  const localQueues = new Map<string, { ids: string[]; busy: Set<string>; next: number }>();
+  /** One idle worker of the queue fetches now, if this process has one; the others stay idle. */
+  const wakeOne = (name: string) => {
+    const queue = localQueues.get(name);
+    if (!queue) return;
+    for (let n = 0; n < queue.ids.length; n++) {
+      const at = (queue.next + n) % queue.ids.length;
+      const id = queue.ids[at] as string;
+      if (queue.busy.has(id)) continue;
+      queue.next = (at + 1) % queue.ids.length;
+      boss.notifyWorker(id);
+      return;
+    }
   };
+  let lookout: NodeJS.Timeout | undefined;
   return {
     boss,
     async send(definition, data, sendOptions) {
       const id = await boss.send(definition.name, data, sendOptions ?? {});
       if (!id) throw new Error(`Job ${definition.name} was not queued`);
-      if (!sendOptions?.startAfter) wake(definition.name);
+      // A job sent here starts at once, not at the next look; workers elsewhere find it then.
+      if (!sendOptions?.startAfter) wakeOne(definition.name);
       return id;
     },
-    wake: (definition) => wake(definition.name),
+    wake: (definition) => wakeOne(definition.name),
     isFinalAttempt: (job) => job.retryCount >= job.retryLimit,
     async startWorkers() {
       if (workersStarted) return;
       workersStarted = true;
       for (const definition of options.definitions) {
         const concurrency = definition.concurrency ?? 2;
-        const ids: string[] = [];
-        localWorkers.set(definition.name, ids);
+        const queue = { ids: [] as string[], busy: new Set<string>(), next: 0 };
+        localQueues.set(definition.name, queue);
         for (let i = 0; i < concurrency; i++) {
           // pg-boss waits the polling interval after every fetch, even one that found a job: a
           // worker would take one job per interval (4 workers, 2 s: 2 mails a second). Woken by
           // the job it took, it fetches the next as soon as that one ends, for as long as the
-          // queue has any; an empty fetch still waits the interval.
+          // queue has any; and it wakes one more idle worker, which does the same, so a backlog
+          // spreads over every worker within a fetch each.
           let self: string | undefined;
           const id = await boss.work<object, unknown, WorkOptions & { includeMetadata: true }>(
             definition.name,
-            {
-              includeMetadata: true,
-              batchSize: 1,
-              pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2,
-            },
+            { includeMetadata: true, batchSize: 1, pollingIntervalSeconds: backstopSeconds },
             async (jobs) => {
-              if (self) boss.notifyWorker(self);
-              for (const job of jobs) {
-                try {
-                  await definition.handler(job as JobWithMetadata<never>);
-                } catch (error) {
-                  const reason = databaseUnavailability(error);
-                  if (!reason || job.retryCount < job.retryLimit) throw error;
-                  // Its last attempt met an outage the job had no part in: pg-boss would end it
-                  // for good. A fresh copy goes in once the database answers; this one fails.
-                  unavailable(reason);
-                  const copy = await queueAgain(definition.name, job.data);
-                  throw new Error(
-                    copy
-                      ? `The database was out of reach (${reason}); queued again as ${copy}`
-                      : `The database was out of reach (${reason}) until shutdown`,
-                  );
+              if (self) {
+                queue.busy.add(self);
+                boss.notifyWorker(self);
+              }
+              wakeOne(definition.name);
+              try {
+                for (const job of jobs) {
+                  try {
+                    await definition.handler(job as JobWithMetadata<never>);
+                  } catch (error) {
+                    const reason = databaseUnavailability(error);
+                    if (!reason || job.retryCount < job.retryLimit) throw error;
+                    // Its last attempt met an outage the job had no part in: pg-boss would end it
+                    // for good. A fresh copy goes in once the database answers; this one fails.
+                    unavailable(reason);
+                    const copy = await queueAgain(definition.name, job.data);
+                    throw new Error(
+                      copy
+                        ? `The database was out of reach (${reason}); queued again as ${copy}`
+                        : `The database was out of reach (${reason}) until shutdown`,
+                    );
+                  }
                 }
+              } finally {
+                if (self) queue.busy.delete(self);
               }
             },
           );
           self = id;
-          ids.push(id);
+          queue.ids.push(id);
         }
       }
+      // Jobs sent by other processes, or due after a delay, are found at the next look.
+      lookout = setInterval(() => {
+        for (const name of localQueues.keys()) wakeOne(name);
+      }, interval * 1000);
+      lookout.unref();
     },
     async stop(timeoutMs = 30_000) {
       stopping = true;
+      clearInterval(lookout);
       await boss.stop({ graceful: true, close: false, timeout: timeoutMs });
       stopped = true;
     },
