@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import type { DbOrTx } from './client.js';
 
 /**
@@ -12,10 +12,13 @@ export async function lockParticipantData(
   participantId: string,
   mode: 'shared' | 'exclusive',
 ): Promise<void> {
+  await tx.execute(participantDataLock(participantId, mode));
+}
+
+/** The statement that takes the lock above, for a caller that adds its own locks to it. */
+export function participantDataLock(participantId: string, mode: 'shared' | 'exclusive'): SQL {
   const key = `participant-data:${participantId}`;
-  await tx.execute(
-    mode === 'shared'
-      ? sql`select pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`
-      : sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`,
-  );
+  return mode === 'shared'
+    ? sql`select pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`
+    : sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
 }

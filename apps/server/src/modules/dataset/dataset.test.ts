@@ -567,4 +567,43 @@ describe('a backfilled range written as one unit', () => {
     expect(rows.map((r) => r.date)).toEqual(DAYS);
     expect(await typeKeys(p.id)).toEqual(listedKeys(rows));
   });
+
+  it('keeps the day cells in step when units of other types race over the same months', async () => {
+    // Four days across a month's end; each type's range is a unit of its own. The first makes the
+    // month rows; the two that race give the cells a figure each (wear minutes, steps), so a
+    // refresh that missed the other's rows shows.
+    const days = ['2026-10-30', '2026-10-31', '2026-11-01', '2026-11-02'];
+    const types = [
+      'heartrate_summary',
+      'heartrate_intraday_1min',
+      'activity_steps_timeseries',
+    ] as const;
+    const typePages = new Map<string, RawPage[]>();
+    for (const type of types)
+      for (const date of days) typePages.set(`${type}|${date}`, await day(type, date));
+    const units = (participantId: string) =>
+      types.map((type) =>
+        days.map((date) => ({
+          studyId,
+          participantId,
+          type,
+          date,
+          timeZone: ZONE,
+          rawPages: typePages.get(`${type}|${date}`) as RawPage[],
+          trigger: { kind: 'sweep' as const, id: 'backfill:2026-10-30..2026-11-02' },
+        })),
+      );
+    const [raced, alone] = [await addParticipant(), await addParticipant()];
+    const [first, ...racing] = units(raced.id);
+    await datasetOn().writePartitions(first as PartitionWrite[]);
+    await Promise.all(racing.map((unit) => datasetOn().writePartitions(unit)));
+    for (const unit of units(alone.id)) await datasetOn().writePartitions(unit);
+
+    const strips = await datasetOn().dayStrips(studyId, days[0] as string, days[3] as string);
+    const racedStrip = strips.get(raced.id);
+    expect(racedStrip?.states).toEqual(['complete', 'complete', 'complete', 'complete']);
+    expect(racedStrip?.steps.every((n) => typeof n === 'number')).toBe(true);
+    expect(racedStrip?.wearMinutes.every((n) => typeof n === 'number')).toBe(true);
+    expect({ ...racedStrip, participantId: alone.id }).toEqual(strips.get(alone.id));
+  });
 });

@@ -47,7 +47,9 @@ export async function refreshDayMonths(tx: Tx, keys: readonly DayKey[]): Promise
     const days = [...dates].sort();
     const months = [...new Set(days.map(monthOf))];
     const t = datasetDayMonths;
-    await tx
+    // Missing months are made and every month row is locked in one pass, in month order: a
+    // conflicting row is "updated" to itself, which locks it and answers it as it stands.
+    const rows = await tx
       .insert(t)
       .values(
         months.map((month) => ({
@@ -60,15 +62,11 @@ export async function refreshDayMonths(tx: Tx, keys: readonly DayKey[]): Promise
           steps: blankNumbers(),
         })),
       )
-      .onConflictDoNothing();
-    const rows = await tx
-      .select()
-      .from(t)
-      .where(
-        and(eq(t.studyId, studyId), eq(t.participantId, participantId), inArray(t.month, months)),
-      )
-      .orderBy(asc(t.month))
-      .for('update');
+      .onConflictDoUpdate({
+        target: [t.studyId, t.participantId, t.month],
+        set: { month: sql`excluded.month` },
+      })
+      .returning();
     const p = datasetPartitions;
     const ledger = await tx
       .select({
@@ -84,6 +82,7 @@ export async function refreshDayMonths(tx: Tx, keys: readonly DayKey[]): Promise
       .where(
         and(eq(p.studyId, studyId), eq(p.participantId, participantId), inArray(p.date, days)),
       );
+    const changed: MonthCells[] = [];
     for (const row of rows) {
       const states = row.states.split('');
       const wear = [...row.wearMinutes];
@@ -106,21 +105,35 @@ export async function refreshDayMonths(tx: Tx, keys: readonly DayKey[]): Promise
           timeZone = (dayRows[0] as { timeZone: string }).timeZone;
         }
       }
-      await tx
-        .update(t)
-        .set({
-          states: states.join(''),
-          wearMinutes: wear,
-          steps,
-          reasons,
-          timeZone,
-          updatedAt: sql`now()`,
-        })
-        .where(
-          and(eq(t.studyId, studyId), eq(t.participantId, participantId), eq(t.month, row.month)),
-        );
+      changed.push({
+        month: row.month,
+        states: states.join(''),
+        wear_minutes: wear,
+        steps,
+        reasons,
+        time_zone: timeZone,
+      });
     }
+    // Every month of the participant in one statement, the months' cells as one JSON text.
+    await tx.execute(sql`
+      update ${t} set states = c.states, wear_minutes = c.wear_minutes, steps = c.steps,
+        reasons = c.reasons, time_zone = c.time_zone, updated_at = now()
+      from json_to_recordset(${JSON.stringify(changed)}::json)
+        as c(month date, states text, wear_minutes integer[], steps integer[], reasons jsonb,
+          time_zone text)
+      where ${t.studyId} = ${studyId} and ${t.participantId} = ${participantId}
+        and ${t.month} = c.month`);
   }
+}
+
+/** A month row's new cells, keyed as the update reads them. */
+interface MonthCells {
+  month: string;
+  states: string;
+  wear_minutes: (number | null)[];
+  steps: (number | null)[];
+  reasons: Record<string, string>;
+  time_zone: string;
 }
 
 /** A participant's day cells over a range of months, each array one entry per day of the range. */
