@@ -54,9 +54,10 @@ describe('the daily call budget', () => {
     const refused = await quota.acquire('bg-user', undefined, background).catch((e) => e);
     expect(refused).toBeInstanceOf(DailyBudgetSpent);
     expect(refused).toMatchObject({ day: '2025-11-08', resumesAt: new Date(day + DAY_MS) });
-    // The refused call took nothing: the user's minute holds the three calls made.
+    // The refused call took nothing: the user's minute holds the one block of 10 (1/30 of 1,000,
+    // at most 10) the three calls made were handed out from.
     const minute = Math.floor(clock.now / 60_000) * 60_000;
-    expect(await counted('user:bg-user', minute)).toBe(3);
+    expect(await counted('user:bg-user', minute)).toBe(10);
     // The project's minute holds the one block this process reserved (1/1000 of 10,000).
     expect(await counted('project', minute)).toBe(10);
 

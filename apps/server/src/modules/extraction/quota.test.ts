@@ -106,7 +106,7 @@ describe('the quota shared through the database', () => {
   });
 });
 
-describe('the project’s slots, reserved in blocks', () => {
+describe('the project’s and the users’ slots, reserved in blocks', () => {
   const db = () => testApp.app.platform.db;
   const counted = async (key: string, window: number) => {
     const [row] = await db()
@@ -118,7 +118,7 @@ describe('the project’s slots, reserved in blocks', () => {
     return row?.count ?? 0;
   };
 
-  it('counts a block of 1/1000 of the limit for each process, and each call in the user’s window', async () => {
+  it('counts blocks for each process: 1/1000 of the project’s limit, 1/30 of the user’s', async () => {
     const window = 11 * 60_000;
     const limits = { perUserPerMinute: 300, perProjectPerMinute: 50_000 };
     const quotas = [0, 1].map(() => createDbQuota(db(), limits, { now: () => window + 5 }));
@@ -126,9 +126,35 @@ describe('the project’s slots, reserved in blocks', () => {
     await Promise.all(
       Array.from({ length: 30 }, (_, n) => (quotas[n % 2] as DbQuota).acquire(user)),
     );
-    expect(await counted(`user:${user}`, window)).toBe(30);
-    // Each process reserved one block of 50 and handed out its 15 calls from it.
+    // Each process handed out its 15 calls from two blocks of 10 of the user's window…
+    expect(await counted(`user:${user}`, window)).toBe(40);
+    // …and from one block of 50 of the project's.
     expect(await counted('project', window)).toBe(100);
+  });
+
+  it('never lets a user pass the limit over processes holding blocks: single slots at the edge', async () => {
+    const window = 17 * 60_000;
+    let now = window + 5;
+    const user = `user-edge-${Date.now()}`;
+    // 295 of the user's 300 are counted already: no block of 10 fits, five single slots do.
+    await db()
+      .insert(extractionQuotaWindows)
+      .values({ key: `user:${user}`, windowStart: window, count: 295 });
+    const options = {
+      now: () => now,
+      random: () => 0,
+      sleep: async (ms: number) => {
+        now += ms;
+      },
+    };
+    const limits = { perUserPerMinute: 300, perProjectPerMinute: 50_000 };
+    const quotas = [0, 1].map(() => createDbQuota(db(), limits, options));
+    // One call at a time, the two processes in turn (concurrent waits would each move the clock).
+    const windows: number[] = [];
+    for (let n = 0; n < 8; n++) windows.push(await (quotas[n % 2] as DbQuota).acquire(user));
+    expect(windows.filter((w) => w === window)).toHaveLength(5);
+    expect(windows.filter((w) => w === window + 60_000)).toHaveLength(3);
+    expect(await counted(`user:${user}`, window)).toBe(300);
   });
 
   it('takes single slots when a block would pass the limit, and never passes it', async () => {
@@ -153,9 +179,9 @@ describe('the project’s slots, reserved in blocks', () => {
     expect(await quota.acquire(user)).toBe(window);
     expect(await quota.acquire(user)).toBe(window + 60_000);
     expect(await counted('project', window)).toBe(2_000);
-    // The second call's slot in the full window went back.
-    expect(await counted(`user:${user}`, window)).toBe(1);
-    expect(await counted(`user:${user}`, window + 60_000)).toBe(1);
+    // The user's block of 10, less the second call's slot: it went back when the project was full.
+    expect(await counted(`user:${user}`, window)).toBe(9);
+    expect(await counted(`user:${user}`, window + 60_000)).toBe(10);
   });
 });
 

@@ -6,8 +6,8 @@ import { CallNotSent } from '../../platform/google-health/index.js';
 /**
  * Google Health's per-user and per-project request quotas, shared by every worker
  * process through the database: each call first takes a slot in the current one-minute window of
- * `user:{healthUserId}` (an atomic upsert) and then one of `project`, which a process reserves in
- * blocks (see `takeProject`). When a window is full the caller waits for the next one (plus a
+ * `user:{healthUserId}` and then one of `project`, both of which a process reserves in blocks
+ * (see `blockCounter`). When a window is full the caller waits for the next one (plus a
  * little jitter, so waiting workers do not all wake at once).
  * With a daily budget (GOOGLE_HEALTH_DAILY_CALL_BUDGET) each call also counts in the UTC day's
  * row (reserved in blocks, see `reserve`); background callers are refused once it is spent
@@ -82,65 +82,88 @@ export function createDbQuota(
   const t = extractionQuotaWindows;
   const budget = limits.dailyCallBudget ?? null;
 
-  /** Takes a slot of the user's window: an atomic upsert; a full window takes nothing. */
-  async function takeUser(userKey: string, window: number) {
-    const result = await db.execute(sql`
-      insert into ${t} (key, window_start, count) values (${userKey}, ${window}, 1)
-      on conflict (key, window_start) do update set count = ${t}.count + 1
-        where ${t}.count < ${limits.perUserPerMinute}
-      returning 1`);
-    // node-postgres answers a result object, PGlite its rows' holder: both carry `rows`.
-    return (result as unknown as { rows: unknown[] }).rows.length > 0;
-  }
-
   /**
-   * The project's window is one row every call of every process would queue on (on PostgreSQL a
-   * call waited milliseconds for it, and 20 calls in flight over two processes reached only
-   * ~2,700 a second). A process reserves the window's slots in blocks instead and
-   * hands them out itself: a block is 1/1000 of the limit (50 at most), so a small limit is still
-   * counted call by call. A reservation takes a whole block or nothing; near the limit it takes
-   * single slots. Slots reserved and not used by the window's end are counted, not made: the
-   * project never goes over its limit, and may stay below it by a block a process.
+   * Slots of one key's windows that this process reserves in blocks and hands out itself. A
+   * window's row would otherwise take a statement a call: the project's is one row every call of
+   * every process would queue on (on PostgreSQL a call waited milliseconds for it, and 20 calls in
+   * flight over two processes reached only ~2,700 a second), and a user's is a statement for each
+   * of their calls (10,700 of a 100-participant backfill's ~55,000). A reservation takes a whole
+   * block or nothing; near the limit it takes single slots. Slots reserved and not used by the
+   * window's end are counted, not made: the key never goes over its limit, and may stay below it
+   * by a block a process.
    */
-  const projectBlock = Math.max(1, Math.min(50, Math.floor(limits.perProjectPerMinute / 1000)));
-  const project = { window: -1, left: 0, full: -1 };
-  let reservingProject: Promise<void> | null = null;
+  function blockCounter(key: string, limit: number, block: number) {
+    const state = { window: -1, left: 0, full: -1 };
+    let reserving: Promise<void> | null = null;
 
-  async function reserveProject(window: number, slots: number): Promise<boolean> {
-    const result = await db.execute(sql`
-      insert into ${t} (key, window_start, count) values ('project', ${window}, ${slots})
-      on conflict (key, window_start) do update set count = ${t}.count + ${slots}
-        where ${t}.count + ${slots} <= ${limits.perProjectPerMinute}
-      returning 1`);
-    return (result as unknown as { rows: unknown[] }).rows.length > 0;
+    async function reserve(window: number, slots: number): Promise<boolean> {
+      const result = await db.execute(sql`
+        insert into ${t} (key, window_start, count) values (${key}, ${window}, ${slots})
+        on conflict (key, window_start) do update set count = ${t}.count + ${slots}
+          where ${t}.count + ${slots} <= ${limit}
+        returning 1`);
+      // node-postgres answers a result object, PGlite its rows' holder: both carry `rows`.
+      return (result as unknown as { rows: unknown[] }).rows.length > 0;
+    }
+
+    return {
+      /** Takes a slot of the window from this process's block; false when the window is full. */
+      async take(window: number): Promise<boolean> {
+        for (;;) {
+          if (state.window === window && state.left > 0) {
+            state.left -= 1;
+            return true;
+          }
+          if (state.full === window) return false;
+          if (reserving) {
+            await reserving;
+            continue;
+          }
+          reserving = (async () => {
+            const granted = (await reserve(window, block))
+              ? block
+              : block > 1 && (await reserve(window, 1))
+                ? 1
+                : 0;
+            if (state.window !== window) Object.assign(state, { window, left: 0 });
+            state.left += granted;
+            if (granted === 0) state.full = window;
+          })().finally(() => {
+            reserving = null;
+          });
+          await reserving;
+        }
+      },
+      /** Whether the counter holds nothing for windows from `window` on (it may be dropped). */
+      idleBefore: (window: number) => reserving === null && state.window < window,
+    };
   }
 
-  /** Takes a slot of the project's window from this process's block; false when it is full. */
-  async function takeProject(window: number): Promise<boolean> {
-    for (;;) {
-      if (project.window === window && project.left > 0) {
-        project.left -= 1;
-        return true;
+  /** The project's block: 1/1000 of its limit (50 at most), so a small limit is counted call by call. */
+  const project = blockCounter(
+    'project',
+    limits.perProjectPerMinute,
+    Math.max(1, Math.min(50, Math.floor(limits.perProjectPerMinute / 1000))),
+  );
+  /**
+   * A user's block: 1/30 of their limit (10 of 300), so at most a few per cent of a user's minute
+   * is held back unused by another process; a limit under 60 is counted call by call.
+   */
+  const userBlock = Math.max(1, Math.min(10, Math.floor(limits.perUserPerMinute / 30)));
+  const users = new Map<string, ReturnType<typeof blockCounter>>();
+  const USERS_KEPT = 1_000;
+
+  function userCounter(userKey: string, window: number) {
+    let counter = users.get(userKey);
+    if (!counter) {
+      // Users seen in earlier windows only hold nothing any more: dropped before the map grows.
+      if (users.size >= USERS_KEPT) {
+        for (const [key, old] of users) if (old.idleBefore(window)) users.delete(key);
       }
-      if (project.full === window) return false;
-      if (reservingProject) {
-        await reservingProject;
-        continue;
-      }
-      reservingProject = (async () => {
-        const granted = (await reserveProject(window, projectBlock))
-          ? projectBlock
-          : projectBlock > 1 && (await reserveProject(window, 1))
-            ? 1
-            : 0;
-        if (project.window !== window) Object.assign(project, { window, left: 0 });
-        project.left += granted;
-        if (granted === 0) project.full = window;
-      })().finally(() => {
-        reservingProject = null;
-      });
-      await reservingProject;
+      counter = blockCounter(userKey, limits.perUserPerMinute, userBlock);
+      users.set(userKey, counter);
     }
+    return counter;
   }
 
   /**
@@ -252,8 +275,8 @@ export function createDbQuota(
         signal?.throwIfAborted();
         const at = now();
         const window = Math.floor(at / WINDOW_MS) * WINDOW_MS;
-        if (await takeUser(userKey, window)) {
-          if (await takeProject(window)) return window;
+        if (await userCounter(userKey, window).take(window)) {
+          if (await project.take(window)) return window;
           // The project's window is full: the user's slot goes back for the next caller.
           await giveBack(userKey, window);
         }
