@@ -23,7 +23,7 @@ import {
   type Study,
   CONSENT_TAB_TEXTS as T,
 } from '@research/contracts';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   downloadSignatureRecord,
   downloadVersionPdf,
@@ -106,6 +106,7 @@ function DraftEditor({
   const [markdown, setMarkdown] = useState(draft?.markdown ?? '');
   const [statements, setStatements] = useState<string[]>(draft?.statements ?? []);
   const [pdf, setPdf] = useState<File | null>(null);
+  const pdfInput = useRef<HTMLInputElement>(null);
   const [publishing, setPublishing] = useState(false);
   const [reconsent, setReconsent] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -223,14 +224,15 @@ function DraftEditor({
         <Typography variant="subtitle2" component="h4">
           {T.pdfTitle}
         </Typography>
-        <Button component="label" variant="outlined" sx={{ mt: 1 }}>
+        <input
+          ref={pdfInput}
+          hidden
+          type="file"
+          accept="application/pdf,.pdf"
+          onChange={(e) => setPdf(e.target.files?.[0] ?? null)}
+        />
+        <Button variant="outlined" sx={{ mt: 1 }} onClick={() => pdfInput.current?.click()}>
           {T.pdfChoose}
-          <input
-            hidden
-            type="file"
-            accept="application/pdf,.pdf"
-            onChange={(e) => setPdf(e.target.files?.[0] ?? null)}
-          />
         </Button>
       </Box>
       {error && (

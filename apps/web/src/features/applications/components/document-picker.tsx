@@ -16,7 +16,7 @@ import {
   REGISTER_TEXTS,
   RESEARCHER_DOCUMENTS,
 } from '@research/contracts';
-import { type ChangeEvent, useId, useState } from 'react';
+import { type ChangeEvent, useRef, useState } from 'react';
 
 const ACCEPT = [...RESEARCHER_DOCUMENTS.mimeTypes, '.pdf', '.png', '.jpg', '.jpeg'].join(',');
 const EXTENSIONS = new Set(['pdf', 'png', 'jpg', 'jpeg']);
@@ -60,7 +60,7 @@ interface DocumentPickerProps {
 }
 
 export function DocumentPicker({ files, onChange, disabled = false }: DocumentPickerProps) {
-  const inputId = useId();
+  const input = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
 
   const onPick = (event: ChangeEvent<HTMLInputElement>) => {
@@ -85,17 +85,20 @@ export function DocumentPicker({ files, onChange, disabled = false }: DocumentPi
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
         {REGISTER_TEXTS.documentsIntro}
       </Typography>
+      {/* A real button that opens the input's picker: a label dressed as a button has no
+          button role of its own. The input stays out of the tab order (the button is the stop)
+          and keeps its name for assistive technology. */}
       <Button
-        component="label"
-        htmlFor={inputId}
         variant="outlined"
         startIcon={<UploadFile />}
         disabled={disabled || full}
+        onClick={() => input.current?.click()}
       >
         {REGISTER_TEXTS.chooseFiles}
       </Button>
       <input
-        id={inputId}
+        ref={input}
+        tabIndex={-1}
         type="file"
         multiple
         accept={ACCEPT}

@@ -168,6 +168,17 @@ describe('Researcher Registration form', { timeout: 20_000 }, () => {
       expect(screen.getByText('badge.png')).toBeInTheDocument();
     });
 
+    it('opens the picker from a real button, the one tab stop of the picker', async () => {
+      const { user } = await openForm();
+      const picker = screen.getByLabelText('Verification documents') as HTMLInputElement;
+      const opened = vi.spyOn(picker, 'click');
+      const choose = screen.getByRole('button', { name: 'Choose Files' });
+      expect(choose.tagName).toBe('BUTTON');
+      await user.click(choose);
+      expect(opened).toHaveBeenCalledOnce();
+      expect(picker).toHaveAttribute('tabindex', '-1');
+    });
+
     it(`accepts at most ${RESEARCHER_DOCUMENTS.maxFiles} files`, async () => {
       const { user } = await openForm();
       const files = Array.from({ length: 6 }, (_, i) => pdf(`document-${i + 1}.pdf`));
