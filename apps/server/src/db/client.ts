@@ -64,9 +64,47 @@ function isAlive(pid: number): boolean {
   }
 }
 
+type ConnectCallback = (
+  error: Error | undefined,
+  client: pg.PoolClient | undefined,
+  done: () => void,
+) => void;
+
+/**
+ * drizzle's transaction (0.45.4, the latest) sends BEGIN before its try/finally, so when BEGIN
+ * fails (the network cut, or the connection died while idle in the pool) it never releases the
+ * connection. Each such failure took one of the pool's connections for good: after a few outages
+ * every request waited for a connection that never came, and `end()` waited forever. drizzle is
+ * the only caller of `connect()` without a callback (pg's own `query` passes one); the first
+ * statement on such a connection is its BEGIN, and when that fails the connection is released
+ * here, with the error, so the pool discards it.
+ */
+class TransactionSafePool extends pg.Pool {
+  override connect(): Promise<pg.PoolClient>;
+  override connect(callback: ConnectCallback): void;
+  override connect(callback?: ConnectCallback): Promise<pg.PoolClient> | undefined {
+    if (callback) {
+      super.connect(callback);
+      return;
+    }
+    return super.connect().then(releasedIfFirstStatementFails);
+  }
+}
+
+function releasedIfFirstStatementFails(client: pg.PoolClient): pg.PoolClient {
+  const query = client.query;
+  client.query = ((...args: Parameters<typeof query>) => {
+    client.query = query;
+    const result = (query as (...a: unknown[]) => unknown).apply(client, args);
+    if (result instanceof Promise) result.catch((error: Error) => client.release(error));
+    return result;
+  }) as typeof query;
+  return client;
+}
+
 export async function openDatabase(config: AppConfig['database']): Promise<Database> {
   if (config.kind === 'postgres') {
-    const pool = new pg.Pool({
+    const pool = new TransactionSafePool({
       connectionString: config.url,
       // Each job in flight (COLLECTION_CONCURRENCY and the extraction's) needs one at times.
       max: config.poolSize ?? 10,
