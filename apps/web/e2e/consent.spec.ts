@@ -12,6 +12,7 @@ import {
   PASSWORD,
   registerAndApply,
   SANDBOX_URL,
+  samplePdf,
   signIn,
   uniqueEmail,
 } from './helpers';
@@ -153,6 +154,19 @@ test.describe
       await expect(page).toHaveURL(/\/researcher\/dashboard/);
       await openConsentTab(page);
       await expect(page.getByText(/participants cannot connect until you publish/)).toBeVisible();
+
+      // The PDF picker opens from its button; the owner sets the PDF aside and writes Markdown.
+      const [chooser] = await Promise.all([
+        page.waitForEvent('filechooser'),
+        page.getByRole('button', { name: 'Choose PDF' }).click(),
+      ]);
+      await chooser.setFiles({
+        name: 'consent-form.pdf',
+        mimeType: 'application/pdf',
+        buffer: samplePdf('Consent form'),
+      });
+      await expect(page.getByText('Draft form: consent-form.pdf')).toBeVisible();
+      await page.getByRole('button', { name: 'Write in Markdown instead' }).click();
 
       await page.getByLabel('Consent form (Markdown)').fill(FORM);
       const preview = page.getByRole('region', { name: 'Preview' });

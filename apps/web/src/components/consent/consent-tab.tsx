@@ -229,7 +229,11 @@ function DraftEditor({
           hidden
           type="file"
           accept="application/pdf,.pdf"
-          onChange={(e) => setPdf(e.target.files?.[0] ?? null)}
+          onChange={(e) => {
+            setPdf(e.target.files?.[0] ?? null);
+            // Emptied, so the same file chosen again after "Write in Markdown instead" counts.
+            e.target.value = '';
+          }}
         />
         <Button variant="outlined" sx={{ mt: 1 }} onClick={() => pdfInput.current?.click()}>
           {T.pdfChoose}
