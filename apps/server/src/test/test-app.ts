@@ -120,7 +120,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     config,
     ...(database.env.DATABASE_URL ? { databaseUrl: database.env.DATABASE_URL } : {}),
     async close() {
-      await app.close();
+      // Bounded, as the server's own shutdown is (process-lifecycle.ts): an app that cannot close
+      // is named in the output, and its database and sandbox are still removed.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(() => {
+          console.warn('test app: close() still running after 60 s; removing its database anyway');
+          resolve();
+        }, 60_000);
+      });
+      await Promise.race([app.close(), late]).finally(() => clearTimeout(timer));
       await sandbox?.close();
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
