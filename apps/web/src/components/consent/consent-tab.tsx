@@ -23,7 +23,7 @@ import {
   type Study,
   CONSENT_TAB_TEXTS as T,
 } from '@research/contracts';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   downloadSignatureRecord,
   downloadVersionPdf,
@@ -33,6 +33,7 @@ import {
   useSaveConsentDraft,
   useUploadConsentPdf,
 } from '../../lib/consent/consent-api';
+import { FilePickerButton } from '../file-picker-button';
 import type { Notify } from '../notification-modal';
 import { MarkdownView } from './markdown-view';
 
@@ -106,7 +107,6 @@ function DraftEditor({
   const [markdown, setMarkdown] = useState(draft?.markdown ?? '');
   const [statements, setStatements] = useState<string[]>(draft?.statements ?? []);
   const [pdf, setPdf] = useState<File | null>(null);
-  const pdfInput = useRef<HTMLInputElement>(null);
   const [publishing, setPublishing] = useState(false);
   const [reconsent, setReconsent] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -224,20 +224,14 @@ function DraftEditor({
         <Typography variant="subtitle2" component="h4">
           {T.pdfTitle}
         </Typography>
-        <input
-          ref={pdfInput}
-          hidden
-          type="file"
+        <FilePickerButton
+          variant="outlined"
+          sx={{ mt: 1 }}
           accept="application/pdf,.pdf"
-          onChange={(e) => {
-            setPdf(e.target.files?.[0] ?? null);
-            // Emptied, so the same file chosen again after "Write in Markdown instead" counts.
-            e.target.value = '';
-          }}
-        />
-        <Button variant="outlined" sx={{ mt: 1 }} onClick={() => pdfInput.current?.click()}>
+          onFiles={([file]) => setPdf(file ?? null)}
+        >
           {T.pdfChoose}
-        </Button>
+        </FilePickerButton>
       </Box>
       {error && (
         <Alert severity="error" role="alert">

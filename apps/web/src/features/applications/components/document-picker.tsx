@@ -3,7 +3,6 @@ import Description from '@mui/icons-material/Description';
 import UploadFile from '@mui/icons-material/UploadFile';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
@@ -16,7 +15,8 @@ import {
   REGISTER_TEXTS,
   RESEARCHER_DOCUMENTS,
 } from '@research/contracts';
-import { type ChangeEvent, useRef, useState } from 'react';
+import { useState } from 'react';
+import { FilePickerButton } from '../../../components/file-picker-button';
 
 const ACCEPT = [...RESEARCHER_DOCUMENTS.mimeTypes, '.pdf', '.png', '.jpg', '.jpeg'].join(',');
 const EXTENSIONS = new Set(['pdf', 'png', 'jpg', 'jpeg']);
@@ -60,14 +60,9 @@ interface DocumentPickerProps {
 }
 
 export function DocumentPicker({ files, onChange, disabled = false }: DocumentPickerProps) {
-  const input = useRef<HTMLInputElement>(null);
   const [error, setError] = useState<string | null>(null);
 
-  const onPick = (event: ChangeEvent<HTMLInputElement>) => {
-    const picked = Array.from(event.target.files ?? []);
-    // Cleared so that picking the same file again (after removing it) fires a change.
-    event.target.value = '';
-    if (picked.length === 0) return;
+  const onPick = (picked: File[]) => {
     const next = addDocuments(files, picked);
     setError(next.error);
     onChange(next.files);
@@ -85,35 +80,17 @@ export function DocumentPicker({ files, onChange, disabled = false }: DocumentPi
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
         {REGISTER_TEXTS.documentsIntro}
       </Typography>
-      {/* A real button that opens the input's picker: a label dressed as a button has no
-          button role of its own. The input stays out of the tab order (the button is the stop)
-          and keeps its name for assistive technology. */}
-      <Button
+      <FilePickerButton
         variant="outlined"
         startIcon={<UploadFile />}
         disabled={disabled || full}
-        onClick={() => input.current?.click()}
+        accept={ACCEPT}
+        multiple
+        onFiles={onPick}
+        input={{ 'aria-label': REGISTER_TEXTS.documentsInputLabel }}
       >
         {REGISTER_TEXTS.chooseFiles}
-      </Button>
-      <input
-        ref={input}
-        tabIndex={-1}
-        type="file"
-        multiple
-        accept={ACCEPT}
-        aria-label={REGISTER_TEXTS.documentsInputLabel}
-        onChange={onPick}
-        disabled={disabled || full}
-        style={{
-          position: 'absolute',
-          width: 1,
-          height: 1,
-          overflow: 'hidden',
-          clip: 'rect(0 0 0 0)',
-          whiteSpace: 'nowrap',
-        }}
-      />
+      </FilePickerButton>
       {error && (
         <Alert severity="error" sx={{ mt: 1.5 }}>
           {error}

@@ -27,8 +27,9 @@ import {
   PARTICIPANT_LIST_MESSAGES,
   type UpdateInfoResponse,
 } from '@research/contracts';
-import { type ChangeEvent, type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useRef, useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { FilePickerButton } from '../../../components/file-picker-button';
 import { ApiError } from '../../../lib/api-client';
 import { updateInfo } from '../api/update-info';
 import { errorText, StepActions } from './participant-page';
@@ -70,12 +71,9 @@ export function ProfileForm({
   const [error, setError] = useState<string | null>(null);
   const [sessionGone, setSessionGone] = useState(false);
   const [busy, setBusy] = useState(false);
-  const fileInput = useRef<HTMLInputElement>(null);
   const documentsLabel = useId();
 
-  function addFiles(event: ChangeEvent<HTMLInputElement>) {
-    const picked = Array.from(event.target.files ?? []);
-    event.target.value = '';
+  function addFiles(picked: File[]) {
     setError(null);
     const accepted: { key: number; file: File }[] = [];
     for (const file of picked) {
@@ -178,23 +176,17 @@ export function ProfileForm({
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
           {PARTICIPANT_INFO_TEXTS.documentsHelp(PARTICIPANT_DOCUMENT_LIMITS.maxFiles)}
         </Typography>
-        <input
-          ref={fileInput}
-          type="file"
-          accept={ACCEPT}
-          multiple
-          hidden
-          onChange={addFiles}
-          data-testid="participant-documents-input"
-        />
-        <Button
+        <FilePickerButton
           variant="outlined"
           startIcon={<AttachFile />}
-          onClick={() => fileInput.current?.click()}
           disabled={busy || documents.length >= PARTICIPANT_DOCUMENT_LIMITS.maxFiles}
+          accept={ACCEPT}
+          multiple
+          onFiles={addFiles}
+          input={{ 'data-testid': 'participant-documents-input' }}
         >
           {PARTICIPANT_INFO_TEXTS.addDocuments}
-        </Button>
+        </FilePickerButton>
         {documents.length > 0 && (
           <List dense aria-label={PARTICIPANT_INFO_TEXTS.documentsTitle}>
             {documents.map(({ key, file }) => (

@@ -23,7 +23,7 @@ import {
   isValidEmail,
   isValidPhone,
 } from '@research/contracts';
-import { type ChangeEvent, useId, useRef } from 'react';
+import { FilePickerButton } from '../../../components/file-picker-button';
 
 export interface InviteRow {
   email: string;
@@ -97,19 +97,11 @@ export function InviteRows({
   onClearAll,
   disabled = false,
 }: InviteRowsProps) {
-  const fileInput = useRef<HTMLInputElement>(null);
-  const inputId = useId();
   const setRow = (index: number, row: InviteRow) =>
     onChange(rows.map((current, i) => (i === index ? row : current)));
   const removeRow = (index: number) => {
     const next = rows.filter((_, i) => i !== index);
     onChange(next.length > 0 ? next : [EMPTY_ROW]);
-  };
-  const pickFile = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    // Cleared so that choosing the same file again (after fixing it) fires again.
-    event.target.value = '';
-    if (file) onCsvFile(file);
   };
   const emailProblem =
     problem === INVITE_MESSAGES.validEmails || problem === INVITE_MESSAGES.enterEmails;
@@ -190,23 +182,16 @@ export function InviteRows({
         >
           {INVITE_DIALOG_TEXTS.addParticipant}
         </Button>
-        <input
-          ref={fileInput}
-          id={inputId}
-          type="file"
-          accept=".csv,text/csv"
-          hidden
-          onChange={pickFile}
-          data-testid="roster-file-input"
-        />
-        <Button
+        <FilePickerButton
           variant="outlined"
           startIcon={csvBusy ? <CircularProgress size={16} /> : <UploadFile />}
-          onClick={() => fileInput.current?.click()}
           disabled={disabled || csvBusy}
+          accept=".csv,text/csv"
+          onFiles={([file]) => file && onCsvFile(file)}
+          input={{ 'data-testid': 'roster-file-input' }}
         >
           {csvBusy ? INVITE_DIALOG_TEXTS.uploading : INVITE_DIALOG_TEXTS.uploadCsv}
-        </Button>
+        </FilePickerButton>
         <Button
           color="inherit"
           startIcon={<ClearAll />}
