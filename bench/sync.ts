@@ -15,7 +15,7 @@
  *      connection's job, `COLLECTION_TYPES`), wall time against the quota-bound minimum (the
  *      busiest participant's calls ÷ 300 a minute, participants in parallel), budget ≤ 1.2 ×.
  *      Capped at BENCH_BACKFILL_CAP_S (default 300) s: a run not done by then is projected from
- *      its rate, and the figure says so.
+ *      its rate, and the figure says so. BENCH_BACKFILL_PARTICIPANTS (default 100) sets how many.
  *   4. The top self-time entries of the workers' CPU profiles (`node --cpu-prof`) during (1).
  *
  *   npm run bench:sync   (BENCH_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres;
