@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { logCapture, type TestAppOptions, useTestApp } from '../test/test-app.js';
+import { scrubText } from './logger.js';
 
 /** An app that logs at info into `lines`, with the test routes `routes` adds. */
 function loggingApp(routes: TestAppOptions['routes']) {
@@ -85,5 +86,18 @@ describe('database error logs', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toContain('Text must not contain the null character (U+0000).');
     expect(lines.slice(before).join('\n')).not.toContain('"err"');
+  });
+});
+
+describe('scrubbed text', () => {
+  it('keeps the socket addresses an operator needs and hides numbers that may be personal', () => {
+    expect(scrubText('Server listening at http://127.0.0.1:3000')).toBe(
+      'Server listening at http://127.0.0.1:3000',
+    );
+    expect(scrubText('connect ECONNREFUSED 10.0.12.5:5432')).toBe(
+      'connect ECONNREFUSED 10.0.12.5:5432',
+    );
+    expect(scrubText('call +1 (617) 555-0199 or 030.123.45.67')).toBe('call [number] or [number]');
+    expect(scrubText('born 1990-01-02 at 10:15')).toBe('born [number] at 10:15');
   });
 });

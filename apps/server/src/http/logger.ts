@@ -17,13 +17,20 @@ export const REDACTED_PATHS = [
   '*.phoneNumber',
 ];
 
+/** An IPv4 address with its port: where a server listens or a connection failed, never a person. */
+const SOCKET_ADDRESS = /^\d{1,3}(\.\d{1,3}){3}:\d{1,5}$/;
+
 /** Values that must never reach a log line even inside an error message. */
-const SCRUBBERS: [RegExp, string][] = [
-  [/\$argon2(id|i|d)\$[^\s"',)]*/g, '[hash]'],
-  [/Bearer\s+[A-Za-z0-9._~+/=-]+/gi, 'Bearer [redacted]'],
-  [/[^\s"'<>(),:;=]+@[^\s"'<>(),:;=]+\.[A-Za-z]{2,}/g, '[email]'],
-  // Phone numbers and other digit runs (dates of birth stay as "[number]" too).
-  [/\+?\d[\d\s().-]{6,}\d/g, '[number]'],
+const SCRUBBERS: [RegExp, (match: string) => string][] = [
+  [/\$argon2(id|i|d)\$[^\s"',)]*/g, () => '[hash]'],
+  [/Bearer\s+[A-Za-z0-9._~+/=-]+/gi, () => 'Bearer [redacted]'],
+  [/[^\s"'<>(),:;=]+@[^\s"'<>(),:;=]+\.[A-Za-z]{2,}/g, () => '[email]'],
+  // Phone numbers and other digit runs (dates of birth stay as "[number]" too). A socket address
+  // stays readable: "listening at 127.0.0.1:3000", "ECONNREFUSED 10.0.0.5:5432".
+  [
+    /\+?\d[\d\s().-]{6,}\d(:\d+)?/g,
+    (match) => (SOCKET_ADDRESS.test(match) ? match : match.replace(/^(.*?)(:\d+)?$/, '[number]$2')),
+  ],
 ];
 
 export function scrubText(text: string): string {
