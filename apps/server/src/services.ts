@@ -82,6 +82,9 @@ export function createServices(platform: ServiceDeps, hooks: ServiceHooks) {
       studies,
       revokeWearable: (participantId, actorId) =>
         wearables.revokeIfConnected(participantId, actorId),
+      // Injected: participant access reads participants, so it cannot be imported here.
+      changeVerifiedEmail: (tx, studyId, participantId, email) =>
+        verification.changeEmail(tx, studyId, participantId, email),
       // Injected: the dataset builds on extraction, which reads participants.
       latestDays: (studyId, participantIds) => latestCollectedDays(db, studyId, participantIds),
     }),

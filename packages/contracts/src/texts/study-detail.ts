@@ -101,6 +101,9 @@ export const STUDY_PARTICIPANT_TEXTS = {
   download: (name: string) => `Download ${name}`,
   downloadFailed: 'Failed to download document',
   editTitle: 'Edit Participant',
+  /** Under a changed e-mail address: what the change does to the participant's access. */
+  emailChangeHint:
+    'The participant will confirm the new address with a code when they next return to the study; the old address no longer gives access.',
   updated: 'The participant has been updated.',
   updateFailed: updateParticipantFailed,
   deleteTitle: 'Delete Participant',

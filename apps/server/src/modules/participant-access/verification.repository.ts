@@ -57,6 +57,19 @@ export async function deleteSubject(db: DbOrTx, participantId: string) {
     .where(eq(participantVerifications.participantId, participantId));
 }
 
+/** The subject's address is now `email`, not yet verified (a researcher corrected it). */
+export async function moveSubject(db: DbOrTx, participantId: string, email: string, at: Date) {
+  await db
+    .update(participantVerifications)
+    .set({ email, emailVerifiedAt: null, updatedAt: at })
+    .where(eq(participantVerifications.participantId, participantId));
+}
+
+/** Ends every session of the participant, live or not. */
+export async function deleteSessions(db: DbOrTx, participantId: string) {
+  await db.delete(participantSessions).where(eq(participantSessions.participantId, participantId));
+}
+
 export async function markVerified(db: DbOrTx, participantId: string, channel: Channel, at: Date) {
   const [row] = await db
     .update(participantVerifications)

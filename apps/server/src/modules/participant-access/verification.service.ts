@@ -6,6 +6,7 @@ import {
   type ParticipantSession,
   phoneDigits,
   STUDY_CODE_MESSAGES,
+  STUDY_DETAIL_MESSAGES,
   samePhone,
   toE164,
   VERIFICATION_MESSAGES,
@@ -13,7 +14,7 @@ import {
   type VerificationStatus,
 } from '@research/contracts';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { AppError, notFound, unauthorized } from '../../errors.js';
+import { AppError, conflict, notFound, unauthorized } from '../../errors.js';
 import type { KeyRing } from '../../platform/crypto.js';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
 import { recordAudit } from '../audit/index.js';
@@ -290,6 +291,26 @@ export function createVerificationService({ db, messaging, keyRing, clock }: Ver
         if (!(await membershipOf(db, study.id, email)).pending) return undefined;
       }
       return { participantId: input.participantId, email, studyCode: study.studyCode };
+    },
+
+    /**
+     * A researcher changed an enrolled participant's address (`email`, lower-cased; no other live
+     * participant of the study has it). Whoever holds the new address is the participant from now
+     * on, and the old one proves nothing: the new address is not yet verified, the participant's
+     * sessions end and codes sent to the old address no longer count. A verification subject that
+     * someone started for the new address without becoming a participant gives way.
+     */
+    async changeEmail(tx: DbOrTx, studyId: string, participantId: string, email: string) {
+      const now = clock.now();
+      const other = await repo.findSubjectByEmail(tx, studyId, email);
+      if (other && other.participantId !== participantId) {
+        if (await findLiveParticipantInStudy(tx, studyId, other.participantId))
+          throw conflict(STUDY_DETAIL_MESSAGES.participantEmailTaken, 'PARTICIPANT_EMAIL_TAKEN');
+        await repo.deleteSubject(tx, other.participantId);
+      }
+      await repo.moveSubject(tx, participantId, email, now);
+      await repo.retireOpenCodes(tx, participantId, 'email', now);
+      await repo.deleteSessions(tx, participantId);
     },
 
     /**

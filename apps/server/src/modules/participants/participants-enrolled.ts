@@ -25,6 +25,7 @@ export function createEnrolledOperations({
   studies,
   revokeWearable,
   latestDays,
+  changeVerifiedEmail,
 }: ParticipantsDeps) {
   async function details({
     access,
@@ -163,6 +164,8 @@ export function createEnrolledOperations({
       };
       await db.transaction(async (tx) => {
         await repo.updateParticipant(tx, participant.id, changes);
+        if (email && email !== participant.email)
+          await changeVerifiedEmail(tx, access.study.id, participant.id, email);
         await audit(
           tx,
           actor,

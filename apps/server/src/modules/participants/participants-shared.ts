@@ -1,5 +1,5 @@
 import type { CollectedDay } from '@research/contracts';
-import type { Db, DbOrTx } from '../../db/client.js';
+import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
 import { recordAudit } from '../audit/index.js';
 import type { RequestContext } from '../auth/index.js';
@@ -14,6 +14,16 @@ export interface ParticipantsDeps {
   studies: StudiesService;
   /** Revokes the participant's wearable grant at the provider (wearables service). */
   revokeWearable?: (participantId: string, actorId: string) => Promise<unknown>;
+  /**
+   * Moves the participant's verification to a new address, in the caller's transaction: the old
+   * address stops proving who they are (participant access owns the verification tables).
+   */
+  changeVerifiedEmail: (
+    tx: Tx,
+    studyId: string,
+    participantId: string,
+    email: string,
+  ) => Promise<void>;
   /** Each participant's latest collected day (the dataset's ledger); none when left out. */
   latestDays?: (studyId: string, participantIds: string[]) => Promise<Map<string, CollectedDay>>;
 }

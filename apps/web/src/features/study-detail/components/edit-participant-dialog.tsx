@@ -57,6 +57,8 @@ function EditForm({
   const firstTooLong = values.firstName.trim().length > NAME_MAX_LENGTH;
   const lastTooLong = values.lastName.trim().length > NAME_MAX_LENGTH;
   const emailBad = !isValidEmail(values.participantEmail.trim());
+  const emailChanged =
+    values.participantEmail.trim().toLowerCase() !== participant.participantEmail.toLowerCase();
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -119,7 +121,13 @@ function EditForm({
           value={values.participantEmail}
           onChange={(e) => setValues({ ...values, participantEmail: e.target.value })}
           error={touched && emailBad}
-          helperText={touched && emailBad ? PARTICIPANT_LIST_MESSAGES.invalidEmail : undefined}
+          helperText={
+            touched && emailBad
+              ? PARTICIPANT_LIST_MESSAGES.invalidEmail
+              : emailChanged && !emailBad
+                ? STUDY_PARTICIPANT_TEXTS.emailChangeHint
+                : undefined
+          }
           disabled={busy}
           fullWidth
         />

@@ -398,6 +398,18 @@ describe('Study detail', { timeout: 30_000 }, () => {
     expect(calls.some((c) => c.method === 'PUT')).toBe(false);
 
     await user.type(within(edit).getByLabelText(/^Last Name/), '  Murray Hopper ');
+    // A changed address says what the change does to the participant's access; the same one not.
+    const email = within(edit).getByLabelText(/^E-?mail/i);
+    const hint = /the old address no longer gives access/;
+    expect(within(edit).queryByText(hint)).toBeNull();
+    await user.clear(email);
+    await user.type(email, 'grace.new@example.test');
+    expect(email).toHaveAccessibleDescription(
+      'The participant will confirm the new address with a code when they next return to the study; the old address no longer gives access.',
+    );
+    await user.clear(email);
+    await user.type(email, 'Grace@Example.test');
+    expect(within(edit).queryByText(hint)).toBeNull();
     await user.click(within(edit).getByRole('button', { name: 'Save' }));
     const failed = await notification('Failed to Update Participant');
     expect(failed).toHaveTextContent('A participant with this e-mail is already in the study');
