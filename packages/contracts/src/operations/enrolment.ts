@@ -69,7 +69,7 @@ export const checkPending = defineOperation({
   path: '/api/participants/check-pending',
   summary: 'Pre-approved flow: is this address on the study roster?',
   description:
-    "pending: true with the participant (its participantId stays the same through enrolment) and 'You are approved for this study! Please choose your verification method.'; pending: false with 'You are not approved for this study. Please contact the researcher.'. phoneNumber is returned only when it matches the number on record (phone verification goes only there; digits compared). An address already enrolled is answered with its participant only when the phone matches the one on record; otherwise exactly as an address not on the roster.",
+    "pending: true with the participant (its participantId stays the same through enrolment) and 'You are approved for this study! Please choose your verification method.'; pending: false with 'You are not approved for this study. Please contact the researcher.'. phoneNumber is returned only when it matches the number on record (phone verification goes only there; digits compared). An address already enrolled is answered exactly as an invited one (the same view, phoneNumber only when it matches), so the answer never tells who has enrolled; only an address the study has neither invited nor enrolled hears the second.",
   tags,
   auth: 'public',
   body: checkPendingBodySchema,
