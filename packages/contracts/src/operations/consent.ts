@@ -175,7 +175,7 @@ export const signConsent = defineOperation({
   path: '/api/participants/consent/sign',
   summary: 'Sign the consent form in force (participant session)',
   description:
-    'statements must be every statement of the version (400 CONSENT_STATEMENTS_INCOMPLETE), fullName is required; a versionId that is no longer the one in force is a 409. Stores who signed, which version and its SHA-256, when and from which address; writes the signed-record PDF into the study bucket under consent/ and mails the participant a link to their copy.',
+    'statements must be every statement of the version (400 CONSENT_STATEMENTS_INCOMPLETE), fullName is required; a versionId that is no longer the one in force is a 409. Stores who signed, which version and its SHA-256, when and from which address; writes the signed-record PDF into the study bucket under consent/ and mails the participant a link to their copy. Signing the version this participant already signed answers that signature and writes and mails nothing.',
   tags,
   auth: 'participant',
   headers: participantSessionHeadersSchema,

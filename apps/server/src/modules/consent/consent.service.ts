@@ -80,6 +80,12 @@ function versionView(row: repo.VersionRow, signatures = 0): ConsentVersion {
   };
 }
 
+const signatureView = (row: repo.SignatureRow) => ({
+  id: row.id,
+  versionNumber: row.versionNumber,
+  signedAt: row.signedAt.toISOString(),
+});
+
 const sameStatements = (given: readonly string[], listed: readonly string[]) => {
   const a = given.map((s) => s.trim()).sort();
   const b = [...listed].sort();
@@ -456,6 +462,10 @@ export function createConsentService(deps: ConsentDeps) {
         throw new AppError(409, 'CONSENT_VERSION_CHANGED', M.versionChanged);
       if (!sameStatements(input.statements, current.statements))
         throw new AppError(400, 'CONSENT_STATEMENTS_INCOMPLETE', M.statementsIncomplete);
+      // Signed already (a second tab, a button pressed twice, a replay): the same signature, and
+      // no second record, file or e-mail.
+      const latest = await repo.latestSignatureOf(db, study.id, participant.id);
+      if (latest?.versionId === current.id) return signatureView(latest);
 
       const signedAt = now();
       const bucket = deps.bucketOf(study.id);
@@ -525,11 +535,7 @@ export function createConsentService(deps: ConsentDeps) {
         html: mail.html,
         text: mail.text,
       });
-      return {
-        id: signature.id,
-        versionNumber: signature.versionNumber,
-        signedAt: signature.signedAt.toISOString(),
-      };
+      return signatureView(signature);
     },
 
     async ownCopy(holder: ConsentHolder) {

@@ -244,6 +244,20 @@ describe('versions, signatures and re-consent', () => {
     });
     expect(forged.statusCode).toBe(410);
 
+    // Signing the same version again answers the signature made: no second record, file or mail.
+    const twice = await signAll(headers, 'Sam Q. Chen');
+    expect(twice).toEqual(signature);
+    const rows = await kit.app.platform.db
+      .select()
+      .from(consentSignatures)
+      .where(eq(consentSignatures.participantId, participant.id));
+    expect(rows).toHaveLength(1);
+    const records = await kit.app.platform.objectStore.listObjects(kit.bucket(), {
+      prefix: `consent/signatures/${participant.id}/`,
+    });
+    expect(records.objects).toHaveLength(1);
+    expect(kit.testApp.sandbox?.messages({ to: participant.email })).toHaveLength(1);
+
     // Version 2 without re-consent: the signature of version 1 still counts.
     const v2 = await publish(`${FORM}\n\nA typo fixed.`, false);
     expect(v2.number).toBe(2);
