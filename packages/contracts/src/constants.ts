@@ -192,6 +192,8 @@ export const PARTICIPANT_DOCUMENT_EXTENSIONS = [
 /** Participant documents on the profile form: 5 files of at most 10 MB each. */
 export const PARTICIPANT_DOCUMENT_LIMITS = {
   maxFiles: DOCUMENT_MAX_FILES,
+  /** All the documents a participant keeps, over every submission (bounds what one can store). */
+  maxKeptFiles: 20,
   maxFileBytes: 10 * 1024 * 1024,
   additionalInfoMaxLength: 5000,
 } as const;

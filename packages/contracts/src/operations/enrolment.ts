@@ -105,14 +105,14 @@ export const updateInfo = defineOperation({
   tags,
   auth: 'participant',
   headers: participantSessionHeadersSchema,
-  multipart: `multipart/form-data with participantId, studyCode, firstName, lastName (at most 100 characters), additionalInfo, email and phoneNumber (read-only, ignored) and up to ${PARTICIPANT_DOCUMENT_LIMITS.maxFiles} files document_0…document_4 of at most 10 MB, recognised by content as pdf, doc (a Compound File container with a WordDocument stream), docx, jpg, jpeg, png or gif. Files go to the study bucket under participants/{participantId}/documents/. ${PARTICIPANT_SESSION_DOC} The session is checked before the body is read (401 without one); at most 5 submissions a minute per (study, e-mail) of the session.`,
+  multipart: `multipart/form-data with participantId, studyCode, firstName, lastName (at most 100 characters), additionalInfo, email and phoneNumber (read-only, ignored) and up to ${PARTICIPANT_DOCUMENT_LIMITS.maxFiles} files document_0…document_4 of at most 10 MB, recognised by content as pdf, doc (a Compound File container with a WordDocument stream), docx, jpg, jpeg, png or gif. A participant keeps at most ${PARTICIPANT_DOCUMENT_LIMITS.maxKeptFiles} documents over all submissions (413 TOO_MANY_DOCUMENTS beyond). Files go to the study bucket under participants/{participantId}/documents/. ${PARTICIPANT_SESSION_DOC} The session is checked before the body is read (401 without one); at most 5 submissions a minute per (study, e-mail) of the session.`,
   response: updateInfoResponseSchema,
   errors: [
     SESSION_REFUSALS,
     {
       400: ['BAD_MULTIPART'],
       404: ['STUDY_NOT_FOUND', 'PARTICIPANT_NOT_FOUND'],
-      413: ['TOO_MANY_FILES', 'FILE_TOO_LARGE'],
+      413: ['TOO_MANY_FILES', 'TOO_MANY_DOCUMENTS', 'FILE_TOO_LARGE'],
       415: ['UNSUPPORTED_FILE_TYPE'],
     },
   ],

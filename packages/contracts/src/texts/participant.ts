@@ -1,3 +1,5 @@
+import { PARTICIPANT_DOCUMENT_LIMITS } from '../constants.js';
+
 /**
  * Texts of the participant screens and calls: enrolment, verification codes and the profile
  * form. The specified texts — step names, headers — are quoted exactly; the validation and
@@ -32,6 +34,7 @@ export const PARTICIPANT_DOCUMENT_MESSAGES = {
   rejected: (name: string) =>
     `${name} is not an accepted document (pdf, doc, docx, jpg, jpeg, png or gif).`,
   tooLarge: (name: string) => `${name} is larger than 10 MB.`,
+  tooManyKept: `You have already handed in ${PARTICIPANT_DOCUMENT_LIMITS.maxKeptFiles} documents, the most a participant can keep. Ask the research team if you need to send more.`,
 } as const;
 
 /** The e-mail and SMS that carry a code. */

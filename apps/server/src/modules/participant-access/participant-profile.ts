@@ -1,7 +1,12 @@
-import { ENROLMENT_MESSAGES, ENROLMENT_SERVER_MESSAGES } from '@research/contracts';
+import {
+  ENROLMENT_MESSAGES,
+  ENROLMENT_SERVER_MESSAGES,
+  PARTICIPANT_DOCUMENT_LIMITS,
+  PARTICIPANT_DOCUMENT_MESSAGES,
+} from '@research/contracts';
 import type { AppConfig } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
-import { notFound } from '../../errors.js';
+import { AppError, notFound } from '../../errors.js';
 import type { UploadedFile } from '../../http/multipart.js';
 import type { ObjectStore } from '../../platform/object-store/types.js';
 import { recordAudit } from '../audit/index.js';
@@ -101,6 +106,11 @@ export function createParticipantProfile({
     const participant = await findLiveParticipantInStudy(db, study.id, fields.participantId);
     if (!participant)
       throw notFound(ENROLMENT_MESSAGES.missingParticipantData, 'PARTICIPANT_NOT_FOUND');
+    if (files.length > 0) {
+      const kept = await participantDocumentsOf(db, participant.id);
+      if (kept.length + files.length > PARTICIPANT_DOCUMENT_LIMITS.maxKeptFiles)
+        throw new AppError(413, 'TOO_MANY_DOCUMENTS', PARTICIPANT_DOCUMENT_MESSAGES.tooManyKept);
+    }
     const documents = await checkDocuments(participant.id, files);
     const bucket = studyBucket(config, study.id);
     await storeDocuments(objectStore, bucket, documents);

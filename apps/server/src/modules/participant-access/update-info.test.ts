@@ -1,4 +1,8 @@
-import { DOCUMENT_MAX_FILES } from '@research/contracts';
+import {
+  DOCUMENT_MAX_FILES,
+  PARTICIPANT_DOCUMENT_LIMITS,
+  PARTICIPANT_DOCUMENT_MESSAGES,
+} from '@research/contracts';
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { participantDocuments, participants } from '../../db/schema/index.js';
@@ -243,6 +247,34 @@ describe('profile and documents (update-info)', () => {
     const res = await update(me.sessionId, fields(me.participantId), documents(DOCUMENT_MAX_FILES));
     expect(res.statusCode, res.body).toBe(200);
     expect(await stored()).toHaveLength(5);
+  });
+
+  it('keeps at most 20 documents a participant over all submissions, and stores none past that', async () => {
+    const me = await enrolled();
+    const five = Array.from({ length: DOCUMENT_MAX_FILES }, (_, i) => ({
+      field: `document_${i}`,
+      name: `scan-${i}.pdf`,
+      data: SAMPLE_FILES.pdf,
+    }));
+    for (let i = 0; i < 4; i++) {
+      const res = await update(me.sessionId, fields(me.participantId), five);
+      expect(res.statusCode, res.body).toBe(200);
+    }
+    const over = await update(me.sessionId, fields(me.participantId), five.slice(0, 1));
+    expect(over.statusCode).toBe(413);
+    expect(over.json()).toMatchObject({
+      code: 'TOO_MANY_DOCUMENTS',
+      error: PARTICIPANT_DOCUMENT_MESSAGES.tooManyKept,
+    });
+    const rows = await t.app.platform.db
+      .select()
+      .from(participantDocuments)
+      .where(eq(participantDocuments.participantId, me.participantId));
+    expect(rows).toHaveLength(PARTICIPANT_DOCUMENT_LIMITS.maxKeptFiles);
+    const listed = await t.app.platform.objectStore.listObjects(studyBucket(t.config, study.id), {
+      prefix: `participants/${me.participantId}/documents/`,
+    });
+    expect(listed.objects).toHaveLength(PARTICIPANT_DOCUMENT_LIMITS.maxKeptFiles);
   });
 
   it('refuses documents over 10 MB', async () => {
