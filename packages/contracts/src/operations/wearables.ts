@@ -77,7 +77,7 @@ export const getAuthUrl = defineOperation({
   method: 'GET',
   path: '/api/fitbit/auth-url',
   summary:
-    'A Google consent URL for a participant: a researcher of the study (bearer token), the participant with the verified session (x-participant-session), or, for reauthorization only, participant id, e-mail and study code: the URL then renews an existing connection only with its own Google account, and looks the same whether or not there is one (with nothing to renew, coming back from Google ends as an unknown link); opaque single-use state, PKCE kept on the server',
+    'A Google consent URL for a participant: a researcher of the study (bearer token), the participant with the verified session (x-participant-session), or, for reauthorization only, participant id, e-mail and study code: the URL then renews an existing connection only with its own Google account, and looks the same whether or not there is one (with nothing to renew, coming back from Google ends as an unknown link); opaque single-use state, PKCE kept on the server. Coming back from a URL the participant asked for, the callback or exchange also answers a participant session for the profile step; from a URL a researcher asked for it connects but answers no session (whoever finished it proved nothing about the participant).',
   tags,
   auth: 'optional-bearer',
   query: authUrlQuerySchema,

@@ -82,6 +82,13 @@ export const wearableOauthStates = pgTable(
     redirectKind: text('redirect_kind', { enum: OAUTH_REDIRECT_KINDS }).notNull(),
     clientBindingHash: text('client_binding_hash'),
     expectedHealthUserId: text('expected_health_user_id'),
+    /**
+     * Who asked for the consent URL: only the participant's own attempt (their verified session,
+     * or the reconnection of their own Google account) hands the returning browser a session.
+     */
+    requestedBy: text('requested_by', { enum: ['participant', 'researcher'] })
+      .notNull()
+      .default('participant'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),

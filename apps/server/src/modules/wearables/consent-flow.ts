@@ -53,7 +53,11 @@ export function createConsentFlow(ctx: WearablesContext, stateKey: Buffer) {
    */
   async function authorizationUrl(
     participant: Pick<repo.ParticipantRef, 'id' | 'studyId'>,
-    options: Mode & { expectedHealthUserId?: string } = {},
+    options: Mode & {
+      expectedHealthUserId?: string;
+      /** A researcher's URL connects, but hands whoever comes back no participant session. */
+      requestedBy?: 'participant' | 'researcher';
+    } = {},
   ): Promise<{ authUrl: string; expiresAt: string }> {
     const state = randomBytes(32).toString('base64url');
     const pkce = createPkcePair();
@@ -66,6 +70,7 @@ export function createConsentFlow(ctx: WearablesContext, stateKey: Buffer) {
       redirectKind: options.mode ?? 'redirect',
       clientBindingHash: options.clientBinding ?? null,
       expectedHealthUserId: options.expectedHealthUserId ?? null,
+      requestedBy: options.requestedBy ?? 'participant',
       expiresAt,
     });
     const authUrl = client.authorizationUrl({
@@ -128,7 +133,12 @@ export function createConsentFlow(ctx: WearablesContext, stateKey: Buffer) {
     }
     const claimed = await claimState(ctx, found, hash);
     const { participant, scope } = await connect(ctx, claimed, input.code);
-    return { participantId: participant.id, studyCode: participant.studyCode, scope };
+    return {
+      participantId: participant.id,
+      studyCode: participant.studyCode,
+      scope,
+      handsOverSession: claimed.requestedBy === 'participant',
+    };
   }
 
   /**
@@ -156,7 +166,12 @@ export function createConsentFlow(ctx: WearablesContext, stateKey: Buffer) {
     if (participant.studyCode !== input.studyCode) throw invalidState();
     const claimed = await claimState(ctx, found, hash);
     const { row, scope } = await connect(ctx, claimed, input.code);
-    return { user_id: row.healthUserId, scope, participantId: participant.id };
+    return {
+      user_id: row.healthUserId,
+      scope,
+      participantId: participant.id,
+      handsOverSession: claimed.requestedBy === 'participant',
+    };
   }
 
   /** `POST /api/data/store-tokens`: confirms what the exchange stored. */

@@ -103,7 +103,10 @@ export const wearablesRoutes: FastifyPluginAsync = async (app) => {
       const result =
         caller.via === 'public'
           ? await wearables.reauthorizationUrl(caller.input, options)
-          : await wearables.authorizationUrl(caller.participant, options);
+          : await wearables.authorizationUrl(caller.participant, {
+              ...options,
+              requestedBy: caller.via === 'researcher' ? 'researcher' : 'participant',
+            });
       return { success: true as const, ...result };
     },
   });
@@ -111,11 +114,14 @@ export const wearablesRoutes: FastifyPluginAsync = async (app) => {
   route(app, wearablesApi.completeCallback, {
     ...publicLimit,
     handler: async (request) => {
-      const result = await wearables.completeDirect(request.body);
+      const { handsOverSession, ...result } = await wearables.completeDirect(request.body);
       // Back from the provider, the browser continues with the profile: it needs a session.
       // Reached only when the state allowed this account (a reauthorization without a session
-      // is refused above for any Google account but the connected one).
-      const session = await app.services.verification.sessionForParticipant(result.participantId);
+      // is refused above for any Google account but the connected one), and never for a URL a
+      // researcher asked for: whoever finishes that one has proved nothing about the participant.
+      const session = handsOverSession
+        ? await app.services.verification.sessionForParticipant(result.participantId)
+        : undefined;
       return {
         success: true as const,
         ...result,
@@ -128,8 +134,10 @@ export const wearablesRoutes: FastifyPluginAsync = async (app) => {
   route(app, wearablesApi.exchangeToken, {
     ...publicLimit,
     handler: async (request) => {
-      const result = await wearables.completePkce(request.body);
-      const session = await app.services.verification.sessionForParticipant(result.participantId);
+      const { handsOverSession, ...result } = await wearables.completePkce(request.body);
+      const session = handsOverSession
+        ? await app.services.verification.sessionForParticipant(result.participantId)
+        : undefined;
       return { success: true as const, ...result, ...(session ? { session } : {}) };
     },
   });

@@ -673,6 +673,30 @@ describe('direct path: POST /api/fitbit/callback', () => {
     expect(again.json()).toMatchObject({ message: WEARABLE_MESSAGES.invalidState });
   });
 
+  it("connects with a researcher's URL but hands whoever finishes it no participant session", async () => {
+    const participant = await world.addParticipant();
+    // The participant has verified before: a session could be made for them.
+    await participantSessionHeaders(app, world.study.studyCode, participant);
+    for (const [account, headers] of [
+      ['by.owner@gmail.test', bearer(world.owner.token)],
+      ['by.collaborator@gmail.test', bearer(world.collaborator.token)],
+    ] as const) {
+      const authUrl = await authUrlFor(headers, {
+        participantId: participant.id,
+        studyCode: world.study.studyCode,
+      });
+      const res = await consentAndCallback(authUrl, account, { participantId: participant.id });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json()).toMatchObject({ participantId: participant.id });
+      expect(res.json()).not.toHaveProperty('session');
+      expect(sandbox.health.connections(account)).toHaveLength(1);
+    }
+    // The participant's own attempt still hands their browser a session.
+    const own = await connectDirect(participant, 'by.participant@gmail.test');
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json().session).toMatchObject({ participantId: participant.id, verified: true });
+  });
+
   it('refuses an unknown state and a state issued for another participant', async () => {
     const participant = await world.addParticipant();
     const other = await world.addParticipant();

@@ -1,0 +1,1 @@
+ALTER TABLE "wearable_oauth_states" ADD COLUMN "requested_by" text DEFAULT 'participant' NOT NULL;
